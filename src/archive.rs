@@ -1,0 +1,162 @@
+//! Streams an input (a file or stdin) game by game: cut into chunks, parse
+//! the envelope, find the game's rules, replay. Memory is bounded by the
+//! largest game, not by the input.
+
+use crate::games;
+use crate::problem::Problem;
+use crate::record::{parse_chunk, Chunk, ChunkReader, Parsed, Record, Span, MAX_RECORD_BYTES};
+use crate::replay::{Outcome, Rules};
+use std::io::{self, BufRead};
+
+/// What validating one game found.
+#[derive(Clone, Debug)]
+pub struct GameReport {
+    /// 1-based index of the game in its input; `None` for a problem with
+    /// the input as a whole (an input with no game).
+    pub index: Option<usize>,
+    /// The rules used, when the `Game` tag named a known game.
+    pub game: Option<&'static str>,
+    /// `Round 3, Ana vs Ben`, from whatever tags are present.
+    pub title: Option<String>,
+    /// Plies played legally.
+    pub plies: usize,
+    pub outcome: Option<Outcome>,
+    pub error: Option<Problem>,
+}
+
+impl GameReport {
+    pub fn is_valid(&self) -> bool {
+        self.error.is_none()
+    }
+}
+
+/// The rules a record asks for with its `Game` tag.
+pub fn rules_for(record: &Record) -> Result<&'static dyn Rules, Problem> {
+    match record.tag("Game") {
+        Some(tag) => games::find(&tag.value).ok_or_else(|| {
+            Problem::new(
+                "unknown-game",
+                format!(
+                    "unknown game `{}`: the Game tag names one of {}",
+                    tag.value,
+                    games::names().join(", ")
+                ),
+                tag.value_span,
+            )
+            .with_token(tag.value.clone())
+        }),
+        None => {
+            let span = record
+                .tags
+                .first()
+                .map(|t| t.span)
+                .or(record.turns.first().map(|t| t.span))
+                .unwrap_or(Span::new(record.span.start, record.span.start));
+            Err(Problem::new(
+                "missing-game",
+                format!(
+                    "this game has no [Game \"…\"] tag, which names its rules ({})",
+                    games::names().join(", ")
+                ),
+                span,
+            ))
+        }
+    }
+}
+
+/// Validates one parsed record.
+pub fn check(parsed: &Parsed, index: usize) -> GameReport {
+    let record = &parsed.record;
+    let rules = rules_for(record);
+    let sides = rules.as_ref().map_or(["", ""], |r| r.sides());
+    let mut report = GameReport {
+        index: Some(index),
+        game: rules.as_ref().ok().map(|r| r.name()),
+        title: record.title(sides),
+        plies: 0,
+        outcome: None,
+        error: None,
+    };
+    if let Some(e) = &parsed.error {
+        report.error = Some(e.clone().into());
+        return report;
+    }
+    match rules {
+        Err(p) => report.error = Some(p),
+        Ok(rules) => {
+            let replay = rules.replay(record);
+            report.plies = replay.plies;
+            report.outcome = replay.outcome;
+            report.error = replay.error;
+        }
+    }
+    report
+}
+
+/// Reads every game of `input`, calling `each` with the chunk it came from
+/// (for locating problems) and its report. Returns the number of games.
+pub fn validate<R: BufRead>(
+    input: R,
+    each: &mut dyn FnMut(&Chunk, GameReport) -> io::Result<()>,
+) -> io::Result<usize> {
+    let mut index = 0;
+    for chunk in ChunkReader::new(input) {
+        let chunk = chunk?;
+        if chunk.truncated {
+            index += 1;
+            let at = chunk.offset;
+            let report = GameReport {
+                index: Some(index),
+                game: None,
+                title: None,
+                plies: 0,
+                outcome: None,
+                error: Some(Problem::new(
+                    "record-too-large",
+                    format!(
+                        "this game is longer than {} MiB; it is skipped",
+                        MAX_RECORD_BYTES >> 20
+                    ),
+                    Span::new(at, at + 1),
+                )),
+            };
+            each(&chunk, report)?;
+            continue;
+        }
+        for parsed in parse_chunk(&chunk) {
+            index += 1;
+            each(&chunk, check(&parsed, index))?;
+        }
+    }
+    if index == 0 {
+        let report = GameReport {
+            index: None,
+            game: None,
+            title: None,
+            plies: 0,
+            outcome: None,
+            error: Some(Problem::new(
+                "no-games",
+                "no game here: the input is empty or holds only white space",
+                Span::new(0, 0),
+            )),
+        };
+        each(&Chunk::default(), report)?;
+    }
+    Ok(index)
+}
+
+/// The `n`th (1-based) game of `input`, with the chunk it came from.
+pub fn nth_game<R: BufRead>(input: R, n: usize) -> io::Result<Option<(Chunk, Parsed)>> {
+    let mut index = 0;
+    for chunk in ChunkReader::new(input) {
+        let chunk = chunk?;
+        for parsed in parse_chunk(&chunk) {
+            index += 1;
+            if index == n {
+                return Ok(Some((chunk, parsed)));
+            }
+        }
+    }
+    Ok(None)
+}

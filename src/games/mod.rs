@@ -1,0 +1,23 @@
+//! The registry of games. Adding a game is one folder here and one line in
+//! [`GAMES`].
+
+pub mod oshi;
+
+use crate::replay::{Registered, Rules};
+
+/// Every game gamerec knows.
+pub static GAMES: &[&dyn Rules] = &[&Registered::<oshi::Oshi>::new()];
+
+/// The game named by a `Game` tag value (case-insensitive, aliases too).
+pub fn find(name: &str) -> Option<&'static dyn Rules> {
+    let name = name.trim().to_ascii_lowercase();
+    GAMES
+        .iter()
+        .copied()
+        .find(|g| g.name() == name || g.aliases().contains(&name.as_str()))
+}
+
+/// The names a `Game` tag may hold, for error messages.
+pub fn names() -> Vec<&'static str> {
+    GAMES.iter().map(|g| g.name()).collect()
+}

@@ -1,0 +1,610 @@
+//! The envelope parser (nom over raw bytes, exact spans). It reads tag pairs,
+//! comments, move numbers, move tokens and result tokens; it never looks
+//! inside a move token.
+
+use super::{
+    Chunk, Comment, MoveNumber, Parsed, Record, ResultMark, ResultToken, Span, SyntaxError, Tag,
+    Turn,
+};
+use nom::bytes::complete::{tag, take_while, take_while1};
+use nom::character::complete::{char, space0};
+use nom::error::{ContextError, ErrorKind, ParseError};
+use nom::{IResult, Parser};
+
+type In<'a> = &'a [u8];
+
+/// A nom error that remembers where it failed and what was expected there.
+#[derive(Debug)]
+struct Expected<'a> {
+    at: In<'a>,
+    what: &'static str,
+}
+
+impl<'a> ParseError<In<'a>> for Expected<'a> {
+    fn from_error_kind(input: In<'a>, _: ErrorKind) -> Self {
+        Expected {
+            at: input,
+            what: "something else",
+        }
+    }
+    fn append(_: In<'a>, _: ErrorKind, other: Self) -> Self {
+        other
+    }
+}
+
+impl<'a> ContextError<In<'a>> for Expected<'a> {
+    fn add_context(_: In<'a>, what: &'static str, other: Self) -> Self {
+        Expected { at: other.at, what }
+    }
+}
+
+fn context<'a, O>(
+    what: &'static str,
+    mut p: impl Parser<In<'a>, Output = O, Error = Expected<'a>>,
+) -> impl FnMut(In<'a>) -> IResult<In<'a>, O, Expected<'a>> {
+    move |i| {
+        p.parse(i)
+            .map_err(|e| e.map(|inner| Expected::add_context(i, what, inner)))
+    }
+}
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+fn is_blank(b: u8) -> bool {
+    b.is_ascii_whitespace()
+}
+
+fn is_tag_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// Where a token ends: white space or a brace.
+fn ends_token(b: u8) -> bool {
+    is_blank(b) || b == b'{' || b == b'}'
+}
+
+/// `[Name "value"]`, returning the name and the raw (still escaped) value.
+fn tag_pair(i: In<'_>) -> IResult<In<'_>, (In<'_>, In<'_>), Expected<'_>> {
+    let (i, _) = char('[').parse(i)?;
+    let (i, _) = space0.parse(i)?;
+    let (i, name) = context(
+        "a tag name (letters, digits or `_`)",
+        take_while1(is_tag_name_byte),
+    )(i)?;
+    let (i, _) = space0.parse(i)?;
+    let (i, _) = context("`\"` opening the tag value", char('"'))(i)?;
+    let (i, value) = tag_value(i)?;
+    let (i, _) = context("`\"` closing the tag value", char('"'))(i)?;
+    let (i, _) = space0.parse(i)?;
+    let (i, _) = context("`]` closing the tag pair", char(']'))(i)?;
+    Ok((i, (name, value)))
+}
+
+/// The raw bytes of a tag value, up to its closing quote or the line end.
+/// `\"` and `\\` are the only escapes.
+fn tag_value(i: In<'_>) -> IResult<In<'_>, In<'_>, Expected<'_>> {
+    let mut k = 0;
+    while let Some(&b) = i.get(k) {
+        match b {
+            b'"' | b'\n' | b'\r' => break,
+            b'\\' => match i.get(k + 1) {
+                Some(b'"' | b'\\') => k += 2,
+                _ => {
+                    return Err(nom::Err::Error(Expected {
+                        at: &i[k..],
+                        what: "`\\\"` or `\\\\` (the only escapes in a tag value)",
+                    }))
+                }
+            },
+            _ => k += 1,
+        }
+    }
+    Ok((&i[k..], &i[..k]))
+}
+
+/// `{ ... }`, returning the text between the braces.
+fn comment(i: In<'_>) -> IResult<In<'_>, In<'_>, Expected<'_>> {
+    let (i, _) = char('{').parse(i)?;
+    let (i, text) = take_while(|b| b != b'}').parse(i)?;
+    let (i, _) = context("`}` closing the comment", char('}'))(i)?;
+    Ok((i, text))
+}
+
+/// The digits and dots of a move number at the start of a token: `12.` or
+/// `12...`; returns the number, the dot count and the rest of the token.
+fn move_number(token: In<'_>) -> IResult<In<'_>, (In<'_>, usize), Expected<'_>> {
+    let (i, digits) = take_while1(|b: u8| b.is_ascii_digit()).parse(token)?;
+    let (i, dots) = take_while1(|b| b == b'.').parse(i)?;
+    Ok((i, (digits, dots.len())))
+}
+
+fn utf8<'a>(bytes: In<'a>, start: usize, what: &str) -> Result<&'a str, SyntaxError> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        let at = start + e.valid_up_to();
+        SyntaxError {
+            code: "invalid-utf8",
+            message: format!("{what} holds a byte that is not UTF-8 text"),
+            span: Span::new(at, at + e.error_len().unwrap_or(1)),
+            token: None,
+        }
+    })
+}
+
+struct Reader<'a> {
+    src: In<'a>,
+    base: usize,
+    pos: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn rest(&self) -> In<'a> {
+        &self.src[self.pos..]
+    }
+
+    /// Absolute offset of a sub-slice of `src`.
+    fn offset_of(&self, s: In<'a>) -> usize {
+        self.base + (s.as_ptr() as usize - self.src.as_ptr() as usize)
+    }
+
+    fn here(&self) -> usize {
+        self.base + self.pos
+    }
+
+    fn advance_to(&mut self, rest: In<'a>) {
+        self.pos = self.src.len() - rest.len();
+    }
+
+    fn skip_blank(&mut self) {
+        let (rest, _) = take_while::<_, _, ()>(is_blank)
+            .parse(self.rest())
+            .unwrap_or((self.rest(), &[]));
+        self.advance_to(rest);
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.rest().first().copied()
+    }
+
+    /// The span of the token starting here (up to white space or a brace),
+    /// at least one byte where there is input left.
+    fn token_span_at(&self, at: usize) -> Span {
+        let rel = at - self.base;
+        let len = self.src[rel..]
+            .iter()
+            .position(|&b| ends_token(b))
+            .unwrap_or(self.src.len() - rel);
+        Span::new(at, at + len.max(1).min(self.src.len() - rel))
+    }
+
+    fn token_text(&self, span: Span) -> Option<String> {
+        let bytes = &self.src[span.start - self.base..span.end - self.base];
+        (!bytes.is_empty()).then(|| String::from_utf8_lossy(bytes).into_owned())
+    }
+
+    fn error_at(&self, code: &'static str, message: String, at: usize) -> SyntaxError {
+        let span = self.token_span_at(at);
+        SyntaxError {
+            code,
+            message,
+            span,
+            token: self.token_text(span),
+        }
+    }
+
+    fn tag(&mut self) -> Result<Tag, SyntaxError> {
+        let start = self.here();
+        match tag_pair(self.rest()) {
+            Ok((rest, (name, raw))) => {
+                let value_start = self.offset_of(raw);
+                let raw_text = utf8(raw, value_start, "the tag value")?;
+                let name = String::from_utf8_lossy(name).into_owned();
+                let value = unescape(raw_text);
+                self.advance_to(rest);
+                Ok(Tag {
+                    name,
+                    value,
+                    span: Span::new(start, self.here()),
+                    value_span: Span::new(value_start, value_start + raw.len()),
+                })
+            }
+            Err(nom::Err::Error(e) | nom::Err::Failure(e)) => {
+                let at = self.offset_of(e.at);
+                let unterminated = matches!(e.at.first(), None | Some(b'\n' | b'\r'));
+                if unterminated {
+                    Err(SyntaxError {
+                        code: "unterminated-tag",
+                        message: format!(
+                            "unterminated tag pair: the line ends where {} was expected",
+                            e.what
+                        ),
+                        span: Span::new(start, at.max(start + 1)),
+                        token: self.token_text(Span::new(start, at)),
+                    })
+                } else {
+                    Err(self.error_at(
+                        "malformed-tag",
+                        format!("malformed tag pair: expected {}", e.what),
+                        at,
+                    ))
+                }
+            }
+            Err(nom::Err::Incomplete(_)) => unreachable!("complete parsers only"),
+        }
+    }
+
+    fn comment(&mut self) -> Result<Comment, SyntaxError> {
+        let start = self.here();
+        match comment(self.rest()) {
+            Ok((rest, text)) => {
+                let text = utf8(text, start + 1, "the comment")?.to_owned();
+                self.advance_to(rest);
+                Ok(Comment {
+                    text,
+                    span: Span::new(start, self.here()),
+                })
+            }
+            Err(_) => Err(SyntaxError {
+                code: "unterminated-comment",
+                message: "unterminated comment: this `{` is never closed by a `}`".into(),
+                span: Span::new(start, start + 1),
+                token: Some("{".into()),
+            }),
+        }
+    }
+
+    /// Reads one game: its tag section and its movetext, up to a result
+    /// token, the end of the chunk, or the first error.
+    fn game(&mut self, follows_game: bool) -> Parsed {
+        let mut record = Record::default();
+        let start = self.here();
+        let error = self.read_game(&mut record, follows_game).err();
+        if error.is_some() {
+            // A broken game takes the rest of its chunk: the next chunk
+            // starts at the next tag section.
+            self.pos = self.src.len();
+        }
+        record.span = Span::new(start, self.here());
+        Parsed { record, error }
+    }
+
+    fn read_game(&mut self, record: &mut Record, follows_game: bool) -> Result<(), SyntaxError> {
+        while self.peek() == Some(b'[') {
+            record.tags.push(self.tag()?);
+            self.skip_blank();
+        }
+        if record.tags.is_empty() && follows_game {
+            return Err(self.error_at(
+                "junk-between-games",
+                "text after the result of the previous game; a new game starts \
+                 with its tag pairs, like [Game \"oshi\"]"
+                    .into(),
+                self.here(),
+            ));
+        }
+        let mut pending_number: Option<MoveNumber> = None;
+        loop {
+            self.skip_blank();
+            let at = self.here();
+            match self.peek() {
+                None => break,
+                Some(b'{') => {
+                    let c = self.comment()?;
+                    match record.turns.last_mut() {
+                        Some(turn) if pending_number.is_none() => turn.comments.push(c),
+                        _ if pending_number.is_none() => record.comments.push(c),
+                        _ => {
+                            return Err(SyntaxError {
+                                code: "dangling-move-number",
+                                message: "a move number must be followed by its turn".into(),
+                                span: pending_number.unwrap().span,
+                                token: self.token_text(pending_number.unwrap().span),
+                            })
+                        }
+                    }
+                }
+                Some(b'[') => {
+                    return Err(self.error_at(
+                        "tag-in-movetext",
+                        "a tag pair cannot stand inside the movetext; a new game's tag \
+                         section starts on a line of its own"
+                            .into(),
+                        at,
+                    ))
+                }
+                Some(b'}') => {
+                    return Err(self.error_at(
+                        "stray-brace",
+                        "`}` without a `{` opening a comment".into(),
+                        at,
+                    ))
+                }
+                Some(_) => {
+                    let (rest, token) = take_while1::<_, _, ()>(|b| !ends_token(b))
+                        .parse(self.rest())
+                        .expect("a non-blank byte starts a token");
+                    let span = Span::new(at, at + token.len());
+                    let text = utf8(token, at, "this token")?;
+                    self.advance_to(rest);
+                    if let Some(result) = ResultToken::parse(text) {
+                        if let Some(n) = pending_number {
+                            return Err(SyntaxError {
+                                code: "dangling-move-number",
+                                message: "a move number must be followed by its turn, \
+                                          not by the result"
+                                    .into(),
+                                span: n.span,
+                                token: self.token_text(n.span),
+                            });
+                        }
+                        record.result = Some(ResultMark { result, span });
+                        self.trailing_comments(record)?;
+                        return Ok(());
+                    }
+                    let (number, move_text, move_at) = match move_number(token) {
+                        Ok((rest, (digits, dots))) => {
+                            let number_span = Span::new(at, at + digits.len() + dots);
+                            let number = std::str::from_utf8(digits)
+                                .ok()
+                                .and_then(|d| d.parse::<u64>().ok())
+                                .filter(|_| dots == 1 || dots == 3)
+                                .ok_or_else(|| SyntaxError {
+                                    code: "malformed-move-number",
+                                    message: "a move number is written `N.` before the \
+                                              first mover's turn or `N...` before the \
+                                              second mover's"
+                                        .into(),
+                                    span: number_span,
+                                    token: self.token_text(number_span),
+                                })?;
+                            let n = MoveNumber {
+                                number,
+                                second: dots == 3,
+                                span: number_span,
+                            };
+                            if let Some(prev) = pending_number {
+                                return Err(SyntaxError {
+                                    code: "dangling-move-number",
+                                    message: "a move number must be followed by its turn".into(),
+                                    span: prev.span,
+                                    token: self.token_text(prev.span),
+                                });
+                            }
+                            if rest.is_empty() {
+                                pending_number = Some(n);
+                                continue;
+                            }
+                            (Some(n), &text[text.len() - rest.len()..], number_span.end)
+                        }
+                        Err(_) => (pending_number.take(), text, at),
+                    };
+                    let number = number.or(pending_number.take());
+                    record.turns.push(Turn {
+                        number,
+                        text: move_text.to_owned(),
+                        span: Span::new(move_at, span.end),
+                        comments: Vec::new(),
+                    });
+                }
+            }
+        }
+        if let Some(n) = pending_number {
+            return Err(SyntaxError {
+                code: "dangling-move-number",
+                message: "the movetext ends after a move number; its turn is missing".into(),
+                span: n.span,
+                token: self.token_text(n.span),
+            });
+        }
+        Ok(())
+    }
+
+    /// Comments right after the result token still belong to the game.
+    fn trailing_comments(&mut self, record: &mut Record) -> Result<(), SyntaxError> {
+        loop {
+            let save = self.pos;
+            self.skip_blank();
+            if self.peek() != Some(b'{') {
+                self.pos = save;
+                return Ok(());
+            }
+            let c = self.comment()?;
+            match record.turns.last_mut() {
+                Some(turn) => turn.comments.push(c),
+                None => record.comments.push(c),
+            }
+        }
+    }
+}
+
+fn unescape(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            if let Some(next) = chars.next() {
+                out.push(next);
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Parses every game in a chunk. Normally a chunk holds one game; text after
+/// a result token is read as a further (usually broken) game.
+pub fn parse_chunk(chunk: &Chunk) -> Vec<Parsed> {
+    let mut r = Reader {
+        src: &chunk.bytes,
+        base: chunk.offset,
+        pos: 0,
+    };
+    if chunk.offset == 0 {
+        if let Ok((rest, _)) = tag::<_, _, ()>(BOM).parse(r.rest()) {
+            r.advance_to(rest);
+        }
+    }
+    let mut out = Vec::new();
+    loop {
+        r.skip_blank();
+        if r.peek().is_none() {
+            break;
+        }
+        let parsed = r.game(!out.is_empty());
+        out.push(parsed);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &[u8]) -> Vec<Parsed> {
+        parse_chunk(&Chunk::from_bytes(text))
+    }
+
+    fn one(text: &[u8]) -> Parsed {
+        let mut all = parse(text);
+        assert_eq!(all.len(), 1, "{all:?}");
+        all.remove(0)
+    }
+
+    #[test]
+    fn reads_tags_turns_numbers_comments_and_result() {
+        let p = one(b"[Game \"oshi\"]\n[Event \"Club \\\"night\\\" \\\\ 1\"]\n{pre} 1. e3-e5 e7-e6 {after e7} 2.c2-c4 2... c8-c6 1-0 {post}\n");
+        assert!(p.error.is_none(), "{:?}", p.error);
+        let r = p.record;
+        assert_eq!(r.tag_value("Game"), Some("oshi"));
+        assert_eq!(r.tag_value("Event"), Some("Club \"night\" \\ 1"));
+        assert_eq!(r.comments[0].text, "pre");
+        let texts: Vec<_> = r.turns.iter().map(|t| t.text.as_str()).collect();
+        assert_eq!(texts, ["e3-e5", "e7-e6", "c2-c4", "c8-c6"]);
+        assert_eq!(r.turns[0].number.unwrap().number, 1);
+        assert!(!r.turns[0].number.unwrap().second);
+        assert!(r.turns[1].number.is_none());
+        assert_eq!(r.turns[1].comments[0].text, "after e7");
+        assert_eq!(r.turns[3].number.unwrap().number, 2);
+        assert!(r.turns[3].number.unwrap().second);
+        assert_eq!(r.turns[3].comments[0].text, "post");
+        assert_eq!(r.result.unwrap().result, ResultToken::FirstWins);
+        // Spans point at the move text itself, not at a glued number.
+        let c2 = &r.turns[2];
+        let src = b"[Game \"oshi\"]\n[Event \"Club \\\"night\\\" \\\\ 1\"]\n{pre} 1. e3-e5 e7-e6 {after e7} 2.c2-c4";
+        assert_eq!(c2.span.end, src.len());
+        assert_eq!(c2.span.start, src.len() - 5);
+    }
+
+    #[test]
+    fn empty_tag_value_and_spaces_inside_brackets() {
+        let p = one(b"[ Game  \"oshi\" ]\n[Site \"\"]\n*");
+        assert!(p.error.is_none(), "{:?}", p.error);
+        assert_eq!(p.record.tag_value("Site"), Some(""));
+    }
+
+    #[test]
+    fn unterminated_tag_is_located() {
+        let p = one(b"[Game \"oshi\"]\n[Event \"Club\n1. e3-e5 *");
+        let e = p.error.unwrap();
+        assert_eq!(e.code, "unterminated-tag");
+        assert_eq!(e.span.start, 14);
+    }
+
+    #[test]
+    fn malformed_tags() {
+        let e = one(b"[Game oshi]\n*").error.unwrap();
+        assert_eq!(e.code, "malformed-tag");
+        assert!(e.message.contains("opening the tag value"), "{}", e.message);
+        assert_eq!(e.span.start, 6);
+        let e = one(b"[Event \"a\\nb\"]\n*").error.unwrap();
+        assert_eq!(e.code, "malformed-tag");
+    }
+
+    #[test]
+    fn unterminated_comment_points_at_its_brace() {
+        let e = one(b"[Game \"oshi\"]\n1. e3-e5 {oops\ne7-e6")
+            .error
+            .unwrap();
+        assert_eq!(e.code, "unterminated-comment");
+        assert_eq!(e.span, Span::new(23, 24));
+    }
+
+    #[test]
+    fn invalid_utf8_is_located_in_tokens_comments_and_tags() {
+        let e = one(b"[Game \"oshi\"]\n1. e3\xFF-e5").error.unwrap();
+        assert_eq!((e.code, e.span.start), ("invalid-utf8", 19));
+        let e = one(b"[Game \"oshi\"]\n{caf\xC3} *").error.unwrap();
+        assert_eq!((e.code, e.span.start), ("invalid-utf8", 18));
+        let e = one(b"[Event \"\xFE\"]\n*").error.unwrap();
+        assert_eq!((e.code, e.span.start), ("invalid-utf8", 8));
+    }
+
+    #[test]
+    fn bom_and_crlf_are_accepted() {
+        let p = one(b"\xEF\xBB\xBF[Game \"oshi\"]\r\n1. e3-e5\r\n*\r\n");
+        assert!(p.error.is_none(), "{:?}", p.error);
+        assert_eq!(p.record.turns[0].text, "e3-e5");
+        assert_eq!(p.record.tags[0].span.start, 3);
+    }
+
+    #[test]
+    fn junk_after_result_is_a_separate_error() {
+        let all = parse(b"[Game \"oshi\"]\n1. e3-e5 * e7-e6 foo\n");
+        assert_eq!(all.len(), 2);
+        assert!(all[0].error.is_none());
+        let e = all[1].error.as_ref().unwrap();
+        assert_eq!(e.code, "junk-between-games");
+        assert_eq!(e.token.as_deref(), Some("e7-e6"));
+    }
+
+    #[test]
+    fn stray_tokens_and_numbers() {
+        let e = one(b"[Game \"oshi\"]\n1. e3-e5 } *").error.unwrap();
+        assert_eq!(e.code, "stray-brace");
+        let e = one(b"[Game \"oshi\"]\n1. e3-e5 [Round \"1\"] *")
+            .error
+            .unwrap();
+        assert_eq!(e.code, "tag-in-movetext");
+        let e = one(b"[Game \"oshi\"]\n1.. e3-e5 *").error.unwrap();
+        assert_eq!(e.code, "malformed-move-number");
+        let e = one(b"[Game \"oshi\"]\n1. e3-e5 2. *").error.unwrap();
+        assert_eq!(e.code, "dangling-move-number");
+        let e = one(b"[Game \"oshi\"]\n1. e3-e5 2.").error.unwrap();
+        assert_eq!(e.code, "dangling-move-number");
+    }
+
+    #[test]
+    fn game_without_tags_is_read_for_the_caller_to_judge() {
+        let p = one(b"1. e3-e5 *");
+        assert!(p.error.is_none());
+        assert!(p.record.tags.is_empty());
+        assert_eq!(p.record.turns.len(), 1);
+    }
+
+    #[test]
+    fn never_panics_on_arbitrary_bytes() {
+        // A deterministic sweep over short byte strings built from the
+        // characters that matter to the grammar.
+        let alphabet = b"[]{}\"\\ \n1.-*/0eG\xFF";
+        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..20_000 {
+            let mut bytes = Vec::new();
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let len = (seed % 24) as usize;
+            let mut s = seed;
+            for _ in 0..len {
+                s = s
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                bytes.push(alphabet[(s >> 33) as usize % alphabet.len()]);
+            }
+            for p in parse(&bytes) {
+                if let Some(e) = p.error {
+                    assert!(e.span.start <= bytes.len() && e.span.end <= bytes.len());
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,389 @@
+//! Streaming: cuts an input into chunks of one game each (a tag section and
+//! its movetext), so that an archive is read with memory bounded by its
+//! largest game, never by its size.
+//!
+//! A chunk ends where a line's first non-blank character is `[` after some
+//! movetext has been seen. Inside an open `{comment}`, a line that is exactly
+//! one tag pair also starts a new chunk, so that an unterminated comment
+//! hides no more than its own game.
+
+use std::io::{self, BufRead};
+
+/// A record longer than this is reported and skipped, not kept in memory.
+pub const MAX_RECORD_BYTES: usize = 16 << 20;
+
+/// Bytes of one line kept for boundary checks once a record is too long.
+const MAX_LINE_KEPT: usize = 4096;
+
+/// One stretch of input holding (normally) one game.
+#[derive(Clone, Debug, Default)]
+pub struct Chunk {
+    pub bytes: Vec<u8>,
+    /// Byte offset of `bytes[0]` in the whole input.
+    pub offset: usize,
+    /// 1-based line number of `bytes[0]`.
+    pub line: usize,
+    /// The record was longer than [`MAX_RECORD_BYTES`]; `bytes` holds its
+    /// beginning only.
+    pub truncated: bool,
+}
+
+impl Chunk {
+    /// A chunk over bytes already in memory (offset 0, line 1).
+    pub fn from_bytes(bytes: impl Into<Vec<u8>>) -> Chunk {
+        Chunk {
+            bytes: bytes.into(),
+            offset: 0,
+            line: 1,
+            truncated: false,
+        }
+    }
+
+    /// 1-based line and column (in characters) of an absolute byte offset
+    /// inside this chunk.
+    pub fn locate(&self, offset: usize) -> (usize, usize) {
+        let rel = offset.saturating_sub(self.offset).min(self.bytes.len());
+        let before = &self.bytes[..rel];
+        let line = self.line + before.iter().filter(|&&b| b == b'\n').count();
+        let line_start = before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1);
+        // Count characters, not bytes: skip UTF-8 continuation bytes.
+        let col = 1 + before[line_start..]
+            .iter()
+            .filter(|&&b| (b & 0xC0) != 0x80)
+            .count();
+        (line, col)
+    }
+
+    /// The chunk as text for display, with the same byte offsets: every byte
+    /// of an invalid UTF-8 sequence becomes `?` and a carriage return a space.
+    pub fn display_text(&self) -> String {
+        let mut out = String::with_capacity(self.bytes.len());
+        for piece in self.bytes.utf8_chunks() {
+            out.push_str(piece.valid());
+            out.extend(std::iter::repeat_n('?', piece.invalid().len()));
+        }
+        out.replace('\r', " ")
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    Normal,
+    Tag { quoted: bool, escaped: bool },
+    Comment,
+}
+
+/// Reads an input chunk by chunk.
+pub struct ChunkReader<R> {
+    inner: R,
+    buf: Vec<u8>,
+    buf_offset: usize,
+    buf_line: usize,
+    /// Absolute offset and line of the next byte to read.
+    pos: usize,
+    line: usize,
+    /// Index in `buf` where the current line starts.
+    line_start: usize,
+    state: State,
+    seen_movetext: bool,
+    only_blank_on_line: bool,
+    truncated: bool,
+    kept_len: usize,
+    done: bool,
+}
+
+impl<R: BufRead> ChunkReader<R> {
+    pub fn new(inner: R) -> Self {
+        ChunkReader {
+            inner,
+            buf: Vec::new(),
+            buf_offset: 0,
+            buf_line: 1,
+            pos: 0,
+            line: 1,
+            line_start: 0,
+            state: State::Normal,
+            seen_movetext: false,
+            only_blank_on_line: true,
+            truncated: false,
+            kept_len: 0,
+            done: false,
+        }
+    }
+
+    /// Cuts the buffer at `at` (a line start): everything before it becomes
+    /// the returned chunk, the rest starts the next one.
+    fn split_at(&mut self, at: usize) -> Chunk {
+        let rest = self.buf.split_off(at);
+        let bytes = std::mem::replace(&mut self.buf, rest);
+        let chunk = Chunk {
+            bytes,
+            offset: self.buf_offset,
+            line: self.buf_line,
+            truncated: self.truncated,
+        };
+        // What stays in the buffer is the current line, read up to `pos`.
+        self.buf_offset = self.pos - self.buf.len();
+        self.buf_line = self.line - self.buf.iter().filter(|&&b| b == b'\n').count();
+        self.line_start -= at.min(self.line_start);
+        self.truncated = false;
+        self.seen_movetext = false;
+        chunk
+    }
+
+    fn push(&mut self, b: u8) {
+        if !self.truncated && self.buf.len() >= MAX_RECORD_BYTES {
+            self.truncated = true;
+            self.kept_len = self.buf.len();
+        }
+        if !self.truncated || self.buf.len() - self.line_start.min(self.buf.len()) < MAX_LINE_KEPT {
+            self.buf.push(b);
+        }
+    }
+
+    fn end_line(&mut self) {
+        self.line += 1;
+        if self.truncated {
+            self.buf.truncate(self.kept_len);
+        }
+        self.line_start = self.buf.len();
+        self.only_blank_on_line = true;
+    }
+
+    /// The next chunk, or `None` at the end of the input.
+    pub fn next_chunk(&mut self) -> io::Result<Option<Chunk>> {
+        if self.done {
+            return Ok(None);
+        }
+        loop {
+            let data = match self.inner.fill_buf() {
+                Ok(d) => d,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if data.is_empty() {
+                self.done = true;
+                if self.state == State::Comment && is_tag_line(&self.buf[self.line_start..]) {
+                    let at = self.line_start;
+                    let chunk = self.split_at(at);
+                    if !chunk.bytes.is_empty() {
+                        // The tag line becomes the last chunk on the next call.
+                        self.done = false;
+                        self.state = State::Normal;
+                        return Ok(Some(chunk));
+                    }
+                }
+                if self.buf.iter().all(u8::is_ascii_whitespace) && !self.truncated {
+                    return Ok(None);
+                }
+                let len = self.buf.len();
+                return Ok(Some(self.split_at(len)));
+            }
+            let data = data.to_vec();
+            let mut consumed = 0;
+            let mut out = None;
+            for &b in &data {
+                match self.state {
+                    State::Normal => match b {
+                        b'[' if self.only_blank_on_line && self.seen_movetext => {
+                            let at = self.line_start;
+                            out = Some(self.split_at(at));
+                            // Handle this `[` again as the start of the new chunk.
+                            self.state = State::Tag {
+                                quoted: false,
+                                escaped: false,
+                            };
+                            self.only_blank_on_line = false;
+                        }
+                        b'[' => {
+                            self.state = State::Tag {
+                                quoted: false,
+                                escaped: false,
+                            };
+                            self.only_blank_on_line = false;
+                        }
+                        b'{' => {
+                            self.state = State::Comment;
+                            self.seen_movetext = true;
+                            self.only_blank_on_line = false;
+                        }
+                        b' ' | b'\t' | b'\r' | b'\n' => {}
+                        0xEF | 0xBB | 0xBF if self.pos < 3 => {} // byte order mark
+                        _ => {
+                            self.seen_movetext = true;
+                            self.only_blank_on_line = false;
+                        }
+                    },
+                    State::Tag { quoted, escaped } => {
+                        self.state = match (b, quoted, escaped) {
+                            (b'\n', _, _) => State::Normal,
+                            (_, true, true) => State::Tag {
+                                quoted: true,
+                                escaped: false,
+                            },
+                            (b'\\', true, false) => State::Tag {
+                                quoted: true,
+                                escaped: true,
+                            },
+                            (b'"', q, _) => State::Tag {
+                                quoted: !q,
+                                escaped: false,
+                            },
+                            (b']', false, _) => State::Normal,
+                            _ => self.state,
+                        };
+                    }
+                    State::Comment => {
+                        if b == b'}' {
+                            self.state = State::Normal;
+                        } else if b == b'\n' && is_tag_line(&self.buf[self.line_start..]) {
+                            let at = self.line_start;
+                            out = Some(self.split_at(at));
+                            self.state = State::Normal;
+                        }
+                    }
+                }
+                self.push(b);
+                self.pos += 1;
+                consumed += 1;
+                if b == b'\n' {
+                    self.end_line();
+                }
+                if out.is_some() {
+                    break;
+                }
+            }
+            self.inner.consume(consumed);
+            if let Some(chunk) = out {
+                if chunk.bytes.iter().all(u8::is_ascii_whitespace) && !chunk.truncated {
+                    continue;
+                }
+                return Ok(Some(chunk));
+            }
+        }
+    }
+}
+
+impl<R: BufRead> Iterator for ChunkReader<R> {
+    type Item = io::Result<Chunk>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_chunk().transpose()
+    }
+}
+
+/// Whether a line is exactly one tag pair `[Name "value"]` (blanks around).
+fn is_tag_line(line: &[u8]) -> bool {
+    let line = line.trim_ascii();
+    let Some(inner) = line.strip_prefix(b"[").and_then(|l| l.strip_suffix(b"]")) else {
+        return false;
+    };
+    let name_len = inner
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    if name_len == 0 {
+        return false;
+    }
+    let rest = inner[name_len..].trim_ascii();
+    let Some(value) = rest.strip_prefix(b"\"").and_then(|r| r.strip_suffix(b"\"")) else {
+        return false;
+    };
+    let mut escaped = false;
+    for &b in value {
+        match (b, escaped) {
+            (_, true) => escaped = false,
+            (b'\\', false) => escaped = true,
+            (b'"', false) => return false,
+            _ => {}
+        }
+    }
+    !escaped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chunks(input: &str) -> Vec<(String, usize, usize)> {
+        ChunkReader::new(input.as_bytes())
+            .map(|c| {
+                let c = c.unwrap();
+                (String::from_utf8(c.bytes).unwrap(), c.offset, c.line)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn splits_at_each_tag_section_after_movetext() {
+        let input = "[Game \"oshi\"]\n\n1. e3-e5 *\n\n[Game \"oshi\"]\n[Round \"2\"]\n1. e3-e4 *\n";
+        let got = chunks(input);
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[0].0, "[Game \"oshi\"]\n\n1. e3-e5 *\n\n");
+        assert_eq!(
+            (got[1].1, got[1].2),
+            (input.find("[Game \"oshi\"]\n[R").unwrap(), 5)
+        );
+        assert!(got[1].0.starts_with("[Game \"oshi\"]\n[Round"));
+    }
+
+    #[test]
+    fn tag_value_with_braces_does_not_open_a_comment() {
+        let got = chunks("[Event \"a {b\"]\n[Game \"oshi\"]\n1. e3-e5 *\n[Game \"oshi\"]\n*\n");
+        assert_eq!(got.len(), 2);
+    }
+
+    #[test]
+    fn bracket_inside_comment_is_not_a_boundary_but_a_tag_line_is() {
+        let got = chunks("[Game \"oshi\"]\n1. e3-e5 {see\n[this] too} *\n[Game \"oshi\"]\n*\n");
+        assert_eq!(got.len(), 2, "{got:?}");
+        let got = chunks("[Game \"oshi\"]\n1. e3-e5 {open\n[Game \"oshi\"]\n1. e3-e4 *\n");
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert_eq!(got[1].2, 3);
+        assert!(got[1].0.starts_with("[Game"));
+    }
+
+    #[test]
+    fn empty_or_blank_input_gives_no_chunk() {
+        assert!(chunks("").is_empty());
+        assert!(chunks(" \n\r\n").is_empty());
+        assert_eq!(chunks("[Game \"oshi\"]\n*\n\n\n").len(), 1);
+    }
+
+    #[test]
+    fn locate_counts_lines_and_characters() {
+        let c = Chunk {
+            bytes: "ab\ncé d".as_bytes().to_vec(),
+            offset: 100,
+            line: 7,
+            truncated: false,
+        };
+        assert_eq!(c.locate(100), (7, 1));
+        assert_eq!(c.locate(103), (8, 1));
+        // 'd' comes after "cé " (4 bytes, 3 characters).
+        assert_eq!(c.locate(107), (8, 4));
+    }
+
+    #[test]
+    fn a_huge_record_is_truncated_and_the_next_one_found() {
+        let mut input = String::from("[Game \"oshi\"]\n");
+        let line = "e3-e4 e7-e6 ".repeat(100) + "\n";
+        while input.len() < MAX_RECORD_BYTES + 100_000 {
+            input.push_str(&line);
+        }
+        let second_at = input.len();
+        input.push_str("[Game \"oshi\"]\n*\n");
+        let mut reader = ChunkReader::new(input.as_bytes());
+        let first = reader.next_chunk().unwrap().unwrap();
+        assert!(first.truncated);
+        assert!(first.bytes.len() <= MAX_RECORD_BYTES + MAX_LINE_KEPT);
+        let second = reader.next_chunk().unwrap().unwrap();
+        assert!(!second.truncated);
+        assert_eq!(second.offset, second_at);
+        assert_eq!(second.bytes, b"[Game \"oshi\"]\n*\n");
+        assert!(reader.next_chunk().unwrap().is_none());
+    }
+}

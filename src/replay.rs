@@ -1,0 +1,401 @@
+//! The generic replay loop: drives any [`Game`] through a record, checks move
+//! numbers, every move, the end of the game and the declared result.
+
+use crate::game::{Ending, Game, RuleError, Side};
+use crate::problem::Problem;
+use crate::record::{Record, ResultToken, Span, Tag};
+use serde::Serialize;
+use std::marker::PhantomData;
+
+/// The verdict on a valid game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Outcome {
+    pub result: ResultToken,
+    /// The winning side's tag name (`Red`, `White`, …); `None` for a draw or
+    /// an unfinished game.
+    pub winner: Option<&'static str>,
+    /// `unfinished`, `resignation` (a declared win the rules did not reach),
+    /// `agreement` (a declared draw), or the rules' own reason code.
+    pub reason: &'static str,
+    /// Plies played when the game ended (or when the record stops).
+    pub ply: usize,
+}
+
+/// What replaying one record found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Replay {
+    /// Plies played legally.
+    pub plies: usize,
+    /// Set when the record is valid.
+    pub outcome: Option<Outcome>,
+    /// Set when it is not.
+    pub error: Option<Problem>,
+}
+
+/// The result a win for `side` (or a draw) is written as.
+pub fn result_token(winner: Option<Side>) -> ResultToken {
+    match winner {
+        Some(Side::First) => ResultToken::FirstWins,
+        Some(Side::Second) => ResultToken::SecondWins,
+        None => ResultToken::Draw,
+    }
+}
+
+fn describe_ending<G: Game>(ending: &Ending, ply: usize) -> String {
+    let how = G::describe_reason(ending.reason);
+    match ending.winner {
+        Some(side) => format!("{} won {how} at ply {ply}", G::SIDES[side.index()]),
+        None => format!("drawn {how} at ply {ply}"),
+    }
+}
+
+/// The span of a tag's value, or of the record's start when the tag is absent.
+fn tag_span(record: &Record, name: &str) -> Span {
+    record
+        .tag(name)
+        .map(|t| t.value_span)
+        .unwrap_or(Span::new(record.span.start, record.span.start))
+}
+
+/// Replays `record` under `G`. `visit` sees the position before each ply
+/// (1-based) is played; with `stop_before = Some(k)` the replay stops before
+/// ply `k` and no end-of-record checks are made. Returns the report and the
+/// position where the replay stopped (`None` if the start position failed).
+pub fn run<G: Game>(
+    record: &Record,
+    stop_before: Option<usize>,
+    visit: &mut dyn FnMut(usize, &G::Position),
+) -> (Replay, Option<G::Position>) {
+    let mut report = Replay::default();
+    let mut pos = match G::start(&record.tags) {
+        Ok(p) => p,
+        Err(e) => {
+            let base = tag_span(record, e.tag);
+            let span = match e.at {
+                Some(at) => {
+                    let start = (base.start + at).min(base.end);
+                    Span::new(start, (start + 1).min(base.end).max(start))
+                }
+                None => base,
+            };
+            let token = record.tag_value(e.tag).map(str::to_owned);
+            let mut p = Problem::new(
+                "bad-setup",
+                format!("the {} tag cannot be used: {}", e.tag, e.message),
+                span,
+            );
+            p.token = token;
+            report.error = Some(p);
+            return (report, None);
+        }
+    };
+    let first_side = G::side_to_move(&pos);
+    let mut ended: Option<(Ending, usize)> = G::ending(&pos).map(|e| (e, 0));
+    for (i, turn) in record.turns.iter().enumerate() {
+        let ply = i + 1;
+        if stop_before == Some(ply) {
+            return (report, Some(pos));
+        }
+        let fail = |code: &'static str, message: String, span: Span| {
+            Problem::new(code, message, span)
+                .with_ply(ply)
+                .with_token(turn.text.clone())
+        };
+        // The side to move and the move number follow from the ply.
+        let k = i + usize::from(first_side == Side::Second);
+        let (number, second) = ((k / 2 + 1) as u64, k % 2 == 1);
+        let mover = G::SIDES[k % 2];
+        if let Some(n) = turn.number {
+            if n.number != number || n.second != second {
+                let written = format!("{}{}", n.number, if n.second { "..." } else { "." });
+                let right = format!("{number}{}", if second { "..." } else { "." });
+                let mut p = fail(
+                    "wrong-move-number",
+                    format!(
+                        "move number `{written}` is wrong here: this is move {number}, \
+                         {mover}'s turn (`{right}`)"
+                    ),
+                    n.span,
+                );
+                p.token = Some(written);
+                report.error = Some(p);
+                return (report, Some(pos));
+            }
+        }
+        if let Some((ending, at)) = &ended {
+            report.error = Some(fail(
+                "move-after-end",
+                format!(
+                    "the game is already over ({}); no move may follow",
+                    describe_ending::<G>(ending, *at)
+                ),
+                turn.span,
+            ));
+            return (report, Some(pos));
+        }
+        visit(ply, &pos);
+        let mv = match G::parse_move(&pos, &turn.text) {
+            Ok(mv) => mv,
+            Err(e) => {
+                let at = turn.span.start + e.at.min(turn.text.len());
+                let mut p = fail("malformed-move", e.message, turn.span);
+                if at > turn.span.start && at < turn.span.end {
+                    p.span = Span::new(at, turn.span.end);
+                }
+                report.error = Some(p);
+                return (report, Some(pos));
+            }
+        };
+        if let Err(e) = G::play(&mut pos, &mv) {
+            report.error = Some(fail(e.code(), e.to_string(), turn.span));
+            return (report, Some(pos));
+        }
+        report.plies = ply;
+        if let Some(e) = G::ending(&pos) {
+            ended = Some((e, ply));
+        }
+    }
+    if let Some(k) = stop_before {
+        if k != record.turns.len() + 1 {
+            let end = record.span.end;
+            report.error = Some(Problem::new(
+                "no-such-ply",
+                format!(
+                    "the game has {} plies; there is no position before ply {k}",
+                    record.turns.len()
+                ),
+                Span::new(end, end),
+            ));
+        }
+        return (report, Some(pos));
+    }
+    match check_result::<G>(record, ended, report.plies) {
+        Ok(outcome) => report.outcome = Some(outcome),
+        Err(p) => report.error = Some(p),
+    }
+    (report, Some(pos))
+}
+
+/// The declared result against what the replay found.
+fn check_result<G: Game>(
+    record: &Record,
+    ended: Option<(Ending, usize)>,
+    plies: usize,
+) -> Result<Outcome, Problem> {
+    let tag = match record.tag("Result") {
+        Some(t) => match ResultToken::parse(t.value.trim()) {
+            Some(r) => Some((r, t.value_span)),
+            None => {
+                return Err(Problem::new(
+                    "bad-result",
+                    "a Result is one of `1-0`, `0-1`, `1/2-1/2` or `*`",
+                    t.value_span,
+                )
+                .with_token(t.value.clone()))
+            }
+        },
+        None => None,
+    };
+    let token = record.result.map(|m| (m.result, m.span));
+    if let (Some((t, _)), Some((m, span))) = (tag, token) {
+        if t != m {
+            return Err(Problem::new(
+                "result-mismatch",
+                format!(
+                    "the result token `{}` disagrees with the Result tag `{}`",
+                    m.as_str(),
+                    t.as_str()
+                ),
+                span,
+            )
+            .with_token(m.as_str()));
+        }
+    }
+    let declared = token.or(tag);
+    let side_name = |s: Side| G::SIDES[s.index()];
+    if let Some((ending, ply)) = ended {
+        let due = result_token(ending.winner);
+        if let Some((d, span)) = declared {
+            if d != due {
+                return Err(Problem::new(
+                    "wrong-result",
+                    format!(
+                        "the record declares `{}`, but {}; the result must be `{}`",
+                        d.as_str(),
+                        describe_ending::<G>(&ending, ply),
+                        due.as_str()
+                    ),
+                    span,
+                )
+                .with_token(d.as_str()));
+            }
+        }
+        return Ok(Outcome {
+            result: due,
+            winner: ending.winner.map(side_name),
+            reason: ending.reason,
+            ply,
+        });
+    }
+    let (result, winner, reason) = match declared.map(|d| d.0) {
+        None | Some(ResultToken::Unknown) => (ResultToken::Unknown, None, "unfinished"),
+        Some(ResultToken::FirstWins) => (
+            ResultToken::FirstWins,
+            Some(side_name(Side::First)),
+            "resignation",
+        ),
+        Some(ResultToken::SecondWins) => (
+            ResultToken::SecondWins,
+            Some(side_name(Side::Second)),
+            "resignation",
+        ),
+        Some(ResultToken::Draw) => (ResultToken::Draw, None, "agreement"),
+    };
+    Ok(Outcome {
+        result,
+        winner,
+        reason,
+        ply: plies,
+    })
+}
+
+/// One ply's figure for `moves --each`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlyCount {
+    pub ply: usize,
+    /// Legal turns before this ply.
+    pub legal: usize,
+    /// The turn as written in the record.
+    pub played: String,
+}
+
+/// A game as the generic machinery sees it: object-safe, one per game in the
+/// registry.
+pub trait Rules: Sync {
+    fn name(&self) -> &'static str;
+    fn aliases(&self) -> &'static [&'static str];
+    fn sides(&self) -> [&'static str; 2];
+    fn replay(&self, record: &Record) -> Replay;
+    /// The legal turns (canonical, sorted) before ply `ply` (1-based), or
+    /// after the last turn when `None`.
+    fn legal_moves_at(&self, record: &Record, ply: Option<usize>) -> Result<Vec<String>, Problem>;
+    /// The number of legal turns before every ply of the record.
+    fn legal_move_counts(&self, record: &Record) -> Result<Vec<PlyCount>, Problem>;
+    /// The position before ply `ply`, or after the last turn, in the game's
+    /// `Position` notation.
+    fn position_at(&self, record: &Record, ply: Option<usize>) -> Result<String, Problem>;
+}
+
+/// Plugs a [`Game`] into the registry.
+pub struct Registered<G>(PhantomData<fn() -> G>);
+
+impl<G> Registered<G> {
+    pub const fn new() -> Self {
+        Registered(PhantomData)
+    }
+}
+
+impl<G> Default for Registered<G> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The canonical spellings of every legal turn, sorted, each once.
+pub fn canonical_moves<G: Game>(pos: &G::Position) -> Vec<String> {
+    let mut moves = Vec::new();
+    G::legal_moves(pos, &mut moves);
+    let mut out: Vec<String> = moves
+        .iter()
+        .map(|m| {
+            let mut s = String::new();
+            G::write_move(m, &mut s);
+            s
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+impl<G> Registered<G>
+where
+    G: Game,
+{
+    fn position_before(&self, record: &Record, ply: Option<usize>) -> Result<G::Position, Problem> {
+        let (report, pos) = run::<G>(record, ply, &mut |_, _| {});
+        match (report.error, pos) {
+            // The record's result is not needed to know a position.
+            (Some(p), _)
+                if !matches!(p.code, "wrong-result" | "result-mismatch" | "bad-result") =>
+            {
+                Err(p)
+            }
+            (_, Some(pos)) => Ok(pos),
+            (e, None) => Err(e.expect("a failed start reports why")),
+        }
+    }
+}
+
+impl<G: Game> Rules for Registered<G> {
+    fn name(&self) -> &'static str {
+        G::NAME
+    }
+
+    fn aliases(&self) -> &'static [&'static str] {
+        G::ALIASES
+    }
+
+    fn sides(&self) -> [&'static str; 2] {
+        G::SIDES
+    }
+
+    fn replay(&self, record: &Record) -> Replay {
+        run::<G>(record, None, &mut |_, _| {}).0
+    }
+
+    fn legal_moves_at(&self, record: &Record, ply: Option<usize>) -> Result<Vec<String>, Problem> {
+        let pos = self.position_before(record, ply)?;
+        if G::ending(&pos).is_some() {
+            return Ok(Vec::new());
+        }
+        Ok(canonical_moves::<G>(&pos))
+    }
+
+    fn legal_move_counts(&self, record: &Record) -> Result<Vec<PlyCount>, Problem> {
+        let mut counts = Vec::new();
+        let (report, _) = run::<G>(record, None, &mut |ply, pos| {
+            counts.push(PlyCount {
+                ply,
+                legal: canonical_moves::<G>(pos).len(),
+                played: record.turns[ply - 1].text.clone(),
+            })
+        });
+        match report.error {
+            Some(p) if !matches!(p.code, "wrong-result" | "result-mismatch" | "bad-result") => {
+                Err(p)
+            }
+            _ => Ok(counts),
+        }
+    }
+
+    fn position_at(&self, record: &Record, ply: Option<usize>) -> Result<String, Problem> {
+        self.position_before(record, ply)
+            .map(|p| G::write_position(&p))
+    }
+}
+
+/// A record holding only a `Position` tag (for `moves --position`).
+pub fn record_from_position(position: &str) -> Record {
+    let span = Span::new(0, position.len());
+    Record {
+        tags: vec![Tag {
+            name: "Position".into(),
+            value: position.into(),
+            span,
+            value_span: span,
+        }],
+        span,
+        ..Record::default()
+    }
+}
