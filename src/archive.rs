@@ -141,7 +141,7 @@ pub fn validate<R: BufRead>(
                 Span::new(0, 0),
             )),
         };
-        each(&Chunk::default(), report)?;
+        each(&Chunk::from_bytes(Vec::new()), report)?;
     }
     Ok(index)
 }

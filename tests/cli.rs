@@ -1,0 +1,341 @@
+//! The command line as a user and a script see it: exit codes, the JSON
+//! Lines report, diagnostics, stdin, directories, `moves`.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn gamerec() -> Command {
+    let mut cmd = Command::cargo_bin("gamerec").unwrap();
+    cmd.env_remove("NO_COLOR");
+    cmd
+}
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/oshi")
+        .join(name)
+}
+
+fn json_lines(stdout: &[u8]) -> Vec<Value> {
+    String::from_utf8(stdout.to_vec())
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect()
+}
+
+const VALID_GAME: &str = "[Game \"oshi\"]\n[Result \"*\"]\n1. e3-e4 e7-e6 *\n";
+
+#[test]
+fn exit_0_when_every_game_is_valid() {
+    gamerec()
+        .args(["validate"])
+        .arg(fixture("points-win.grec"))
+        .arg(fixture("endings.grec"))
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "2 files, 5 games: 5 valid, 0 invalid",
+        ));
+}
+
+#[test]
+fn exit_1_when_a_game_is_invalid_and_the_rest_is_still_read() {
+    let out = gamerec()
+        .args(["validate", "--color", "never"])
+        .arg(fixture("broken-envelopes.grec"))
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("11 games: 3 valid, 8 invalid"), "{text}");
+    // The diagnostic names the file, line and column, the game and the token.
+    assert!(text.contains("broken-envelopes.grec:11:10"), "{text}");
+    assert!(text.contains("[unterminated-comment] Error: game 3: unterminated comment"));
+    assert!(!text.contains('\x1b'), "no colour with --color never");
+}
+
+#[test]
+fn diagnostic_points_at_the_offending_move() {
+    let out = gamerec()
+        .args(["validate", "--color", "never"])
+        .arg(fixture("illegal-moves.grec"))
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let expected = "[train-too-long] Error: game 6, ply 1: the train ahead of c2 has 4 \
+                    pieces; a 2-story pushes at most 2";
+    assert!(text.contains(expected), "{text}");
+    assert!(text.contains("illegal-moves.grec:23:4"), "{text}");
+    assert!(text.contains("23 │ 1. c2-d2 *"), "{text}");
+    assert!(text.contains("`c2-d2` at ply 1"), "{text}");
+}
+
+#[test]
+fn exit_2_for_an_unreadable_file_and_the_others_are_still_checked() {
+    let out = gamerec()
+        .args(["validate", "--format", "json", "no/such/file.grec"])
+        .arg(fixture("points-win.grec"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no/such/file.grec"))
+        .get_output()
+        .stdout
+        .clone();
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 1);
+    assert_eq!(lines[0]["valid"], true);
+}
+
+#[test]
+fn exit_2_for_usage_errors() {
+    gamerec().assert().code(2);
+    gamerec().args(["validate"]).assert().code(2);
+    gamerec()
+        .args(["validate", "--format", "xml", "x"])
+        .assert()
+        .code(2);
+    gamerec().args(["frobnicate"]).assert().code(2);
+    gamerec().args(["--help"]).assert().code(0);
+}
+
+#[test]
+fn json_lines_report_has_every_field() {
+    let out = gamerec()
+        .args(["validate", "--format", "json"])
+        .arg(fixture("illegal-moves.grec"))
+        .arg(fixture("endings.grec"))
+        .arg(fixture("empty.grec"))
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 9 + 4 + 1);
+    for l in &lines {
+        for key in [
+            "file", "index", "game", "valid", "plies", "outcome", "error",
+        ] {
+            assert!(l.get(key).is_some(), "{key} missing in {l}");
+        }
+        assert_eq!(l["valid"].as_bool().unwrap(), l["error"].is_null());
+        assert_eq!(l["valid"].as_bool().unwrap(), !l["outcome"].is_null());
+    }
+    let err = &lines[7]["error"];
+    assert_eq!(err["code"], "no-return");
+    assert_eq!(err["line"], 32);
+    assert_eq!(err["column"], 19);
+    assert_eq!(err["ply"], 3);
+    assert_eq!(err["token"], "e4-e3");
+    let offset = err["offset"].as_u64().unwrap() as usize;
+    let bytes = fs::read(fixture("illegal-moves.grec")).unwrap();
+    assert_eq!(&bytes[offset..offset + 5], b"e4-e3");
+    let won = &lines[9]["outcome"];
+    assert_eq!(won["result"], "1-0");
+    assert_eq!(won["winner"], "Red");
+    assert_eq!(won["reason"], "points");
+    assert_eq!(won["ply"], 4);
+    assert_eq!(lines[12]["outcome"]["reason"], "no-legal-move");
+    let empty = &lines[13];
+    assert!(empty["index"].is_null());
+    assert_eq!(empty["error"]["code"], "no-games");
+}
+
+#[test]
+fn reads_standard_input() {
+    gamerec()
+        .args(["validate", "--format", "json", "-"])
+        .write_stdin(VALID_GAME)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("\"file\":\"<stdin>\""));
+    gamerec()
+        .args(["validate", "-", "--color", "never"])
+        .write_stdin("[Game \"oshi\"]\n1. e3-e6 *\n")
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("<stdin>:2:4"));
+}
+
+#[test]
+fn walks_directories_for_record_files() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir_all(dir.path().join("club/2026")).unwrap();
+    fs::write(dir.path().join("club/a.grec"), VALID_GAME).unwrap();
+    fs::write(dir.path().join("club/2026/b.txt"), VALID_GAME).unwrap();
+    fs::write(dir.path().join("club/2026/notes.md"), "not a record").unwrap();
+    let out = gamerec()
+        .args(["validate", "--format", "json"])
+        .arg(dir.path())
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let files: Vec<String> = json_lines(&out)
+        .iter()
+        .map(|l| l["file"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(files.len(), 2, "{files:?}");
+    assert!(
+        files[0].ends_with("b.txt") && files[1].ends_with("a.grec"),
+        "{files:?}"
+    );
+    // --all reads every file: the notes are not a record.
+    gamerec()
+        .args(["validate", "--all", "--quiet", "--color", "never"])
+        .arg(dir.path())
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("notes.md"));
+}
+
+#[test]
+fn quiet_prints_only_errors_and_verbose_every_game() {
+    gamerec()
+        .args(["validate", "--quiet"])
+        .arg(fixture("endings.grec"))
+        .assert()
+        .code(0)
+        .stdout("");
+    gamerec()
+        .args(["validate", "--verbose"])
+        .arg(fixture("endings.grec"))
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "game 4 (Ana vs Ben): 0-1 (White wins, no-legal-move, ply 1)",
+        ));
+}
+
+#[test]
+fn colour_follows_the_flag_and_no_color() {
+    let bad = fixture("illegal-moves.grec");
+    gamerec()
+        .args(["validate", "--color", "always"])
+        .arg(&bad)
+        .assert()
+        .stdout(predicate::str::contains("\x1b["));
+    // Not a terminal: auto means no colour.
+    gamerec()
+        .args(["validate"])
+        .arg(&bad)
+        .assert()
+        .stdout(predicate::str::contains("\x1b[").not());
+    gamerec()
+        .args(["validate", "--color", "auto"])
+        .env("NO_COLOR", "1")
+        .arg(&bad)
+        .assert()
+        .stdout(predicate::str::contains("\x1b[").not());
+}
+
+#[test]
+fn moves_lists_counts_and_follows_each_ply() {
+    let start = "c7c/2baaab2/4a4/9/9/9/4A4/2BAAAB2/C7C r 0-0 -";
+    gamerec()
+        .args([
+            "moves",
+            "--game-type",
+            "oshi",
+            "--count",
+            "--position",
+            start,
+        ])
+        .assert()
+        .code(0)
+        .stdout("34\n");
+    let out = gamerec()
+        .args(["moves", "--game-type", "OSHI", "--position", start])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let moves: Vec<String> = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(moves.len(), 34);
+    assert!(moves.contains(&"a1-a4".to_string()) && moves.contains(&"e3-e2".to_string()));
+    // Before ply 1 of a game is its start position.
+    gamerec()
+        .args(["moves", "--ply", "1", "--count"])
+        .arg(fixture("points-win.grec"))
+        .assert()
+        .code(0)
+        .stdout("34\n");
+    // After the last move of a finished game: nothing is legal.
+    gamerec()
+        .args(["moves", "--count"])
+        .arg(fixture("points-win.grec"))
+        .assert()
+        .code(0)
+        .stdout("0\n");
+    let out = gamerec()
+        .args(["moves", "--each"])
+        .arg(fixture("points-win.grec"))
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 17);
+    assert_eq!(lines[0], "1\t34\ta1-a4");
+    assert!(lines[16].starts_with("17\t") && lines[16].ends_with("\tc7-c9"));
+    // The Nth game of a file, and the position itself.
+    gamerec()
+        .args(["moves", "--game", "4", "--ply", "1", "--show-position"])
+        .arg(fixture("endings.grec"))
+        .assert()
+        .code(0)
+        .stdout(
+            "9/9/9/9/9/a8/9/a8/Aaa6 w 0-0 -\na2-a1\na2-a3\na2-b2\na4-a3\na4-a5\na4-b4\n\
+             b1-a1\nb1-b2\nb1-c1\nc1-c2\nc1-d1\n",
+        );
+}
+
+#[test]
+fn moves_reports_bad_input_with_the_contract_exit_codes() {
+    // A record invalid before the asked ply: 1, with a diagnostic.
+    gamerec()
+        .args(["moves", "--game", "8", "--color", "never"])
+        .arg(fixture("illegal-moves.grec"))
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("no-return"));
+    // No such game, no such ply, a bad position, an unknown game: 2.
+    gamerec()
+        .args(["moves", "--game", "99"])
+        .arg(fixture("endings.grec"))
+        .assert()
+        .code(2);
+    gamerec()
+        .args(["moves", "--ply", "40"])
+        .arg(fixture("points-win.grec"))
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("no-such-ply"));
+    gamerec()
+        .args(["moves", "--game-type", "oshi", "--position", "9/9 r 0-0 -"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("9 ranks"));
+    gamerec()
+        .args(["moves", "--game-type", "chess", "--position", "x"])
+        .assert()
+        .code(2);
+    gamerec().args(["moves"]).assert().code(2);
+}

@@ -1,0 +1,116 @@
+//! Never panic on input: any byte sequence gets located errors, and a
+//! stream of many games is read game by game.
+
+use gamerec::archive;
+use proptest::prelude::*;
+use std::io::Read;
+
+fn validate_all(bytes: &[u8]) -> usize {
+    let mut reports = 0;
+    archive::validate(bytes, &mut |chunk, report| {
+        reports += 1;
+        if let Some(p) = &report.error {
+            let end = chunk.offset + chunk.bytes.len();
+            assert!(p.span.start <= p.span.end && p.span.end <= end.max(1));
+            let (line, col) = chunk.locate(p.span.start);
+            assert!(line >= 1 && col >= 1);
+        }
+        Ok(())
+    })
+    .unwrap();
+    reports
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+        prop_assert!(validate_all(&bytes) >= 1);
+    }
+
+    #[test]
+    fn record_like_text_never_panics(
+        parts in proptest::collection::vec(
+            prop_oneof![
+                Just("[Game \"oshi\"]\n".to_string()),
+                Just("[Position \"9/9/9/9/9/9/9/9/A8 r 0-0 R(a1=a2)\"]\n".to_string()),
+                Just("[Result \"1-0\"]\n".to_string()),
+                Just("{".to_string()), Just("}".to_string()), Just("\n".to_string()),
+                Just("1.".to_string()), Just("1...".to_string()), Just(" * ".to_string()),
+                "[a-j][0-9]-[a-j][0-9] ",
+                "[ -~]{0,6}",
+            ],
+            0..40,
+        )
+    ) {
+        validate_all(parts.concat().as_bytes());
+    }
+}
+
+/// Mutating every byte of a real fixture still gives reports, never a panic.
+#[test]
+fn single_byte_mutations_of_a_fixture_never_panic() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/oshi/points-win.grec");
+    let original = std::fs::read(path).unwrap();
+    for i in 0..original.len() {
+        for b in [b'[', b'{', b'}', b'"', b'\n', b'9', b'x', 0xFF] {
+            let mut bytes = original.clone();
+            bytes[i] = b;
+            validate_all(&bytes);
+            bytes.truncate(i);
+            validate_all(&bytes);
+        }
+    }
+}
+
+/// A reader that produces `n` copies of a game without holding them.
+struct Repeat {
+    game: &'static [u8],
+    left: usize,
+    at: usize,
+}
+
+impl Read for Repeat {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.left == 0 {
+            return Ok(0);
+        }
+        let n = buf.len().min(self.game.len() - self.at);
+        buf[..n].copy_from_slice(&self.game[self.at..self.at + n]);
+        self.at += n;
+        if self.at == self.game.len() {
+            self.at = 0;
+            self.left -= 1;
+        }
+        Ok(n)
+    }
+}
+
+#[test]
+fn a_long_stream_is_read_game_by_game() {
+    let game: &'static [u8] =
+        b"[Game \"oshi\"]\n[Result \"*\"]\n1. e3-e4 e7-e6 2. a1-a4 {ok} a9-a6 *\n\n";
+    let n = 20_000;
+    let reader = std::io::BufReader::new(Repeat {
+        game,
+        left: n,
+        at: 0,
+    });
+    let mut valid = 0;
+    let mut biggest_chunk = 0;
+    let mut last_offset = 0;
+    archive::validate(reader, &mut |chunk, report| {
+        assert!(report.is_valid(), "{:?}", report.error);
+        valid += 1;
+        biggest_chunk = biggest_chunk.max(chunk.bytes.len());
+        last_offset = chunk.offset;
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(valid, n);
+    // Each chunk holds one game: what is in memory does not grow with the
+    // input.
+    assert_eq!(biggest_chunk, game.len());
+    assert_eq!(last_offset, game.len() * (n - 1));
+}
