@@ -398,6 +398,7 @@ mod tests {
         for text in [
             START,
             "c7c/2baaab2/9/4a4/4A4/9/9/2BAAAB2/C7C r 0-0 R(e5=e3)W(e6=e7)",
+            "c7c/2baaab2/9/4a4/9/4A4/9/2BAAAB2/C7C r 0-0 R(e4=e3)W(e6=e7)",
             "9/9/9/9/9/9/9/9/A8 w 3-6 R",
             "a8/9/9/9/9/9/9/9/9 r 0-0 W",
         ] {
