@@ -151,6 +151,22 @@ fn json_lines_report_has_every_field() {
 }
 
 #[test]
+fn an_empty_file_is_reported_and_makes_the_run_invalid() {
+    gamerec()
+        .args(["validate"])
+        .arg(fixture("empty.grec"))
+        .arg(fixture("endings.grec"))
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "empty.grec:1:1: no game here: the input is empty",
+        ))
+        .stdout(predicate::str::contains(
+            "2 files, 4 games: 4 valid, 0 invalid, 1 file with no game",
+        ));
+}
+
+#[test]
 fn reads_standard_input() {
     gamerec()
         .args(["validate", "--format", "json", "-"])

@@ -77,7 +77,10 @@ pub fn diagnostic(
     problem: &Problem,
     color: bool,
 ) -> io::Result<()> {
-    let headline = format!("{}: {}", place(index, title, problem.ply), problem.message);
+    let headline = match index {
+        Some(_) => format!("{}: {}", place(index, title, problem.ply), problem.message),
+        None => problem.message.clone(),
+    };
     if chunk.bytes.is_empty() {
         let at = locate(chunk, problem.span);
         return writeln!(

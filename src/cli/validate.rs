@@ -60,6 +60,8 @@ struct Tally {
     games: usize,
     valid: usize,
     invalid: usize,
+    /// Inputs holding no game at all (an invalid record too).
+    empty: usize,
     unreadable: usize,
 }
 
@@ -100,13 +102,15 @@ pub fn run(args: Args) -> i32 {
             };
             tally.files += 1;
             let mut each = |chunk: &Chunk, report: GameReport| -> io::Result<()> {
-                if report.index.is_some() {
-                    tally.games += 1;
-                }
-                if report.is_valid() {
-                    tally.valid += 1;
+                if report.index.is_none() {
+                    tally.empty += 1;
                 } else {
-                    tally.invalid += 1;
+                    tally.games += 1;
+                    if report.is_valid() {
+                        tally.valid += 1;
+                    } else {
+                        tally.invalid += 1;
+                    }
                 }
                 match args.format {
                     Format::Json => {
@@ -161,6 +165,13 @@ pub fn run(args: Args) -> i32 {
                 tally.valid,
                 tally.invalid
             );
+            if tally.empty > 0 {
+                summary.push_str(&format!(
+                    ", {} {} with no game",
+                    tally.empty,
+                    if tally.empty == 1 { "file" } else { "files" }
+                ));
+            }
             if tally.unreadable > 0 {
                 summary.push_str(&format!(", {} unreadable", tally.unreadable));
             }
@@ -178,7 +189,7 @@ pub fn run(args: Args) -> i32 {
     }
     if tally.unreadable > 0 {
         EXIT_TROUBLE
-    } else if tally.invalid > 0 {
+    } else if tally.invalid > 0 || tally.empty > 0 {
         EXIT_INVALID
     } else {
         EXIT_VALID
