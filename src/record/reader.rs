@@ -79,6 +79,51 @@ enum State {
 /// Reads an input chunk by chunk.
 pub struct ChunkReader<R> {
     inner: R,
+    split: Splitter,
+    done: bool,
+}
+
+impl<R: BufRead> ChunkReader<R> {
+    pub fn new(inner: R) -> Self {
+        ChunkReader {
+            inner,
+            split: Splitter::new(),
+            done: false,
+        }
+    }
+
+    /// The next chunk, or `None` at the end of the input.
+    pub fn next_chunk(&mut self) -> io::Result<Option<Chunk>> {
+        if self.done {
+            return Ok(None);
+        }
+        loop {
+            let data = match self.inner.fill_buf() {
+                Ok(d) => d,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if data.is_empty() {
+                let (chunk, more) = self.split.finish();
+                self.done = !more;
+                return Ok(chunk);
+            }
+            let (consumed, chunk) = self.split.feed(data);
+            self.inner.consume(consumed);
+            if let Some(chunk) = chunk {
+                if chunk.bytes.iter().all(u8::is_ascii_whitespace) && !chunk.truncated {
+                    continue;
+                }
+                return Ok(Some(chunk));
+            }
+        }
+    }
+}
+
+/// The byte scanner behind [`ChunkReader`]: the chunk being assembled and
+/// the lexical state it needs to find the next boundary. It holds no
+/// reader, so the reader's buffer is scanned in place.
+struct Splitter {
     buf: Vec<u8>,
     buf_offset: usize,
     buf_line: usize,
@@ -92,13 +137,11 @@ pub struct ChunkReader<R> {
     only_blank_on_line: bool,
     truncated: bool,
     kept_len: usize,
-    done: bool,
 }
 
-impl<R: BufRead> ChunkReader<R> {
-    pub fn new(inner: R) -> Self {
-        ChunkReader {
-            inner,
+impl Splitter {
+    fn new() -> Self {
+        Splitter {
             buf: Vec::new(),
             buf_offset: 0,
             buf_line: 1,
@@ -110,7 +153,6 @@ impl<R: BufRead> ChunkReader<R> {
             only_blank_on_line: true,
             truncated: false,
             kept_len: 0,
-            done: false,
         }
     }
 
@@ -153,117 +195,102 @@ impl<R: BufRead> ChunkReader<R> {
         self.only_blank_on_line = true;
     }
 
-    /// The next chunk, or `None` at the end of the input.
-    pub fn next_chunk(&mut self) -> io::Result<Option<Chunk>> {
-        if self.done {
-            return Ok(None);
-        }
-        loop {
-            let data = match self.inner.fill_buf() {
-                Ok(d) => d,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            if data.is_empty() {
-                self.done = true;
-                if self.state == State::Comment && is_tag_line(&self.buf[self.line_start..]) {
-                    let at = self.line_start;
-                    let chunk = self.split_at(at);
-                    if !chunk.bytes.is_empty() {
-                        // The tag line becomes the last chunk on the next call.
-                        self.done = false;
-                        self.state = State::Normal;
-                        return Ok(Some(chunk));
-                    }
-                }
-                if self.buf.iter().all(u8::is_ascii_whitespace) && !self.truncated {
-                    return Ok(None);
-                }
-                let len = self.buf.len();
-                return Ok(Some(self.split_at(len)));
+    /// At the end of the input: the last chunk, if any, and whether one more
+    /// may follow (a tag line ending an open comment).
+    fn finish(&mut self) -> (Option<Chunk>, bool) {
+        if self.state == State::Comment && is_tag_line(&self.buf[self.line_start..]) {
+            let at = self.line_start;
+            let chunk = self.split_at(at);
+            if !chunk.bytes.is_empty() {
+                // The tag line becomes the last chunk on the next call.
+                self.state = State::Normal;
+                return (Some(chunk), true);
             }
-            let data = data.to_vec();
-            let mut consumed = 0;
-            let mut out = None;
-            for &b in &data {
-                match self.state {
-                    State::Normal => match b {
-                        b'[' if self.only_blank_on_line && self.seen_movetext => {
-                            let at = self.line_start;
-                            out = Some(self.split_at(at));
-                            // Handle this `[` again as the start of the new chunk.
-                            self.state = State::Tag {
-                                quoted: false,
-                                escaped: false,
-                            };
-                            self.only_blank_on_line = false;
-                        }
-                        b'[' => {
-                            self.state = State::Tag {
-                                quoted: false,
-                                escaped: false,
-                            };
-                            self.only_blank_on_line = false;
-                        }
-                        b'{' => {
-                            self.state = State::Comment;
-                            self.seen_movetext = true;
-                            self.only_blank_on_line = false;
-                        }
-                        b' ' | b'\t' | b'\r' | b'\n' => {}
-                        0xEF | 0xBB | 0xBF if self.pos < 3 => {} // byte order mark
-                        _ => {
-                            self.seen_movetext = true;
-                            self.only_blank_on_line = false;
-                        }
-                    },
-                    State::Tag { quoted, escaped } => {
-                        self.state = match (b, quoted, escaped) {
-                            (b'\n', _, _) => State::Normal,
-                            (_, true, true) => State::Tag {
-                                quoted: true,
-                                escaped: false,
-                            },
-                            (b'\\', true, false) => State::Tag {
-                                quoted: true,
-                                escaped: true,
-                            },
-                            (b'"', q, _) => State::Tag {
-                                quoted: !q,
-                                escaped: false,
-                            },
-                            (b']', false, _) => State::Normal,
-                            _ => self.state,
+        }
+        if self.buf.iter().all(u8::is_ascii_whitespace) && !self.truncated {
+            return (None, false);
+        }
+        let len = self.buf.len();
+        (Some(self.split_at(len)), false)
+    }
+
+    /// Scans `data` up to the first chunk boundary. Returns how many bytes
+    /// were used and the finished chunk, if a boundary was found.
+    fn feed(&mut self, data: &[u8]) -> (usize, Option<Chunk>) {
+        let mut consumed = 0;
+        let mut out = None;
+        for &b in data {
+            match self.state {
+                State::Normal => match b {
+                    b'[' if self.only_blank_on_line && self.seen_movetext => {
+                        let at = self.line_start;
+                        out = Some(self.split_at(at));
+                        // This `[` starts the new chunk's tag section.
+                        self.state = State::Tag {
+                            quoted: false,
+                            escaped: false,
                         };
+                        self.only_blank_on_line = false;
                     }
-                    State::Comment => {
-                        if b == b'}' {
-                            self.state = State::Normal;
-                        } else if b == b'\n' && is_tag_line(&self.buf[self.line_start..]) {
-                            let at = self.line_start;
-                            out = Some(self.split_at(at));
-                            self.state = State::Normal;
-                        }
+                    b'[' => {
+                        self.state = State::Tag {
+                            quoted: false,
+                            escaped: false,
+                        };
+                        self.only_blank_on_line = false;
                     }
+                    b'{' => {
+                        self.state = State::Comment;
+                        self.seen_movetext = true;
+                        self.only_blank_on_line = false;
+                    }
+                    b' ' | b'\t' | b'\r' | b'\n' => {}
+                    0xEF | 0xBB | 0xBF if self.pos < 3 => {} // byte order mark
+                    _ => {
+                        self.seen_movetext = true;
+                        self.only_blank_on_line = false;
+                    }
+                },
+                State::Tag { quoted, escaped } => {
+                    self.state = match (b, quoted, escaped) {
+                        (b'\n', _, _) => State::Normal,
+                        (_, true, true) => State::Tag {
+                            quoted: true,
+                            escaped: false,
+                        },
+                        (b'\\', true, false) => State::Tag {
+                            quoted: true,
+                            escaped: true,
+                        },
+                        (b'"', q, _) => State::Tag {
+                            quoted: !q,
+                            escaped: false,
+                        },
+                        (b']', false, _) => State::Normal,
+                        _ => self.state,
+                    };
                 }
-                self.push(b);
-                self.pos += 1;
-                consumed += 1;
-                if b == b'\n' {
-                    self.end_line();
-                }
-                if out.is_some() {
-                    break;
+                State::Comment => {
+                    if b == b'}' {
+                        self.state = State::Normal;
+                    } else if b == b'\n' && is_tag_line(&self.buf[self.line_start..]) {
+                        let at = self.line_start;
+                        out = Some(self.split_at(at));
+                        self.state = State::Normal;
+                    }
                 }
             }
-            self.inner.consume(consumed);
-            if let Some(chunk) = out {
-                if chunk.bytes.iter().all(u8::is_ascii_whitespace) && !chunk.truncated {
-                    continue;
-                }
-                return Ok(Some(chunk));
+            self.push(b);
+            self.pos += 1;
+            consumed += 1;
+            if b == b'\n' {
+                self.end_line();
+            }
+            if out.is_some() {
+                break;
             }
         }
+        (consumed, out)
     }
 }
 

@@ -85,7 +85,10 @@ fn piece_letter(p: Piece) -> char {
 
 impl Position {
     pub fn start(no_return: NoReturn) -> Position {
-        let mut p = Position::parse(START).expect("the start position is well formed");
+        static START_POSITION: std::sync::LazyLock<Position> = std::sync::LazyLock::new(|| {
+            Position::parse(START).expect("the start position is well formed")
+        });
+        let mut p = START_POSITION.clone();
         p.no_return = no_return;
         p
     }
