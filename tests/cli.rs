@@ -19,12 +19,27 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
-fn json_lines(stdout: &[u8]) -> Vec<Value> {
-    String::from_utf8(stdout.to_vec())
-        .unwrap()
+fn json_lines(stdout: &str) -> Vec<Value> {
+    stdout
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
         .collect()
+}
+
+/// Runs gamerec with `args`, expects exit `code`, returns standard output.
+fn stdout_of<I, S>(args: I, code: i32) -> String
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let out = gamerec()
+        .args(args)
+        .assert()
+        .code(code)
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).unwrap()
 }
 
 const VALID_GAME: &str = "[Game \"oshi\"]\n[Result \"*\"]\n1. e3-e4 e7-e6 *\n";
@@ -44,15 +59,16 @@ fn exit_0_when_every_game_is_valid() {
 
 #[test]
 fn exit_1_when_a_game_is_invalid_and_the_rest_is_still_read() {
-    let out = gamerec()
-        .args(["validate", "--color", "never"])
-        .arg(fixture("broken-envelopes.grec"))
-        .assert()
-        .code(1)
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    let out = stdout_of(
+        [
+            std::ffi::OsString::from("validate"),
+            std::ffi::OsString::from("--color"),
+            std::ffi::OsString::from("never"),
+            fixture("broken-envelopes.grec").into_os_string(),
+        ],
+        1,
+    );
+    let text = out;
     assert!(text.contains("11 games: 3 valid, 8 invalid"), "{text}");
     // The diagnostic names the file, line and column, the game and the token.
     assert!(text.contains("broken-envelopes.grec:11:10"), "{text}");
@@ -62,15 +78,16 @@ fn exit_1_when_a_game_is_invalid_and_the_rest_is_still_read() {
 
 #[test]
 fn diagnostic_points_at_the_offending_move() {
-    let out = gamerec()
-        .args(["validate", "--color", "never"])
-        .arg(fixture("illegal-moves.grec"))
-        .assert()
-        .code(1)
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    let out = stdout_of(
+        [
+            std::ffi::OsString::from("validate"),
+            std::ffi::OsString::from("--color"),
+            std::ffi::OsString::from("never"),
+            fixture("illegal-moves.grec").into_os_string(),
+        ],
+        1,
+    );
+    let text = out;
     let expected = "[train-too-long] Error: game 6, ply 1: the train ahead of c2 has 4 \
                     pieces; a 2-story pushes at most 2";
     assert!(text.contains(expected), "{text}");
@@ -90,7 +107,7 @@ fn exit_2_for_an_unreadable_file_and_the_others_are_still_checked() {
         .get_output()
         .stdout
         .clone();
-    let lines = json_lines(&out);
+    let lines = json_lines(&String::from_utf8(out).unwrap());
     assert_eq!(lines.len(), 1);
     assert_eq!(lines[0]["valid"], true);
 }
@@ -109,16 +126,17 @@ fn exit_2_for_usage_errors() {
 
 #[test]
 fn json_lines_report_has_every_field() {
-    let out = gamerec()
-        .args(["validate", "--format", "json"])
-        .arg(fixture("illegal-moves.grec"))
-        .arg(fixture("endings.grec"))
-        .arg(fixture("empty.grec"))
-        .assert()
-        .code(1)
-        .get_output()
-        .stdout
-        .clone();
+    let out = stdout_of(
+        [
+            std::ffi::OsString::from("validate"),
+            std::ffi::OsString::from("--format"),
+            std::ffi::OsString::from("json"),
+            fixture("illegal-moves.grec").into_os_string(),
+            fixture("endings.grec").into_os_string(),
+            fixture("empty.grec").into_os_string(),
+        ],
+        1,
+    );
     let lines = json_lines(&out);
     assert_eq!(lines.len(), 9 + 4 + 1);
     for l in &lines {
@@ -189,14 +207,15 @@ fn walks_directories_for_record_files() {
     fs::write(dir.path().join("club/a.grec"), VALID_GAME).unwrap();
     fs::write(dir.path().join("club/2026/b.txt"), VALID_GAME).unwrap();
     fs::write(dir.path().join("club/2026/notes.md"), "not a record").unwrap();
-    let out = gamerec()
-        .args(["validate", "--format", "json"])
-        .arg(dir.path())
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
+    let out = stdout_of(
+        [
+            std::ffi::OsString::from("validate"),
+            std::ffi::OsString::from("--format"),
+            std::ffi::OsString::from("json"),
+            std::ffi::OsString::from(dir.path()),
+        ],
+        0,
+    );
     let files: Vec<String> = json_lines(&out)
         .iter()
         .map(|l| l["file"].as_str().unwrap().to_owned())
@@ -270,18 +289,17 @@ fn moves_lists_counts_and_follows_each_ply() {
         .assert()
         .code(0)
         .stdout("34\n");
-    let out = gamerec()
-        .args(["moves", "--game-type", "OSHI", "--position", start])
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    let moves: Vec<String> = String::from_utf8(out)
-        .unwrap()
-        .lines()
-        .map(str::to_owned)
-        .collect();
+    let out = stdout_of(
+        [
+            std::ffi::OsString::from("moves"),
+            std::ffi::OsString::from("--game-type"),
+            std::ffi::OsString::from("OSHI"),
+            std::ffi::OsString::from("--position"),
+            std::ffi::OsString::from(start),
+        ],
+        0,
+    );
+    let moves: Vec<String> = out.lines().map(str::to_owned).collect();
     assert_eq!(moves.len(), 34);
     assert!(moves.contains(&"a1-a4".to_string()) && moves.contains(&"e3-e2".to_string()));
     // Before ply 1 of a game is its start position.
@@ -298,15 +316,15 @@ fn moves_lists_counts_and_follows_each_ply() {
         .assert()
         .code(0)
         .stdout("0\n");
-    let out = gamerec()
-        .args(["moves", "--each"])
-        .arg(fixture("points-win.grec"))
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    let out = stdout_of(
+        [
+            std::ffi::OsString::from("moves"),
+            std::ffi::OsString::from("--each"),
+            fixture("points-win.grec").into_os_string(),
+        ],
+        0,
+    );
+    let text = out;
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 17);
     assert_eq!(lines[0], "1\t34\ta1-a4");
