@@ -78,7 +78,7 @@ pub fn check(parsed: &Parsed, index: usize) -> GameReport {
         error: None,
     };
     if let Some(e) = &parsed.error {
-        report.error = Some(e.clone().into());
+        report.error = Some(e.clone());
         return report;
     }
     match rules {

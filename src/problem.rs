@@ -1,9 +1,9 @@
 //! What is wrong with a record, and where.
 
-use crate::record::{Span, SyntaxError};
+use crate::record::Span;
 
 /// One reason a record is invalid, located in the input.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Problem {
     /// Stable kebab-case name, e.g. `train-too-long`, `unterminated-comment`.
     pub code: &'static str,
@@ -44,18 +44,5 @@ impl Problem {
     pub fn with_note(mut self, note: impl Into<String>) -> Self {
         self.notes.push(note.into());
         self
-    }
-}
-
-impl From<SyntaxError> for Problem {
-    fn from(e: SyntaxError) -> Self {
-        Problem {
-            code: e.code,
-            message: e.message,
-            span: e.span,
-            ply: None,
-            token: e.token,
-            notes: Vec::new(),
-        }
     }
 }

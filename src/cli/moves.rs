@@ -111,7 +111,7 @@ fn load(args: &Args) -> Result<(&'static dyn Rules, Record, String, Chunk), Fail
         .map_err(io_fail)?
         .ok_or_else(|| Failure::Usage(format!("{name}: there is no game {n}")))?;
     if let Some(e) = parsed.error {
-        return Err(invalid(name, chunk, Some(n), None, e.into()));
+        return Err(invalid(name, chunk, Some(n), None, e));
     }
     let rules = match rules_for(&parsed.record) {
         Ok(r) => r,

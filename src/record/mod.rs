@@ -8,6 +8,7 @@ mod reader;
 pub use parse::parse_chunk;
 pub use reader::{Chunk, ChunkReader, MAX_RECORD_BYTES};
 
+use crate::problem::Problem;
 use serde::Serialize;
 
 /// A byte range in the whole input (file or stdin), end exclusive.
@@ -142,19 +143,10 @@ impl Record {
     }
 }
 
-/// Why the envelope of a record could not be read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SyntaxError {
-    pub code: &'static str,
-    pub message: String,
-    pub span: Span,
-    pub token: Option<String>,
-}
-
 /// What the parser made of one stretch of input: a record (possibly only
 /// partly read) and, when it could not be read to its end, why.
 #[derive(Clone, Debug)]
 pub struct Parsed {
     pub record: Record,
-    pub error: Option<SyntaxError>,
+    pub error: Option<Problem>,
 }

@@ -2,10 +2,8 @@
 //! comments, move numbers, move tokens and result tokens; it never looks
 //! inside a move token.
 
-use super::{
-    Chunk, Comment, MoveNumber, Parsed, Record, ResultMark, ResultToken, Span, SyntaxError, Tag,
-    Turn,
-};
+use super::{Chunk, Comment, MoveNumber, Parsed, Record, ResultMark, ResultToken, Span, Tag, Turn};
+use crate::problem::Problem;
 use nom::bytes::complete::{tag, take_while, take_while1};
 use nom::character::complete::{char, space0};
 use nom::error::{ContextError, ErrorKind, ParseError};
@@ -118,14 +116,15 @@ fn move_number(token: In<'_>) -> IResult<In<'_>, (In<'_>, usize), Expected<'_>> 
     Ok((i, (digits, dots.len())))
 }
 
-fn utf8<'a>(bytes: In<'a>, start: usize, what: &str) -> Result<&'a str, SyntaxError> {
+fn utf8<'a>(bytes: In<'a>, start: usize, what: &str) -> Result<&'a str, Problem> {
     std::str::from_utf8(bytes).map_err(|e| {
         let at = start + e.valid_up_to();
-        SyntaxError {
+        Problem {
             code: "invalid-utf8",
             message: format!("{what} holds a byte that is not UTF-8 text"),
             span: Span::new(at, at + e.error_len().unwrap_or(1)),
             token: None,
+            ..Default::default()
         }
     })
 }
@@ -181,17 +180,18 @@ impl<'a> Reader<'a> {
         (!bytes.is_empty()).then(|| String::from_utf8_lossy(bytes).into_owned())
     }
 
-    fn error_at(&self, code: &'static str, message: String, at: usize) -> SyntaxError {
+    fn error_at(&self, code: &'static str, message: String, at: usize) -> Problem {
         let span = self.token_span_at(at);
-        SyntaxError {
+        Problem {
             code,
             message,
             span,
             token: self.token_text(span),
+            ..Default::default()
         }
     }
 
-    fn tag(&mut self) -> Result<Tag, SyntaxError> {
+    fn tag(&mut self) -> Result<Tag, Problem> {
         let start = self.here();
         match tag_pair(self.rest()) {
             Ok((rest, (name, raw))) => {
@@ -211,7 +211,7 @@ impl<'a> Reader<'a> {
                 let at = self.offset_of(e.at);
                 let unterminated = matches!(e.at.first(), None | Some(b'\n' | b'\r'));
                 if unterminated {
-                    Err(SyntaxError {
+                    Err(Problem {
                         code: "unterminated-tag",
                         message: format!(
                             "unterminated tag pair: the line ends where {} was expected",
@@ -219,6 +219,7 @@ impl<'a> Reader<'a> {
                         ),
                         span: Span::new(start, at.max(start + 1)),
                         token: self.token_text(Span::new(start, at)),
+                        ..Default::default()
                     })
                 } else {
                     Err(self.error_at(
@@ -232,7 +233,7 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn comment(&mut self) -> Result<Comment, SyntaxError> {
+    fn comment(&mut self) -> Result<Comment, Problem> {
         let start = self.here();
         match comment(self.rest()) {
             Ok((rest, text)) => {
@@ -243,11 +244,12 @@ impl<'a> Reader<'a> {
                     span: Span::new(start, self.here()),
                 })
             }
-            Err(_) => Err(SyntaxError {
+            Err(_) => Err(Problem {
                 code: "unterminated-comment",
                 message: "unterminated comment: this `{` is never closed by a `}`".into(),
                 span: Span::new(start, start + 1),
                 token: Some("{".into()),
+                ..Default::default()
             }),
         }
     }
@@ -267,7 +269,7 @@ impl<'a> Reader<'a> {
         Parsed { record, error }
     }
 
-    fn read_game(&mut self, record: &mut Record, follows_game: bool) -> Result<(), SyntaxError> {
+    fn read_game(&mut self, record: &mut Record, follows_game: bool) -> Result<(), Problem> {
         while self.peek() == Some(b'[') {
             record.tags.push(self.tag()?);
             self.skip_blank();
@@ -292,14 +294,7 @@ impl<'a> Reader<'a> {
                     match record.turns.last_mut() {
                         Some(turn) if pending_number.is_none() => turn.comments.push(c),
                         _ if pending_number.is_none() => record.comments.push(c),
-                        _ => {
-                            return Err(SyntaxError {
-                                code: "dangling-move-number",
-                                message: "a move number must be followed by its turn".into(),
-                                span: pending_number.unwrap().span,
-                                token: self.token_text(pending_number.unwrap().span),
-                            })
-                        }
+                        _ => return Err(self.dangling(pending_number, "")),
                     }
                 }
                 Some(b'[') => {
@@ -326,15 +321,8 @@ impl<'a> Reader<'a> {
                     let text = utf8(token, at, "this token")?;
                     self.advance_to(rest);
                     if let Some(result) = ResultToken::parse(text) {
-                        if let Some(n) = pending_number {
-                            return Err(SyntaxError {
-                                code: "dangling-move-number",
-                                message: "a move number must be followed by its turn, \
-                                          not by the result"
-                                    .into(),
-                                span: n.span,
-                                token: self.token_text(n.span),
-                            });
+                        if pending_number.is_some() {
+                            return Err(self.dangling(pending_number, ", not by the result"));
                         }
                         record.result = Some(ResultMark { result, span });
                         self.trailing_comments(record)?;
@@ -347,7 +335,7 @@ impl<'a> Reader<'a> {
                                 .ok()
                                 .and_then(|d| d.parse::<u64>().ok())
                                 .filter(|_| dots == 1 || dots == 3)
-                                .ok_or_else(|| SyntaxError {
+                                .ok_or_else(|| Problem {
                                     code: "malformed-move-number",
                                     message: "a move number is written `N.` before the \
                                               first mover's turn or `N...` before the \
@@ -355,19 +343,15 @@ impl<'a> Reader<'a> {
                                         .into(),
                                     span: number_span,
                                     token: self.token_text(number_span),
+                                    ..Default::default()
                                 })?;
                             let n = MoveNumber {
                                 number,
                                 second: dots == 3,
                                 span: number_span,
                             };
-                            if let Some(prev) = pending_number {
-                                return Err(SyntaxError {
-                                    code: "dangling-move-number",
-                                    message: "a move number must be followed by its turn".into(),
-                                    span: prev.span,
-                                    token: self.token_text(prev.span),
-                                });
+                            if pending_number.is_some() {
+                                return Err(self.dangling(pending_number, ""));
                             }
                             if rest.is_empty() {
                                 pending_number = Some(n);
@@ -387,19 +371,26 @@ impl<'a> Reader<'a> {
                 }
             }
         }
-        if let Some(n) = pending_number {
-            return Err(SyntaxError {
-                code: "dangling-move-number",
-                message: "the movetext ends after a move number; its turn is missing".into(),
-                span: n.span,
-                token: self.token_text(n.span),
-            });
+        if pending_number.is_some() {
+            return Err(self.dangling(pending_number, ", but the movetext ends"));
         }
         Ok(())
     }
 
+    /// A move number with no turn after it.
+    fn dangling(&self, number: Option<MoveNumber>, what_follows: &str) -> Problem {
+        let span = number.map_or(Span::new(self.here(), self.here()), |n| n.span);
+        Problem {
+            code: "dangling-move-number",
+            message: format!("a move number must be followed by its turn{what_follows}"),
+            span,
+            token: self.token_text(span),
+            ..Default::default()
+        }
+    }
+
     /// Comments right after the result token still belong to the game.
-    fn trailing_comments(&mut self, record: &mut Record) -> Result<(), SyntaxError> {
+    fn trailing_comments(&mut self, record: &mut Record) -> Result<(), Problem> {
         loop {
             let save = self.pos;
             self.skip_blank();
