@@ -1,12 +1,16 @@
 //! The registry of games. Adding a game is one folder here and one line in
 //! [`GAMES`].
 
+pub mod iqishiqi;
 pub mod oshi;
 
 use crate::replay::{Registered, Rules};
 
 /// Every game gamerec knows.
-pub static GAMES: &[&dyn Rules] = &[&Registered::<oshi::Oshi>::new()];
+pub static GAMES: &[&dyn Rules] = &[
+    &Registered::<oshi::Oshi>::new(),
+    &Registered::<iqishiqi::Iqishiqi>::new(),
+];
 
 /// The game named by a `Game` tag value (case-insensitive, aliases too).
 pub fn find(name: &str) -> Option<&'static dyn Rules> {

@@ -1,0 +1,181 @@
+//! The hex-hex board with 8 cells a side: 169 cells in axial coordinates
+//! (q, r), centre (0, 0), valid where |q| ≤ 7, |r| ≤ 7 and |q − r| ≤ 7.
+
+use crate::game::Side;
+
+pub const RADIUS: i8 = 7;
+pub const CELLS: usize = 169;
+/// Cells are stored in a 15×15 grid; `(q + 7) * 15 + (r + 7)`.
+pub const GRID: usize = 225;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Cell {
+    pub q: i8,
+    pub r: i8,
+}
+
+/// The six neighbour steps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dir {
+    E,
+    W,
+    Nne,
+    Ssw,
+    Nnw,
+    Sse,
+}
+
+impl Dir {
+    pub const ALL: [Dir; 6] = [Dir::E, Dir::W, Dir::Nne, Dir::Ssw, Dir::Nnw, Dir::Sse];
+
+    pub fn delta(self) -> (i8, i8) {
+        match self {
+            Dir::E => (1, 0),
+            Dir::W => (-1, 0),
+            Dir::Nne => (1, 1),
+            Dir::Ssw => (-1, -1),
+            Dir::Nnw => (0, 1),
+            Dir::Sse => (0, -1),
+        }
+    }
+
+    pub fn opposite(self) -> Dir {
+        match self {
+            Dir::E => Dir::W,
+            Dir::W => Dir::E,
+            Dir::Nne => Dir::Ssw,
+            Dir::Ssw => Dir::Nne,
+            Dir::Nnw => Dir::Sse,
+            Dir::Sse => Dir::Nnw,
+        }
+    }
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// The six edges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Edge {
+    N,
+    NE,
+    SE,
+    S,
+    SW,
+    NW,
+}
+
+impl Edge {
+    /// North owns N, SW and SE; South owns S, NW and NE.
+    pub fn owner(self) -> Side {
+        match self {
+            Edge::N | Edge::SW | Edge::SE => Side::First,
+            Edge::S | Edge::NW | Edge::NE => Side::Second,
+        }
+    }
+}
+
+impl Cell {
+    pub fn new(q: i8, r: i8) -> Option<Cell> {
+        Cell::on_board(q, r).then_some(Cell { q, r })
+    }
+
+    pub fn on_board(q: i8, r: i8) -> bool {
+        q.abs() <= RADIUS && r.abs() <= RADIUS && (q - r).abs() <= RADIUS
+    }
+
+    pub const CENTRE: Cell = Cell { q: 0, r: 0 };
+
+    pub fn index(self) -> usize {
+        (self.q + RADIUS) as usize * 15 + (self.r + RADIUS) as usize
+    }
+
+    pub fn from_index(i: usize) -> Option<Cell> {
+        Cell::new((i / 15) as i8 - RADIUS, (i % 15) as i8 - RADIUS)
+    }
+
+    pub fn step(self, dir: Dir) -> Option<Cell> {
+        let (dq, dr) = dir.delta();
+        Cell::new(self.q + dq, self.r + dr)
+    }
+
+    pub fn neighbours(self) -> impl Iterator<Item = Cell> {
+        Dir::ALL.into_iter().filter_map(move |d| self.step(d))
+    }
+
+    /// Every cell, in grid order.
+    pub fn all() -> impl Iterator<Item = Cell> {
+        (0..GRID).filter_map(Cell::from_index)
+    }
+
+    /// The edges this cell lies on (two for a corner).
+    pub fn edges(self) -> impl Iterator<Item = Edge> {
+        let Cell { q, r } = self;
+        [
+            (r == RADIUS, Edge::N),
+            (q == RADIUS, Edge::NE),
+            (q - r == RADIUS, Edge::SE),
+            (r == -RADIUS, Edge::S),
+            (q == -RADIUS, Edge::SW),
+            (q - r == -RADIUS, Edge::NW),
+        ]
+        .into_iter()
+        .filter_map(|(on, e)| on.then_some(e))
+    }
+
+    pub fn is_corner(self) -> bool {
+        self.edges().count() == 2
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_board_has_169_cells_in_rows_of_8_to_15() {
+        assert_eq!(Cell::all().count(), CELLS);
+        let row = |r: i8| Cell::all().filter(|c| c.r == r).count();
+        let lengths: Vec<usize> = (-7..=7).map(row).collect();
+        assert_eq!(
+            lengths,
+            [8, 9, 10, 11, 12, 13, 14, 15, 14, 13, 12, 11, 10, 9, 8]
+        );
+    }
+
+    #[test]
+    fn six_corners_on_two_edges_and_each_edge_has_8_cells() {
+        let corners: Vec<Cell> = Cell::all().filter(|c| c.is_corner()).collect();
+        assert_eq!(corners.len(), 6);
+        for (q, r) in [(-7, -7), (0, -7), (7, 0), (7, 7), (0, 7), (-7, 0)] {
+            assert!(corners.contains(&Cell { q, r }), "({q},{r})");
+        }
+        for edge in [Edge::N, Edge::NE, Edge::SE, Edge::S, Edge::SW, Edge::NW] {
+            let n = Cell::all().filter(|c| c.edges().any(|e| e == edge)).count();
+            assert_eq!(n, 8, "{edge:?}");
+        }
+        // 6 × 8 cells, the 6 corners counted twice.
+        assert_eq!(Cell::all().filter(|c| c.edges().count() > 0).count(), 42);
+    }
+
+    #[test]
+    fn each_side_owns_three_non_adjacent_edges() {
+        let north: Vec<Edge> = [Edge::N, Edge::NE, Edge::SE, Edge::S, Edge::SW, Edge::NW]
+            .into_iter()
+            .filter(|e| e.owner() == Side::First)
+            .collect();
+        assert_eq!(north, [Edge::N, Edge::SE, Edge::SW]);
+    }
+
+    #[test]
+    fn neighbours_are_six_inside_and_fewer_on_edges() {
+        assert_eq!(Cell::CENTRE.neighbours().count(), 6);
+        assert_eq!(Cell::new(-7, -7).unwrap().neighbours().count(), 3);
+        assert_eq!(Cell::new(-3, -7).unwrap().neighbours().count(), 4);
+        for d in Dir::ALL {
+            let there = Cell::CENTRE.step(d).unwrap();
+            assert_eq!(there.step(d.opposite()), Some(Cell::CENTRE));
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! Iqishiqi move syntax: `DROP/DEST` (the drop cell, then where the neutral
+//! stone lands), or `DROP` alone where exactly one push follows.
+
+use super::geometry::Cell;
+use super::labels::Coords;
+use crate::game::MoveSyntaxError;
+use nom::bytes::complete::take_while1;
+use nom::character::complete::char;
+use nom::combinator::opt;
+use nom::sequence::preceded;
+use nom::{IResult, Parser};
+
+/// A move as written: the destination may be left to the rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Move {
+    pub drop: Cell,
+    pub dest: Option<Cell>,
+    pub coords: Coords,
+}
+
+fn label(i: &str) -> IResult<&str, &str, ()> {
+    take_while1(|c: char| c.is_ascii_alphanumeric()).parse(i)
+}
+
+fn shape(i: &str) -> IResult<&str, (&str, Option<&str>), ()> {
+    (label, opt(preceded(char('/'), label))).parse(i)
+}
+
+pub fn parse_move(text: &str, coords: Coords) -> Result<Move, MoveSyntaxError> {
+    let err = |message: String, at: usize| MoveSyntaxError { message, at };
+    let how = match coords {
+        Coords::Ludii => "an Iqishiqi move is written DROP/DEST, like `F5/A7`",
+        Coords::AbstractPlay => "an Iqishiqi move is written DROP/DEST, like `e3/g1`",
+    };
+    if text.ends_with("~~") || text == "==" {
+        return Err(err(
+            "draw offers (`~~`) and acceptances (`==`) do not exist in Iqishiqi".into(),
+            text.len().saturating_sub(2),
+        ));
+    }
+    let (rest, (drop, dest)) =
+        shape(text).map_err(|_| err(format!("expected a cell: {how}"), 0))?;
+    if !rest.is_empty() {
+        return Err(err(
+            format!("unexpected `{rest}`: {how}"),
+            text.len() - rest.len(),
+        ));
+    }
+    let cell = |l: &str, at: usize| {
+        coords.parse(l).ok_or_else(|| {
+            err(
+                format!("`{l}` is not a cell in {} labels: {how}", coords.name()),
+                at,
+            )
+        })
+    };
+    let drop_cell = cell(drop, 0)?;
+    let dest = match dest {
+        Some(d) => Some(cell(d, drop.len() + 1)?),
+        None => None,
+    };
+    Ok(Move {
+        drop: drop_cell,
+        dest,
+        coords,
+    })
+}
+
+pub fn write_move(mv: &Move, out: &mut String) {
+    mv.coords.write(mv.drop, out);
+    if let Some(dest) = mv.dest {
+        out.push('/');
+        mv.coords.write(dest, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_both_forms_in_both_schemes() {
+        let m = parse_move("F5/A7", Coords::Ludii).unwrap();
+        assert_eq!(m.drop, Coords::Ludii.parse("F5").unwrap());
+        assert_eq!(m.dest, Coords::Ludii.parse("A7"));
+        let m = parse_move("f5", Coords::Ludii).unwrap();
+        assert_eq!(m.dest, None);
+        let m = parse_move("h8/h7", Coords::AbstractPlay).unwrap();
+        assert_eq!(m.drop, Cell::CENTRE);
+        let mut s = String::new();
+        write_move(&m, &mut s);
+        assert_eq!(s, "h8/h7");
+    }
+
+    #[test]
+    fn rejects_malformed_moves_with_the_place() {
+        for (text, at) in [
+            ("", 0),
+            ("/A7", 0),
+            ("F5/", 2),
+            ("F5-A7", 2),
+            ("Z5/A7", 0),
+            ("F5/A9", 3),
+            ("F5/A7/B1", 5),
+            ("F5~~", 2),
+        ] {
+            let e = parse_move(text, Coords::Ludii).expect_err(text);
+            assert_eq!(e.at, at, "{text}: {}", e.message);
+        }
+    }
+}

@@ -1,0 +1,385 @@
+//! Iqishiqi's rules: drop a white stone, push the neutral stone along a line
+//! of sight from the new group by exactly the group's size; the end by
+//! corner, edge or stalemate.
+
+use super::geometry::{Cell, Dir, GRID};
+use super::notation::Move;
+use super::position::Position;
+use crate::game::{Ending, RuleError};
+use std::fmt;
+
+/// Why a move is illegal. Cells are kept as written labels.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IqishiqiError {
+    NeutralCell {
+        drop: String,
+    },
+    Occupied {
+        drop: String,
+    },
+    NoStonesLeft,
+    NoLineOfSight {
+        drop: String,
+        size: u32,
+        neutral: String,
+    },
+    NoRoom {
+        drop: String,
+        size: u32,
+        room: u32,
+    },
+    Unreachable {
+        drop: String,
+        dest: String,
+        legal: Vec<String>,
+    },
+    Ambiguous {
+        drop: String,
+        legal: Vec<String>,
+    },
+}
+
+impl RuleError for IqishiqiError {
+    fn code(&self) -> &'static str {
+        match self {
+            IqishiqiError::NeutralCell { .. } => "neutral-cell",
+            IqishiqiError::Occupied { .. } => "occupied",
+            IqishiqiError::NoStonesLeft => "no-stones-left",
+            IqishiqiError::NoLineOfSight { .. } => "no-line-of-sight",
+            IqishiqiError::NoRoom { .. } => "no-room",
+            IqishiqiError::Unreachable { .. } => "unreachable-destination",
+            IqishiqiError::Ambiguous { .. } => "ambiguous-move",
+        }
+    }
+}
+
+fn or_list(items: &[String]) -> String {
+    match items {
+        [] => "nowhere".into(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+fn stones(n: u32) -> String {
+    format!("{n} {}", if n == 1 { "stone" } else { "stones" })
+}
+
+impl fmt::Display for IqishiqiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IqishiqiError::NeutralCell { drop } => {
+                write!(f, "{drop} holds the neutral stone; drop on an empty cell")
+            }
+            IqishiqiError::Occupied { drop } => write!(f, "{drop} already holds a white stone"),
+            IqishiqiError::NoStonesLeft => {
+                write!(f, "no white stones are left in the supply (StoneLimit)")
+            }
+            IqishiqiError::NoLineOfSight {
+                drop,
+                size,
+                neutral,
+            } => write!(
+                f,
+                "no stone of the new group ({drop}, {}) is the first stone in line of \
+                 sight from the neutral stone on {neutral}",
+                stones(*size)
+            ),
+            IqishiqiError::NoRoom { drop, size, room } => write!(
+                f,
+                "the new group ({drop}) has {}, so the neutral stone moves exactly {size} \
+                 cells, but away from the group it has room for at most {room}",
+                stones(*size)
+            ),
+            IqishiqiError::Unreachable { drop, dest, legal } => write!(
+                f,
+                "no legal push after the drop on {drop} ends on {dest}; the neutral stone \
+                 can go to {}",
+                or_list(legal)
+            ),
+            IqishiqiError::Ambiguous { drop, legal } => write!(
+                f,
+                "ambiguous move: after the drop on {drop} the neutral stone can go to {}; \
+                 write the destination, e.g. {drop}/{}",
+                or_list(legal),
+                legal.first().map_or("", String::as_str)
+            ),
+        }
+    }
+}
+
+/// What a position offers any drop: the groups of white stones and, along
+/// each of the six rays from the neutral stone, the first stone and the
+/// empty run before it. Computed once per position.
+pub struct Analysis {
+    /// Group id + 1 of each stone's cell; 0 for an empty cell.
+    group: [u16; GRID],
+    /// Size of each group, by id.
+    size: Vec<u32>,
+    /// Per direction: the first stone met and its distance.
+    first: [Option<(Cell, u32)>; 6],
+    /// Per direction: empty on-board cells before a stone or the edge.
+    run: [u32; 6],
+}
+
+impl Analysis {
+    pub fn new(pos: &Position) -> Analysis {
+        let mut group = [0u16; GRID];
+        let mut size = Vec::new();
+        let mut stack = Vec::new();
+        for start in Cell::all() {
+            if !pos.has_stone(start) || group[start.index()] != 0 {
+                continue;
+            }
+            let id = size.len() as u16 + 1;
+            let mut n = 0;
+            group[start.index()] = id;
+            stack.push(start);
+            while let Some(c) = stack.pop() {
+                n += 1;
+                for nb in c.neighbours() {
+                    if pos.has_stone(nb) && group[nb.index()] == 0 {
+                        group[nb.index()] = id;
+                        stack.push(nb);
+                    }
+                }
+            }
+            size.push(n);
+        }
+        let mut first = [None; 6];
+        let mut run = [0; 6];
+        for d in Dir::ALL {
+            let mut c = pos.neutral;
+            let mut k = 0;
+            while let Some(next) = c.step(d) {
+                k += 1;
+                if pos.has_stone(next) {
+                    first[d.index()] = Some((next, k));
+                    break;
+                }
+                run[d.index()] += 1;
+                c = next;
+            }
+        }
+        Analysis {
+            group,
+            size,
+            first,
+            run,
+        }
+    }
+}
+
+/// The direction and distance of `c` from `from` along one of the six rays.
+fn ray(from: Cell, c: Cell) -> Option<(Dir, u32)> {
+    let (dq, dr) = (c.q - from.q, c.r - from.r);
+    let (d, k) = match (dq, dr) {
+        (0, 0) => return None,
+        (q, 0) if q > 0 => (Dir::E, q),
+        (q, 0) => (Dir::W, -q),
+        (q, r) if q == r && q > 0 => (Dir::Nne, q),
+        (q, r) if q == r => (Dir::Ssw, -q),
+        (0, r) if r > 0 => (Dir::Nnw, r),
+        (0, r) => (Dir::Sse, -r),
+        _ => return None,
+    };
+    Some((d, k as u32))
+}
+
+/// Why a drop gives no push.
+enum NoPush {
+    NoLineOfSight { size: u32 },
+    NoRoom { size: u32, room: u32 },
+}
+
+/// The legal destinations after dropping on the empty cell `drop`, at most
+/// one per direction.
+fn pushes(pos: &Position, an: &Analysis, drop: Cell, out: &mut Vec<Cell>) -> Result<(), NoPush> {
+    // The new group: the drop and every group next to it.
+    let mut ids = [0u16; 6];
+    let mut n_ids = 0;
+    let mut size = 1;
+    for nb in drop.neighbours() {
+        let id = an.group[nb.index()];
+        if id != 0 && !ids[..n_ids].contains(&id) {
+            ids[n_ids] = id;
+            n_ids += 1;
+            size += an.size[id as usize - 1];
+        }
+    }
+    let in_group = |c: Cell| c == drop || ids[..n_ids].contains(&an.group[c.index()]);
+    let on_ray = ray(pos.neutral, drop);
+    let mut sighted = false;
+    let mut best_room = 0;
+    let before = out.len();
+    for d in Dir::ALL {
+        // The first stone along d once the drop is made.
+        let first = match (on_ray, an.first[d.index()]) {
+            (Some((rd, k)), Some((_, fk))) if rd == d && k < fk => Some(drop),
+            (Some((rd, _)), None) if rd == d => Some(drop),
+            (_, f) => f.map(|(c, _)| c),
+        };
+        if !first.is_some_and(in_group) {
+            continue;
+        }
+        sighted = true;
+        let away = d.opposite();
+        let mut room = an.run[away.index()];
+        if let Some((rd, k)) = on_ray {
+            if rd == away && k <= room {
+                room = k - 1; // the new stone blocks the push
+            }
+        }
+        best_room = best_room.max(room);
+        if room >= size {
+            let (dq, dr) = away.delta();
+            let s = size as i8;
+            let dest = Cell::new(pos.neutral.q + dq * s, pos.neutral.r + dr * s)
+                .expect("the empty run stays on the board");
+            out.push(dest);
+        }
+    }
+    match (out.len() > before, sighted) {
+        (true, _) => Ok(()),
+        (false, false) => Err(NoPush::NoLineOfSight { size }),
+        (false, true) => Err(NoPush::NoRoom {
+            size,
+            room: best_room,
+        }),
+    }
+}
+
+fn can_drop(pos: &Position) -> bool {
+    pos.stones_left != Some(0)
+}
+
+/// Every legal move, each with its destination; `emit` returns `false` to
+/// stop early.
+fn generate(pos: &Position, emit: &mut dyn FnMut(Move) -> bool) {
+    if !can_drop(pos) {
+        return;
+    }
+    let an = Analysis::new(pos);
+    let mut dests = Vec::with_capacity(6);
+    for drop in Cell::all() {
+        if drop == pos.neutral || pos.has_stone(drop) {
+            continue;
+        }
+        dests.clear();
+        if pushes(pos, &an, drop, &mut dests).is_ok() {
+            for &dest in &dests {
+                let mv = Move {
+                    drop,
+                    dest: Some(dest),
+                    coords: pos.coords,
+                };
+                if !emit(mv) {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+pub fn legal_moves(pos: &Position, out: &mut Vec<Move>) {
+    generate(pos, &mut |m| {
+        out.push(m);
+        true
+    });
+}
+
+pub fn has_legal_move(pos: &Position) -> bool {
+    let mut any = false;
+    generate(pos, &mut |_| {
+        any = true;
+        false
+    });
+    any
+}
+
+/// The legal destinations after a drop on `drop`, or why there are none.
+pub fn destinations(pos: &Position, drop: Cell) -> Result<Vec<Cell>, IqishiqiError> {
+    let label = |c: Cell| pos.coords.label(c);
+    if drop == pos.neutral {
+        return Err(IqishiqiError::NeutralCell { drop: label(drop) });
+    }
+    if pos.has_stone(drop) {
+        return Err(IqishiqiError::Occupied { drop: label(drop) });
+    }
+    if !can_drop(pos) {
+        return Err(IqishiqiError::NoStonesLeft);
+    }
+    let an = Analysis::new(pos);
+    let mut dests = Vec::new();
+    match pushes(pos, &an, drop, &mut dests) {
+        Ok(()) => Ok(dests),
+        Err(NoPush::NoLineOfSight { size }) => Err(IqishiqiError::NoLineOfSight {
+            drop: label(drop),
+            size,
+            neutral: label(pos.neutral),
+        }),
+        Err(NoPush::NoRoom { size, room }) => Err(IqishiqiError::NoRoom {
+            drop: label(drop),
+            size,
+            room,
+        }),
+    }
+}
+
+/// Checks `mv` against every rule and plays it.
+pub fn play(pos: &mut Position, mv: &Move) -> Result<(), IqishiqiError> {
+    let dests = destinations(pos, mv.drop)?;
+    let label = |c: Cell| pos.coords.label(c);
+    let mut legal: Vec<String> = dests.iter().map(|&c| label(c)).collect();
+    legal.sort();
+    let dest = match mv.dest {
+        Some(d) if dests.contains(&d) => d,
+        Some(d) => {
+            return Err(IqishiqiError::Unreachable {
+                drop: label(mv.drop),
+                dest: label(d),
+                legal,
+            })
+        }
+        None if dests.len() == 1 => dests[0],
+        None => {
+            return Err(IqishiqiError::Ambiguous {
+                drop: label(mv.drop),
+                legal,
+            })
+        }
+    };
+    pos.stones[mv.drop.index()] = true;
+    pos.neutral = dest;
+    if let Some(left) = pos.stones_left.as_mut() {
+        *left -= 1;
+    }
+    pos.to_move = pos.to_move.other();
+    Ok(())
+}
+
+/// Checked after each move, in this order: the neutral stone on a corner
+/// (the pusher wins), on an edge (its owner wins), the next player without
+/// a legal move (the pusher wins).
+pub fn ending(pos: &Position) -> Option<Ending> {
+    let pusher = pos.to_move.other();
+    if pos.neutral.is_corner() {
+        return Some(Ending {
+            winner: Some(pusher),
+            reason: "corner",
+        });
+    }
+    if let Some(edge) = pos.neutral.edges().next() {
+        return Some(Ending {
+            winner: Some(edge.owner()),
+            reason: "edge",
+        });
+    }
+    if !has_legal_move(pos) {
+        return Some(Ending {
+            winner: Some(pusher),
+            reason: "stalemate",
+        });
+    }
+    None
+}
