@@ -342,6 +342,42 @@ fn moves_lists_counts_and_follows_each_ply() {
 }
 
 #[test]
+fn moves_for_iqishiqi_in_both_label_schemes() {
+    let t1 = "E7 H2,E5,D6,G6,H7,I9,J9,H11,I11 n";
+    gamerec()
+        .args([
+            "moves",
+            "--game-type",
+            "iqishiqi",
+            "--count",
+            "--position",
+            t1,
+        ])
+        .assert()
+        .code(0)
+        .stdout("27\n");
+    let out = stdout_of(
+        ["moves", "--game-type", "iqishiqi", "--position", "H8 - n"],
+        0,
+    );
+    assert_eq!(out.lines().count(), 42);
+    assert!(
+        out.lines().all(|m| m.contains('/')),
+        "always DROP/DEST: {out}"
+    );
+    // The same start in AbstractPlay labels, through a record.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("ap.grec");
+    fs::write(&file, "[Game \"iqishiqi\"]\n[Coords \"abstractplay\"]\n*\n").unwrap();
+    let out = stdout_of(
+        [std::ffi::OsString::from("moves"), file.into_os_string()],
+        0,
+    );
+    assert_eq!(out.lines().count(), 42);
+    assert!(out.lines().any(|m| m == "i7/g8"), "{out}");
+}
+
+#[test]
 fn moves_reports_bad_input_with_the_contract_exit_codes() {
     // A record invalid before the asked ply: 1, with a diagnostic.
     gamerec()
