@@ -61,6 +61,80 @@ pub struct SetupError {
     pub at: Option<usize>,
 }
 
+/// A `Position` string that cannot be read: why, and the byte offset.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionError {
+    pub message: String,
+    pub at: usize,
+}
+
+impl PositionError {
+    /// `Err` with this message at this offset.
+    pub fn fail<T>(message: impl Into<String>, at: usize) -> Result<T, PositionError> {
+        Err(PositionError {
+            message: message.into(),
+            at,
+        })
+    }
+}
+
+impl From<PositionError> for SetupError {
+    fn from(e: PositionError) -> Self {
+        SetupError {
+            tag: "Position",
+            message: e.message,
+            at: Some(e.at),
+        }
+    }
+}
+
+/// The space-separated fields of a position string, each with its byte
+/// offset.
+pub fn fields_with_offsets(text: &str) -> Vec<(usize, &str)> {
+    let mut fields = Vec::new();
+    let mut offset = 0;
+    for part in text.split(' ') {
+        if !part.is_empty() {
+            fields.push((offset, part));
+        }
+        offset += part.len() + 1;
+    }
+    fields
+}
+
+/// Refuses draw offers (`~~`) and acceptances (`==`) in a game without them.
+pub fn no_draw_marks(text: &str, game: &str) -> Result<(), MoveSyntaxError> {
+    if text.ends_with("~~") || text == "==" {
+        return Err(MoveSyntaxError {
+            message: format!("draw offers (`~~`) and acceptances (`==`) do not exist in {game}"),
+            at: text.len().saturating_sub(2),
+        });
+    }
+    Ok(())
+}
+
+/// A move generator: calls its argument with each legal move until that
+/// returns `false`.
+pub type Generator<'a, M> = &'a mut dyn FnMut(M) -> bool;
+
+/// Every move a generator produces.
+pub fn collect_moves<M>(generate: impl FnOnce(Generator<'_, M>), out: &mut Vec<M>) {
+    generate(&mut |m| {
+        out.push(m);
+        true
+    });
+}
+
+/// Whether a generator produces any move (it stops at the first).
+pub fn any_move<M>(generate: impl FnOnce(Generator<'_, M>)) -> bool {
+    let mut any = false;
+    generate(&mut |_| {
+        any = true;
+        false
+    });
+    any
+}
+
 /// The value of the first tag called `name`.
 pub fn tag_value<'a>(tags: &'a [Tag], name: &str) -> Option<&'a str> {
     tags.iter()

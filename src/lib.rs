@@ -12,3 +12,6 @@ pub mod games;
 pub mod problem;
 pub mod record;
 pub mod replay;
+
+#[cfg(test)]
+mod testkit;

@@ -58,11 +58,7 @@ impl Game for Iqishiqi {
         let (coords, limit) = settings(tags)?;
         match tag_value(tags, "Position") {
             None => Ok(Position::start(coords, limit)),
-            Some(text) => Position::parse(text, coords, limit).map_err(|e| SetupError {
-                tag: "Position",
-                message: e.message,
-                at: Some(e.at),
-            }),
+            Some(text) => Position::parse(text, coords, limit).map_err(SetupError::from),
         }
     }
 

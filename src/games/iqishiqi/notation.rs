@@ -3,7 +3,7 @@
 
 use super::geometry::Cell;
 use super::labels::Coords;
-use crate::game::MoveSyntaxError;
+use crate::game::{no_draw_marks, MoveSyntaxError};
 use nom::bytes::complete::take_while1;
 use nom::character::complete::char;
 use nom::combinator::opt;
@@ -32,12 +32,7 @@ pub fn parse_move(text: &str, coords: Coords) -> Result<Move, MoveSyntaxError> {
         Coords::Ludii => "an Iqishiqi move is written DROP/DEST, like `F5/A7`",
         Coords::AbstractPlay => "an Iqishiqi move is written DROP/DEST, like `e3/g1`",
     };
-    if text.ends_with("~~") || text == "==" {
-        return Err(err(
-            "draw offers (`~~`) and acceptances (`==`) do not exist in Iqishiqi".into(),
-            text.len().saturating_sub(2),
-        ));
-    }
+    no_draw_marks(text, "Iqishiqi")?;
     let (rest, (drop, dest)) =
         shape(text).map_err(|_| err(format!("expected a cell: {how}"), 0))?;
     if !rest.is_empty() {

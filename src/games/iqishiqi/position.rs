@@ -10,7 +10,7 @@
 
 use super::geometry::{Cell, GRID};
 use super::labels::Coords;
-use crate::game::Side;
+use crate::game::{fields_with_offsets, PositionError, Side};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Position {
@@ -23,18 +23,8 @@ pub struct Position {
     pub coords: Coords,
 }
 
-/// A `Position` string that cannot be read: why, and the byte offset.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PositionError {
-    pub message: String,
-    pub at: usize,
-}
-
 fn fail<T>(message: impl Into<String>, at: usize) -> Result<T, PositionError> {
-    Err(PositionError {
-        message: message.into(),
-        at,
-    })
+    PositionError::fail(message, at)
 }
 
 impl Position {
@@ -63,14 +53,7 @@ impl Position {
         coords: Coords,
         stone_limit: Option<u32>,
     ) -> Result<Position, PositionError> {
-        let mut fields = Vec::new();
-        let mut offset = 0;
-        for part in text.split(' ') {
-            if !part.is_empty() {
-                fields.push((offset, part));
-            }
-            offset += part.len() + 1;
-        }
+        let fields = fields_with_offsets(text);
         if !(3..=4).contains(&fields.len()) {
             return fail(
                 "an Iqishiqi position is: the neutral stone's cell, the white stones \

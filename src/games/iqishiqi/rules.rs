@@ -5,7 +5,7 @@
 use super::geometry::{Cell, Dir, GRID};
 use super::notation::Move;
 use super::position::Position;
-use crate::game::{Ending, RuleError};
+use crate::game::{any_move, collect_moves, Ending, Generator, RuleError};
 use std::fmt;
 
 /// Why a move is illegal. Cells are kept as written labels.
@@ -255,7 +255,7 @@ fn can_drop(pos: &Position) -> bool {
 
 /// Every legal move, each with its destination; `emit` returns `false` to
 /// stop early.
-fn generate(pos: &Position, emit: &mut dyn FnMut(Move) -> bool) {
+fn generate(pos: &Position, emit: Generator<'_, Move>) {
     if !can_drop(pos) {
         return;
     }
@@ -282,19 +282,11 @@ fn generate(pos: &Position, emit: &mut dyn FnMut(Move) -> bool) {
 }
 
 pub fn legal_moves(pos: &Position, out: &mut Vec<Move>) {
-    generate(pos, &mut |m| {
-        out.push(m);
-        true
-    });
+    collect_moves(|emit| generate(pos, emit), out)
 }
 
 pub fn has_legal_move(pos: &Position) -> bool {
-    let mut any = false;
-    generate(pos, &mut |_| {
-        any = true;
-        false
-    });
-    any
+    any_move(|emit| generate(pos, emit))
 }
 
 /// The legal destinations after a drop on `drop`, or why there are none.

@@ -320,13 +320,8 @@ fn corner_is_checked_before_edge_and_edge_before_stalemate() {
 fn legal_move_counts_match_hand_and_reference_counts() {
     let data = include_str!("../../../tests/data/iqishiqi-counts.txt");
     let mut checked = 0;
-    for line in data
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-    {
-        let (position, count) = line.split_once('|').expect("POSITION | COUNT");
-        let p = pos(position.trim());
-        let count: usize = count.trim().parse().unwrap();
+    for (position, count) in crate::testkit::counts(data) {
+        let p = pos(position);
         assert_eq!(legal(&p).len(), count, "{position}");
         checked += 1;
     }
@@ -389,13 +384,7 @@ fn naive_moves(p: &Position) -> BTreeSet<String> {
 
 #[test]
 fn generator_agrees_with_the_naive_rules_over_random_games() {
-    let mut seed: u64 = 2003;
-    let mut rand = move |n: usize| {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (seed >> 33) as usize % n
-    };
+    let mut rng = crate::testkit::Lcg::new(2003);
     let mut positions = 0;
     for start in ["H8 - n", T1, T2, T3, T4] {
         for _ in 0..12 {
@@ -408,7 +397,7 @@ fn generator_agrees_with_the_naive_rules_over_random_games() {
                     break;
                 }
                 let pick: Vec<&String> = generated.iter().collect();
-                let m = pick[rand(pick.len())].clone();
+                let m = pick[rng.below(pick.len())].clone();
                 play(&mut p, &m).unwrap();
             }
         }

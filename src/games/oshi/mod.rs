@@ -46,11 +46,7 @@ impl Game for Oshi {
         match tag_value(tags, "Position") {
             None => Ok(Position::start(no_return)),
             Some(text) => {
-                let mut pos = Position::parse(text).map_err(|e| SetupError {
-                    tag: "Position",
-                    message: e.message,
-                    at: Some(e.at),
-                })?;
+                let mut pos = Position::parse(text).map_err(SetupError::from)?;
                 pos.no_return = no_return;
                 Ok(pos)
             }

@@ -1,7 +1,7 @@
 //! Oshi move syntax: `FROM-TO`, e.g. `e3-e5` (uppercase accepted).
 
 use super::geometry::Square;
-use crate::game::MoveSyntaxError;
+use crate::game::{no_draw_marks, MoveSyntaxError};
 use nom::bytes::complete::take;
 use nom::character::complete::char;
 use nom::{IResult, Parser};
@@ -28,12 +28,7 @@ fn err(message: impl Into<String>, at: usize) -> MoveSyntaxError {
 const SHAPE: &str = "an Oshi move is written FROM-TO, like `e3-e5`";
 
 pub fn parse_move(text: &str) -> Result<Move, MoveSyntaxError> {
-    if text.ends_with("~~") || text == "==" {
-        return Err(err(
-            "draw offers (`~~`) and acceptances (`==`) do not exist in Oshi",
-            text.len().saturating_sub(2),
-        ));
-    }
+    no_draw_marks(text, "Oshi")?;
     let at = |rest: &str| text.len() - rest.len();
     let truncated = || format!("truncated move: {SHAPE}");
     let not_square = |s: &str| format!("`{s}` is not a square a1..i9: {SHAPE}");

@@ -12,7 +12,7 @@
 //! end its next move on a square `ret` other than the one it stands on.
 
 use super::geometry::Square;
-use crate::game::Side;
+use crate::game::{fields_with_offsets, PositionError, Side};
 use std::fmt::Write;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,18 +54,8 @@ pub struct Position {
     pub no_return: NoReturn,
 }
 
-/// A `Position` string that cannot be read: why, and the byte offset.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PositionError {
-    pub message: String,
-    pub at: usize,
-}
-
 fn fail<T>(message: impl Into<String>, at: usize) -> Result<T, PositionError> {
-    Err(PositionError {
-        message: message.into(),
-        at,
-    })
+    PositionError::fail(message, at)
 }
 
 fn side_letter(side: Side) -> char {
@@ -99,14 +89,7 @@ impl Position {
 
     /// Reads the `Position` notation.
     pub fn parse(text: &str) -> Result<Position, PositionError> {
-        let mut fields = Vec::new();
-        let mut offset = 0;
-        for part in text.split(' ') {
-            if !part.is_empty() {
-                fields.push((offset, part));
-            }
-            offset += part.len() + 1;
-        }
+        let fields = fields_with_offsets(text);
         if fields.len() != 4 {
             return fail(
                 format!(

@@ -5,7 +5,7 @@ use super::geometry::{Dir, Square};
 use super::notation::Move;
 use super::position::{Board, NoReturn, Piece, Position, MAX_PIECES, POINTS_TO_WIN};
 use super::SIDES;
-use crate::game::{Ending, RuleError, Side};
+use crate::game::{any_move, collect_moves, Ending, Generator, RuleError, Side};
 use std::fmt;
 
 /// Why a move is illegal.
@@ -162,7 +162,7 @@ fn step(
 
 /// Every legal move of the side to move, in generation order; `emit`
 /// returns `false` to stop early.
-fn generate(pos: &Position, emit: &mut dyn FnMut(Move) -> bool) {
+fn generate(pos: &Position, emit: Generator<'_, Move>) {
     for from in Square::all() {
         let Some(piece) = pos.piece(from).filter(|p| p.owner == pos.to_move) else {
             continue;
@@ -188,19 +188,11 @@ fn generate(pos: &Position, emit: &mut dyn FnMut(Move) -> bool) {
 }
 
 pub fn legal_moves(pos: &Position, out: &mut Vec<Move>) {
-    generate(pos, &mut |m| {
-        out.push(m);
-        true
-    });
+    collect_moves(|emit| generate(pos, emit), out)
 }
 
 pub fn has_legal_move(pos: &Position) -> bool {
-    let mut any = false;
-    generate(pos, &mut |_| {
-        any = true;
-        false
-    });
-    any
+    any_move(|emit| generate(pos, emit))
 }
 
 /// Checks `mv` against every rule and plays it.

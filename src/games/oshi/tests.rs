@@ -315,13 +315,8 @@ fn a_player_with_no_legal_move_loses() {
 fn legal_move_counts_match_hand_counts() {
     let data = include_str!("../../../tests/data/oshi-counts.txt");
     let mut checked = 0;
-    for line in data
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-    {
-        let (position, count) = line.split_once('|').expect("POSITION | COUNT");
-        let p = pos(position.trim());
-        let count: usize = count.trim().parse().unwrap();
+    for (position, count) in crate::testkit::counts(data) {
+        let p = pos(position);
         assert_eq!(legal(&p).len(), count, "{position}: {:?}", legal(&p));
         checked += 1;
     }
@@ -332,13 +327,7 @@ fn legal_move_counts_match_hand_counts() {
 /// accepts, and only those, over positions reached by pseudo-random play.
 #[test]
 fn generator_agrees_with_play_on_every_square_pair() {
-    let mut seed: u64 = 12345;
-    let mut rand = move |n: usize| {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (seed >> 33) as usize % n
-    };
+    let mut rng = crate::testkit::Lcg::new(12345);
     let mut positions = 0;
     for game in 0..40 {
         let reading = if game % 2 == 0 {
@@ -364,7 +353,7 @@ fn generator_agrees_with_play_on_every_square_pair() {
             let generated = legal(&p);
             assert_eq!(generated, brute, "{}", p.write());
             positions += 1;
-            let pick = &generated[rand(generated.len())];
+            let pick = &generated[rng.below(generated.len())];
             play(&mut p, pick).unwrap();
         }
     }
