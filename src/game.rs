@@ -102,6 +102,14 @@ pub fn fields_with_offsets(text: &str) -> Vec<(usize, &str)> {
     fields
 }
 
+/// Splits a draw offer off a turn: `d1-d2~~` is `d1-d2` with an offer.
+pub fn split_draw_offer(text: &str) -> (&str, bool) {
+    match text.strip_suffix("~~") {
+        Some(rest) => (rest, true),
+        None => (text, false),
+    }
+}
+
 /// Refuses draw offers (`~~`) and acceptances (`==`) in a game without them.
 pub fn no_draw_marks(text: &str, game: &str) -> Result<(), MoveSyntaxError> {
     if text.ends_with("~~") || text == "==" {
@@ -160,6 +168,12 @@ pub trait Game: 'static {
     fn start(tags: &[Tag]) -> Result<Self::Position, SetupError>;
 
     fn side_to_move(pos: &Self::Position) -> Side;
+
+    /// The side that makes the game's first turn (move numbers `N.` are
+    /// its turns). Usually the first-named side.
+    fn first_mover(_start: &Self::Position) -> Side {
+        Side::First
+    }
 
     /// Reads one turn as written (a game's own nom parser).
     fn parse_move(pos: &Self::Position, text: &str) -> Result<Self::Move, MoveSyntaxError>;

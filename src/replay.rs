@@ -89,7 +89,8 @@ pub fn run<G: Game>(
             return (report, None);
         }
     };
-    let first_side = G::side_to_move(&pos);
+    let first_mover = G::first_mover(&pos);
+    let starts_second = G::side_to_move(&pos) != first_mover;
     let mut ended: Option<(Ending, usize)> = G::ending(&pos).map(|e| (e, 0));
     for (i, turn) in record.turns.iter().enumerate() {
         let ply = i + 1;
@@ -102,9 +103,14 @@ pub fn run<G: Game>(
                 .with_token(turn.text.clone())
         };
         // The side to move and the move number follow from the ply.
-        let k = i + usize::from(first_side == Side::Second);
+        let k = i + usize::from(starts_second);
         let (number, second) = ((k / 2 + 1) as u64, k % 2 == 1);
-        let mover = G::SIDES[k % 2];
+        let mover = G::SIDES[if second {
+            first_mover.other()
+        } else {
+            first_mover
+        }
+        .index()];
         if let Some(n) = turn.number {
             if n.number != number || n.second != second {
                 let written = format!("{}{}", n.number, if n.second { "..." } else { "." });

@@ -1,8 +1,10 @@
 //! The registry of games. Adding a game is one folder here and one line in
 //! [`GAMES`].
 
+pub mod grid;
 pub mod iqishiqi;
 pub mod oshi;
+pub mod retsami;
 
 use crate::replay::{Registered, Rules};
 
@@ -10,6 +12,7 @@ use crate::replay::{Registered, Rules};
 pub static GAMES: &[&dyn Rules] = &[
     &Registered::<oshi::Oshi>::new(),
     &Registered::<iqishiqi::Iqishiqi>::new(),
+    &Registered::<retsami::Retsami>::new(),
 ];
 
 /// The game named by a `Game` tag value (case-insensitive, aliases too).

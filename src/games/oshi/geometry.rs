@@ -1,5 +1,6 @@
 //! The 9×9 board: squares a1..i9, the four orthogonal directions.
 
+use crate::games::grid;
 use std::fmt;
 
 pub const SIZE: i8 = 9;
@@ -38,26 +39,16 @@ impl Square {
 
     /// Reads `e3` (uppercase accepted).
     pub fn parse(text: &str) -> Option<Square> {
-        match text.as_bytes() {
-            [f, r] => {
-                let f = f.to_ascii_lowercase();
-                ((b'a'..=b'i').contains(&f) && (b'1'..=b'9').contains(r))
-                    .then(|| Square::new((f - b'a') as i8, (r - b'1') as i8))
-                    .flatten()
-            }
-            _ => None,
-        }
+        let (file, rank) = grid::parse_square(text, SIZE as u8, SIZE as u8)?;
+        Square::new(file as i8, rank as i8)
     }
 }
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}{}",
-            (b'a' + self.file() as u8) as char,
-            (b'1' + self.rank() as u8) as char
-        )
+        let mut s = String::with_capacity(2);
+        grid::write_square(self.file() as u8, self.rank() as u8, &mut s);
+        f.write_str(&s)
     }
 }
 

@@ -1,0 +1,168 @@
+//! The 9×9 board and the Way: the 81-square path spiralling inward
+//! counter-clockwise from a1 (Way 1) to the Home Square e5 (Way 81).
+
+use crate::games::grid;
+use std::fmt;
+
+/// A square, `rank * 9 + file`, both 0-based (a1 = 0, i9 = 80).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Square(u8);
+
+/// The Way index of each square, rank 1 first (the table of the rules).
+const WAY_BY_RANK: [[u8; 9]; 9] = [
+    [1, 2, 3, 4, 5, 6, 7, 8, 9],
+    [32, 33, 34, 35, 36, 37, 38, 39, 10],
+    [31, 56, 57, 58, 59, 60, 61, 40, 11],
+    [30, 55, 72, 73, 74, 75, 62, 41, 12],
+    [29, 54, 71, 80, 81, 76, 63, 42, 13],
+    [28, 53, 70, 79, 78, 77, 64, 43, 14],
+    [27, 52, 69, 68, 67, 66, 65, 44, 15],
+    [26, 51, 50, 49, 48, 47, 46, 45, 16],
+    [25, 24, 23, 22, 21, 20, 19, 18, 17],
+];
+
+/// Where the Way changes direction.
+pub const CORNERS: [u8; 16] = [
+    9, 17, 25, 32, 39, 45, 51, 56, 61, 65, 69, 72, 75, 77, 79, 80,
+];
+
+pub const HOME: u8 = 81;
+/// The starting row is Way 1..=9.
+pub const STARTING_ROW: std::ops::RangeInclusive<u8> = 1..=9;
+
+impl Square {
+    pub fn new(file: i8, rank: i8) -> Option<Square> {
+        ((0..9).contains(&file) && (0..9).contains(&rank)).then(|| Square((rank * 9 + file) as u8))
+    }
+
+    pub fn file(self) -> i8 {
+        (self.0 % 9) as i8
+    }
+
+    pub fn rank(self) -> i8 {
+        (self.0 / 9) as i8
+    }
+
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    pub fn all() -> impl Iterator<Item = Square> {
+        (0..81).map(Square)
+    }
+
+    /// The square's Way index, 1..=81.
+    pub fn way(self) -> u8 {
+        WAY_BY_RANK[self.rank() as usize][self.file() as usize]
+    }
+
+    /// The square with Way index `w` (1..=81).
+    pub fn at_way(w: u8) -> Square {
+        static BY_WAY: std::sync::LazyLock<[Square; 82]> = std::sync::LazyLock::new(|| {
+            let mut t = [Square(0); 82];
+            for sq in Square::all() {
+                t[sq.way() as usize] = sq;
+            }
+            t
+        });
+        BY_WAY[w as usize]
+    }
+
+    pub fn parse(text: &str) -> Option<Square> {
+        let (file, rank) = grid::parse_square(text, 9, 9)?;
+        Square::new(file as i8, rank as i8)
+    }
+
+    /// The squares strictly between `self` and `to` on a rank, file or
+    /// diagonal; `None` when they share no line.
+    pub fn line_to(self, to: Square) -> Option<impl Iterator<Item = Square>> {
+        let (df, dr) = (to.file() - self.file(), to.rank() - self.rank());
+        if (df, dr) == (0, 0) || !(df == 0 || dr == 0 || df.abs() == dr.abs()) {
+            return None;
+        }
+        let (sf, sr) = (df.signum(), dr.signum());
+        let steps = df.abs().max(dr.abs());
+        let from = self;
+        Some(
+            (1..steps).filter_map(move |k| Square::new(from.file() + sf * k, from.rank() + sr * k)),
+        )
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::with_capacity(2);
+        grid::write_square(self.file() as u8, self.rank() as u8, &mut s);
+        f.write_str(&s)
+    }
+}
+
+/// The corner squares strictly between Way indices `from` and `to`.
+pub fn corners_between(from: u8, to: u8) -> impl Iterator<Item = u8> {
+    CORNERS.into_iter().filter(move |&c| c > from && c < to)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_way_visits_every_square_once_by_orthogonal_steps() {
+        let mut seen = [false; 82];
+        for sq in Square::all() {
+            assert!(!std::mem::replace(&mut seen[sq.way() as usize], true));
+        }
+        assert!(seen[1..].iter().all(|&s| s));
+        for w in 1..81u8 {
+            let (a, b) = (Square::at_way(w), Square::at_way(w + 1));
+            let d = (b.file() - a.file()).abs() + (b.rank() - a.rank()).abs();
+            assert_eq!(d, 1, "Way {w} to {}", w + 1);
+        }
+        assert_eq!(Square::at_way(1).to_string(), "a1");
+        assert_eq!(Square::at_way(HOME).to_string(), "e5");
+    }
+
+    #[test]
+    fn the_listed_corners_are_where_the_way_turns() {
+        let turns: Vec<u8> = (2..81u8)
+            .filter(|&w| {
+                let (a, b, c) = (
+                    Square::at_way(w - 1),
+                    Square::at_way(w),
+                    Square::at_way(w + 1),
+                );
+                (b.file() - a.file(), b.rank() - a.rank())
+                    != (c.file() - b.file(), c.rank() - b.rank())
+            })
+            .collect();
+        assert_eq!(turns, CORNERS);
+    }
+
+    #[test]
+    fn the_spiral_runs_counter_clockwise() {
+        // Along rank 1 to the right, then up the i file.
+        assert_eq!(Square::at_way(9).to_string(), "i1");
+        assert_eq!(Square::at_way(17).to_string(), "i9");
+        assert_eq!(Square::at_way(25).to_string(), "a9");
+    }
+
+    #[test]
+    fn lines_cover_ranks_files_and_diagonals_only() {
+        let sq = |s| Square::parse(s).unwrap();
+        let between: Vec<String> = sq("b1")
+            .line_to(sq("b4"))
+            .unwrap()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(between, ["b2", "b3"]);
+        let between: Vec<String> = sq("a1")
+            .line_to(sq("d4"))
+            .unwrap()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(between, ["b2", "c3"]);
+        assert_eq!(sq("a1").line_to(sq("b2")).unwrap().count(), 0);
+        assert!(sq("a1").line_to(sq("b3")).is_none());
+        assert!(sq("a1").line_to(sq("a1")).is_none());
+    }
+}

@@ -1,0 +1,148 @@
+//! Retsami move syntax: advance `FROM-TO`, take `FROMxTO` (`X` accepted),
+//! re-enter `@TO`; any of them may carry a draw offer `~~`; `==` accepts an
+//! offer.
+
+use super::geometry::Square;
+use crate::game::{split_draw_offer, MoveSyntaxError};
+use nom::branch::alt;
+use nom::bytes::complete::take;
+use nom::character::complete::{char, one_of};
+use nom::{IResult, Parser};
+use std::fmt::Write;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Action {
+    Advance { from: Square, to: Square },
+    Take { from: Square, to: Square },
+    Enter { to: Square },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Move {
+    /// An action, perhaps with a draw offer.
+    Play { action: Action, offer: bool },
+    /// `==`: the offer of the opponent's last turn is accepted.
+    Accept,
+}
+
+const SHAPE: &str =
+    "a Retsami turn is an advance `h1-i3`, a take `b1xc1`, a re-entry `@c1` (any of them \
+     may end in `~~` to offer a draw), or `==` to accept one";
+
+fn two(i: &str) -> IResult<&str, &str, ()> {
+    take(2usize).parse(i)
+}
+
+fn err(message: String, at: usize) -> MoveSyntaxError {
+    MoveSyntaxError { message, at }
+}
+
+pub fn parse_move(text: &str) -> Result<Move, MoveSyntaxError> {
+    if text == "==" {
+        return Ok(Move::Accept);
+    }
+    let (body, offer) = split_draw_offer(text);
+    if body.is_empty() {
+        return Err(err(
+            format!("a draw offer `~~` must follow a move: {SHAPE}"),
+            0,
+        ));
+    }
+    let at = |rest: &str| body.len() - rest.len();
+    let square = |s: &str, at: usize| {
+        Square::parse(s).ok_or_else(|| err(format!("`{s}` is not a square a1..i9: {SHAPE}"), at))
+    };
+    let action = if let Some(rest) = body.strip_prefix('@') {
+        let (tail, to) = two(rest).map_err(|_| err(format!("truncated move: {SHAPE}"), 1))?;
+        let to = square(to, 1)?;
+        if !tail.is_empty() {
+            return Err(err(format!("unexpected `{tail}`: {SHAPE}"), at(tail)));
+        }
+        Action::Enter { to }
+    } else {
+        let (rest, a) = two(body).map_err(|_| err(format!("truncated move: {SHAPE}"), 0))?;
+        let from = square(a, 0)?;
+        let (rest, sep) = alt((char::<_, ()>('-'), one_of("xX")))
+            .parse(rest)
+            .map_err(|_| {
+                err(
+                    format!("expected `-` or `x` after the first square: {SHAPE}"),
+                    2,
+                )
+            })?;
+        let (tail, b) = two(rest).map_err(|_| err(format!("truncated move: {SHAPE}"), 3))?;
+        let to = square(b, 3)?;
+        if !tail.is_empty() {
+            return Err(err(format!("unexpected `{tail}`: {SHAPE}"), at(tail)));
+        }
+        if sep == '-' {
+            Action::Advance { from, to }
+        } else {
+            Action::Take { from, to }
+        }
+    };
+    Ok(Move::Play { action, offer })
+}
+
+pub fn write_move(mv: &Move, out: &mut String) {
+    match *mv {
+        Move::Accept => out.push_str("=="),
+        Move::Play { action, offer } => {
+            let _ = match action {
+                Action::Advance { from, to } => write!(out, "{from}-{to}"),
+                Action::Take { from, to } => write!(out, "{from}x{to}"),
+                Action::Enter { to } => write!(out, "@{to}"),
+            };
+            if offer {
+                out.push_str("~~");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round(text: &str) -> String {
+        let mut s = String::new();
+        write_move(&parse_move(text).unwrap(), &mut s);
+        s
+    }
+
+    #[test]
+    fn reads_every_kind_of_turn() {
+        assert_eq!(round("h1-i3"), "h1-i3");
+        assert_eq!(round("B1XC1"), "b1xc1");
+        assert_eq!(round("b1xc1"), "b1xc1");
+        assert_eq!(round("@c1"), "@c1");
+        assert_eq!(round("d1-d2~~"), "d1-d2~~");
+        assert_eq!(round("@C1~~"), "@c1~~");
+        assert_eq!(round("=="), "==");
+        assert!(matches!(
+            parse_move("d1-d2~~").unwrap(),
+            Move::Play { offer: true, .. }
+        ));
+    }
+
+    #[test]
+    fn rejects_malformed_turns_with_the_place() {
+        for (text, at) in [
+            ("~~", 0),
+            ("h1", 2),
+            ("h1-", 3),
+            ("h1/i3", 2),
+            ("j1-i3", 0),
+            ("h1-i0", 3),
+            ("h1-i3x", 5),
+            ("@", 1),
+            ("@j1", 1),
+            ("@c1c", 3),
+            ("===", 0),
+            ("=", 0),
+        ] {
+            let e = parse_move(text).expect_err(text);
+            assert_eq!(e.at, at, "{text}: {}", e.message);
+        }
+    }
+}

@@ -1,0 +1,246 @@
+//! The Retsami position and its `Position` notation:
+//!
+//! ```text
+//! WRWRWRWR73 0-0 r -
+//! ```
+//! The Way from 1 to 81: `R` a red counter, `W` a white one, a number that
+//! many empty squares; the counters off the board, `Red-White`; the side to
+//! move, `r` or `w`; `~~` when the side to move has a draw offer to answer,
+//! else `-`.
+
+use super::geometry::Square;
+use crate::game::{fields_with_offsets, PositionError, Side};
+use std::fmt::Write;
+
+pub const COUNTERS: u8 = 4;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// By square index: whose counter stands there.
+    pub board: [Option<Side>; 81],
+    /// Counters off the board, Red (0) and White (1).
+    pub off: [u8; 2],
+    pub to_move: Side,
+    /// The last turn offered a draw.
+    pub offer_pending: bool,
+    /// An offer was accepted: the game is drawn.
+    pub drawn: bool,
+    /// The side that stood on Way 8 at the start and moved first.
+    pub first_mover: Side,
+}
+
+fn fail<T>(message: impl Into<String>, at: usize) -> Result<T, PositionError> {
+    PositionError::fail(message, at)
+}
+
+fn letter(side: Side) -> char {
+    match side {
+        Side::First => 'R',
+        Side::Second => 'W',
+    }
+}
+
+impl Position {
+    /// The start: counters alternately on Way 1..=8, `first_mover` on the
+    /// even squares (8 among them) and to move.
+    pub fn start(first_mover: Side) -> Position {
+        let mut board = [None; 81];
+        for w in 1..=8u8 {
+            let side = if w % 2 == 0 {
+                first_mover
+            } else {
+                first_mover.other()
+            };
+            board[Square::at_way(w).index()] = Some(side);
+        }
+        Position {
+            board,
+            off: [0, 0],
+            to_move: first_mover,
+            offer_pending: false,
+            drawn: false,
+            first_mover,
+        }
+    }
+
+    pub fn at(&self, sq: Square) -> Option<Side> {
+        self.board[sq.index()]
+    }
+
+    pub fn parse(text: &str, first_mover: Side) -> Result<Position, PositionError> {
+        let fields = fields_with_offsets(text);
+        if fields.len() != 4 {
+            return fail(
+                "a Retsami position has 4 fields: the Way (like `WRWRWRWR73`), the \
+                 counters off the board (`0-0`), the side to move (`r` or `w`), and \
+                 `~~` or `-` for a pending draw offer",
+                0,
+            );
+        }
+        let mut pos = Position::start(first_mover);
+        pos.board = [None; 81];
+        let mut on = [0u8; 2];
+        let (at, way) = fields[0];
+        let bytes = way.as_bytes();
+        let mut w = 0usize; // squares described so far
+        let mut i = 0;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'R' | b'W' | b'r' | b'w' => {
+                    let side = if bytes[i].eq_ignore_ascii_case(&b'R') {
+                        Side::First
+                    } else {
+                        Side::Second
+                    };
+                    if w >= 81 {
+                        return fail("the Way has 81 squares; this describes more", at + i);
+                    }
+                    pos.board[Square::at_way(w as u8 + 1).index()] = Some(side);
+                    on[side.index()] += 1;
+                    w += 1;
+                    i += 1;
+                }
+                b'1'..=b'9' => {
+                    let len = bytes[i..].iter().take_while(|b| b.is_ascii_digit()).count();
+                    let n: usize = way[i..i + len].parse().unwrap_or(usize::MAX);
+                    w = w.saturating_add(n);
+                    if w > 81 {
+                        return fail("the Way has 81 squares; this describes more", at + i);
+                    }
+                    i += len;
+                }
+                _ => {
+                    return fail(
+                        "the Way is written with `R`, `W` and numbers of empty squares",
+                        at + i,
+                    )
+                }
+            }
+        }
+        if w != 81 {
+            return fail(format!("the Way has 81 squares; this describes {w}"), at);
+        }
+        let (at, off) = fields[1];
+        let parsed: Option<Vec<u8>> = off
+            .split_once('-')
+            .map(|(a, b)| [a, b].iter().filter_map(|s| s.parse::<u8>().ok()).collect());
+        match parsed.as_deref() {
+            Some(&[r, w]) => pos.off = [r, w],
+            _ => {
+                return fail(
+                    "the counters off the board are written Red-White, like `1-0`",
+                    at,
+                )
+            }
+        }
+        for side in Side::BOTH {
+            if on[side.index()] + pos.off[side.index()] > COUNTERS {
+                return fail(
+                    format!(
+                        "{} has more than {COUNTERS} counters",
+                        if side == Side::First { "Red" } else { "White" }
+                    ),
+                    fields[0].0,
+                );
+            }
+        }
+        let (at, side) = fields[2];
+        pos.to_move = match side {
+            "r" | "R" => Side::First,
+            "w" | "W" => Side::Second,
+            _ => return fail("the side to move is `r` (Red) or `w` (White)", at),
+        };
+        let (at, offer) = fields[3];
+        pos.offer_pending = match offer {
+            "~~" => true,
+            "-" => false,
+            _ => return fail("a pending draw offer is `~~`; none is `-`", at),
+        };
+        Ok(pos)
+    }
+
+    pub fn write(&self) -> String {
+        let mut out = String::new();
+        let mut empty = 0;
+        for w in 1..=81u8 {
+            match self.at(Square::at_way(w)) {
+                None => empty += 1,
+                Some(side) => {
+                    if empty > 0 {
+                        let _ = write!(out, "{empty}");
+                        empty = 0;
+                    }
+                    out.push(letter(side));
+                }
+            }
+        }
+        if empty > 0 {
+            let _ = write!(out, "{empty}");
+        }
+        let _ = write!(
+            out,
+            " {}-{} {} {}",
+            self.off[0],
+            self.off[1],
+            if self.to_move == Side::First {
+                'r'
+            } else {
+                'w'
+            },
+            if self.offer_pending { "~~" } else { "-" }
+        );
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_start_alternates_counters_on_way_1_to_8() {
+        let p = Position::start(Side::First);
+        assert_eq!(p.write(), "WRWRWRWR73 0-0 r -");
+        for (w, side) in [
+            (1, Side::Second),
+            (2, Side::First),
+            (7, Side::Second),
+            (8, Side::First),
+        ] {
+            assert_eq!(p.at(Square::at_way(w)), Some(side), "Way {w}");
+        }
+        assert_eq!(p.at(Square::at_way(9)), None);
+        let p = Position::start(Side::Second);
+        assert_eq!(p.write(), "RWRWRWRW73 0-0 w -");
+    }
+
+    #[test]
+    fn notation_round_trips() {
+        for text in [
+            "WRWRWRWR73 0-0 r -",
+            "W2R76R 1-2 w ~~",
+            "81 4-4 r -",
+            "R80 0-0 w -",
+        ] {
+            assert_eq!(Position::parse(text, Side::First).unwrap().write(), text);
+        }
+    }
+
+    #[test]
+    fn bad_positions_are_located() {
+        for (text, at) in [
+            ("WR 0-0 r -", 0),
+            ("WRX78 0-0 r -", 2),
+            ("W81 0-0 r -", 1),
+            ("RRRRR76 0-0 r -", 0),
+            ("R80 4-0 r -", 0),
+            ("R80 0 r -", 4),
+            ("R80 0-0 x -", 8),
+            ("R80 0-0 r ?", 10),
+            ("R80 0-0 r", 0),
+        ] {
+            let e = Position::parse(text, Side::First).expect_err(text);
+            assert_eq!(e.at, at, "{text}: {}", e.message);
+        }
+    }
+}
