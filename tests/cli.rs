@@ -378,6 +378,36 @@ fn moves_for_iqishiqi_in_both_label_schemes() {
 }
 
 #[test]
+fn moves_for_retsami_count_an_acceptance_while_an_offer_is_pending() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("r.grec");
+    fs::write(&file, "[Game \"retsami\"]\n1. h1-i3~~ *\n").unwrap();
+    let out = stdout_of(
+        [
+            std::ffi::OsString::from("moves"),
+            file.clone().into_os_string(),
+        ],
+        0,
+    );
+    assert!(out.lines().any(|m| m == "=="), "{out}");
+    assert!(
+        out.lines().all(|m| !m.ends_with("~~")),
+        "offers are not separate moves"
+    );
+    // White's 7 moves after 1. h1-i3 (tests/data/retsami-counts.txt), plus ==.
+    assert_eq!(out.lines().count(), 8);
+    let each = stdout_of(
+        [
+            std::ffi::OsString::from("moves"),
+            "--each".into(),
+            file.into_os_string(),
+        ],
+        0,
+    );
+    assert_eq!(each, "1\t12\th1-i3~~\n");
+}
+
+#[test]
 fn moves_reports_bad_input_with_the_contract_exit_codes() {
     // A record invalid before the asked ply: 1, with a diagnostic.
     gamerec()
