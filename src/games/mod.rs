@@ -5,6 +5,7 @@ pub mod grid;
 pub mod iqishiqi;
 pub mod oshi;
 pub mod retsami;
+pub mod roshi;
 
 use crate::replay::{Registered, Rules};
 
@@ -13,6 +14,7 @@ pub static GAMES: &[&dyn Rules] = &[
     &Registered::<oshi::Oshi>::new(),
     &Registered::<iqishiqi::Iqishiqi>::new(),
     &Registered::<retsami::Retsami>::new(),
+    &Registered::<roshi::Roshi>::new(),
 ];
 
 /// The game named by a `Game` tag value (case-insensitive, aliases too).

@@ -1,0 +1,218 @@
+//! Roshi turn syntax: one or two actions joined by `,` — place `@SQ`, slide
+//! `FROM-TO`, push `P>T`; Red's setup `R@SQ,@SQ` (the stone, then a red
+//! piece); Blue's setup `@SQ,@SQ`; a pass `--`.
+
+use super::geometry::Sq;
+use crate::game::MoveSyntaxError;
+use nom::branch::alt;
+use nom::bytes::complete::{tag, take_while1};
+use nom::character::complete::char;
+use nom::combinator::{map, map_opt, recognize};
+use nom::sequence::{pair, preceded, separated_pair};
+use nom::{IResult, Parser};
+use std::fmt::Write;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Action {
+    /// `R@SQ`: the roshi stone (Red's setup only).
+    Stone(Sq),
+    Place(Sq),
+    Slide(Sq, Sq),
+    Push(Sq, Sq),
+}
+
+impl Action {
+    /// The action's type, for "never the same type twice".
+    pub fn kind(self) -> Kind {
+        match self {
+            Action::Stone(_) => Kind::Stone,
+            Action::Place(_) => Kind::Place,
+            Action::Slide(..) => Kind::Slide,
+            Action::Push(..) => Kind::Push,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Stone,
+    Place,
+    Slide,
+    Push,
+}
+
+impl Kind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Stone => "stone placement",
+            Kind::Place => "place",
+            Kind::Slide => "slide",
+            Kind::Push => "push",
+        }
+    }
+}
+
+/// A turn: a pass, or up to three actions as written (the rules refuse
+/// three; they are kept to say so).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Move {
+    acts: [Action; 3],
+    len: u8,
+}
+
+impl Move {
+    pub const PASS: Move = Move {
+        acts: [Action::Place(Sq { rank: 0, file: 0 }); 3],
+        len: 0,
+    };
+
+    pub fn new(actions: &[Action]) -> Move {
+        let mut m = Move::PASS;
+        for (i, &a) in actions.iter().take(3).enumerate() {
+            m.acts[i] = a;
+        }
+        m.len = actions.len().min(3) as u8;
+        m
+    }
+
+    pub fn actions(&self) -> &[Action] {
+        &self.acts[..self.len as usize]
+    }
+
+    pub fn is_pass(&self) -> bool {
+        self.len == 0
+    }
+}
+
+fn square(i: &str) -> IResult<&str, Sq, ()> {
+    map_opt(
+        recognize(pair(
+            take_while1(|c: char| c.is_ascii_alphabetic()),
+            take_while1(|c: char| c.is_ascii_digit()),
+        )),
+        Sq::parse,
+    )
+    .parse(i)
+}
+
+fn action(i: &str) -> IResult<&str, Action, ()> {
+    alt((
+        map(preceded(alt((tag("R@"), tag("r@"))), square), Action::Stone),
+        map(preceded(char('@'), square), Action::Place),
+        map(separated_pair(square, char('-'), square), |(a, b)| {
+            Action::Slide(a, b)
+        }),
+        map(separated_pair(square, char('>'), square), |(a, b)| {
+            Action::Push(a, b)
+        }),
+    ))
+    .parse(i)
+}
+
+const SHAPE: &str = "a Roshi turn is one or two actions joined by `,`: place `@c3`, slide \
+                     `c3-c6`, push `d4>d5`; or `--` to pass";
+
+pub fn parse_move(text: &str) -> Result<Move, MoveSyntaxError> {
+    let err = |message: String, at: usize| MoveSyntaxError { message, at };
+    if text == "--" {
+        return Ok(Move::PASS);
+    }
+    if text.ends_with("~~") || text == "==" {
+        return Err(err(
+            "draw offers (`~~`) and acceptances (`==`) do not exist in Roshi".into(),
+            text.len().saturating_sub(2),
+        ));
+    }
+    let mut actions = Vec::with_capacity(2);
+    let mut rest = text;
+    loop {
+        let at = text.len() - rest.len();
+        let (r, a) = action(rest).map_err(|_| err(format!("expected an action: {SHAPE}"), at))?;
+        actions.push(a);
+        if r.is_empty() {
+            break;
+        }
+        rest = r.strip_prefix(',').ok_or_else(|| {
+            err(
+                format!("unexpected `{r}` after an action: {SHAPE}"),
+                text.len() - r.len(),
+            )
+        })?;
+    }
+    if actions.len() > 3 {
+        return Err(err(
+            format!("{} actions: a turn has one or two", actions.len()),
+            0,
+        ));
+    }
+    Ok(Move::new(&actions))
+}
+
+pub fn write_action(a: Action, out: &mut String) {
+    let _ = match a {
+        Action::Stone(s) => write!(out, "R@{s}"),
+        Action::Place(s) => write!(out, "@{s}"),
+        Action::Slide(a, b) => write!(out, "{a}-{b}"),
+        Action::Push(a, b) => write!(out, "{a}>{b}"),
+    };
+}
+
+pub fn write_move(mv: &Move, out: &mut String) {
+    if mv.is_pass() {
+        out.push_str("--");
+        return;
+    }
+    for (i, &a) in mv.actions().iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_action(a, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round(text: &str) -> String {
+        let mut s = String::new();
+        write_move(&parse_move(text).unwrap(), &mut s);
+        s
+    }
+
+    #[test]
+    fn reads_every_kind_of_turn() {
+        for t in [
+            "R@d4,@a1",
+            "@b2,@f6",
+            "@c3,d4>d5",
+            "c3-c6",
+            "d4>d5,@a1",
+            "--",
+            "s19-a1",
+        ] {
+            assert_eq!(round(t), t);
+        }
+        assert_eq!(round("r@D4,@A1"), "R@d4,@a1");
+        assert_eq!(parse_move("@a1,@b1,@c1").unwrap().actions().len(), 3);
+    }
+
+    #[test]
+    fn rejects_malformed_turns_with_the_place() {
+        for (text, at) in [
+            ("", 0),
+            ("@", 0),
+            ("@c3,", 4),
+            ("@c3;d4>d5", 3),
+            ("c3", 0),
+            ("c3+c4", 0),
+            ("@c3,,@d4", 4),
+            ("--,@a1", 0),
+            ("@a1~~", 3),
+            ("@a1,@b1,@c1,@d1", 0),
+        ] {
+            let e = parse_move(text).expect_err(text);
+            assert_eq!(e.at, at, "{text}: {}", e.message);
+        }
+    }
+}

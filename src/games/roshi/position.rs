@@ -1,0 +1,315 @@
+//! The Roshi position and its `Position` notation:
+//!
+//! ```text
+//! 7/7/2R4/3S3/7/1B3B1/7 c3-e5 7-6 r play -
+//! ```
+//! Ranks from the top down separated by `/`, each from file a: `R` a red
+//! piece, `B` a blue one, `S` the roshi stone, a number that many empty
+//! squares (the ranks give the board's size); the zone; the supplies
+//! `Red-Blue`; the side to move `r` or `b`; the phase `setup` or `play`;
+//! `--` when the last turn was a pass, else `-`.
+
+use super::geometry::{Dims, Sq, Zone, CELLS, MAX_SIDE};
+use crate::game::{fields_with_offsets, PositionError, Side};
+use std::fmt::Write;
+
+pub const PIECES: u8 = 8;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cell {
+    Empty,
+    Piece(Side),
+    Stone,
+}
+
+/// How far a slide may go (`Slide` tag).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SlideRule {
+    /// Any path of orthogonal steps through empty squares (default).
+    Path,
+    /// A straight orthogonal line through empty squares.
+    Line,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    Setup,
+    Play,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    pub dims: Dims,
+    pub zone: Zone,
+    pub cells: [Cell; CELLS],
+    /// Unplaced pieces, Red (0) and Blue (1).
+    pub supply: [u8; 2],
+    pub to_move: Side,
+    pub phase: Phase,
+    /// The last turn was a pass.
+    pub last_pass: bool,
+    /// Two passes in a row: drawn.
+    pub drawn: bool,
+    pub slide: SlideRule,
+}
+
+fn fail<T>(message: impl Into<String>, at: usize) -> Result<T, PositionError> {
+    PositionError::fail(message, at)
+}
+
+impl Position {
+    pub fn start(dims: Dims, zone: Zone, slide: SlideRule) -> Position {
+        Position {
+            dims,
+            zone,
+            cells: [Cell::Empty; CELLS],
+            supply: [PIECES, PIECES],
+            to_move: Side::First,
+            phase: Phase::Setup,
+            last_pass: false,
+            drawn: false,
+            slide,
+        }
+    }
+
+    pub fn at(&self, s: Sq) -> Cell {
+        if self.dims.contains(s) {
+            self.cells[s.index()]
+        } else {
+            Cell::Empty
+        }
+    }
+
+    pub fn set(&mut self, s: Sq, c: Cell) {
+        self.cells[s.index()] = c;
+    }
+
+    pub fn is_empty(&self, s: Sq) -> bool {
+        self.dims.contains(s) && self.cells[s.index()] == Cell::Empty
+    }
+
+    pub fn stone(&self) -> Option<Sq> {
+        self.dims.squares().find(|&s| self.at(s) == Cell::Stone)
+    }
+
+    pub fn parse(text: &str, slide: SlideRule) -> Result<Position, PositionError> {
+        let fields = fields_with_offsets(text);
+        if fields.len() != 6 {
+            return fail(
+                "a Roshi position has 6 fields: the board (ranks from the top, `/` \
+                 between), the zone (`c3-e5`), the supplies (`8-8`), the side to move \
+                 (`r` or `b`), the phase (`setup` or `play`) and `--` or `-` for a pass",
+                0,
+            );
+        }
+        let (at, board) = fields[0];
+        let ranks: Vec<&str> = board.split('/').collect();
+        let height = ranks.len();
+        if !(5..=MAX_SIDE as usize).contains(&height) {
+            return fail("a board has 5 to 19 ranks", at);
+        }
+        let mut placed = Vec::new();
+        let mut width = None;
+        let mut off = at;
+        for (i, rank_text) in ranks.iter().enumerate() {
+            let rank = (height - 1 - i) as u8;
+            let bytes = rank_text.as_bytes();
+            let mut file = 0usize;
+            let mut k = 0;
+            while k < bytes.len() {
+                match bytes[k] {
+                    b'0'..=b'9' => {
+                        let len = bytes[k..].iter().take_while(|b| b.is_ascii_digit()).count();
+                        file += rank_text[k..k + len].parse::<usize>().unwrap_or(99);
+                        k += len;
+                    }
+                    c @ (b'R' | b'B' | b'S' | b'r' | b'b' | b's') => {
+                        let cell = match c.to_ascii_uppercase() {
+                            b'R' => Cell::Piece(Side::First),
+                            b'B' => Cell::Piece(Side::Second),
+                            _ => Cell::Stone,
+                        };
+                        placed.push((file as u8, rank, cell, off + k));
+                        file += 1;
+                        k += 1;
+                    }
+                    _ => {
+                        return fail(
+                            "the board is written with `R`, `B`, `S` and numbers of empty squares",
+                            off + k,
+                        )
+                    }
+                }
+                if file > MAX_SIDE as usize {
+                    return fail("a rank has at most 19 squares", off + k.saturating_sub(1));
+                }
+            }
+            match width {
+                None if file >= 5 => width = Some(file),
+                None => return fail("a board has 5 to 19 files", off),
+                Some(w) if w != file => {
+                    return fail(format!("this rank has {file} squares, the first {w}"), off)
+                }
+                Some(_) => {}
+            }
+            off += rank_text.len() + 1;
+        }
+        let dims = Dims {
+            files: width.unwrap_or(0) as u8,
+            ranks: height as u8,
+        };
+        let (at, zone) = fields[1];
+        let zone = Zone::parse(zone)
+            .filter(|z| z.fits(dims))
+            .ok_or_else(|| PositionError {
+                message: "the zone is two opposite corners on the board, like `c3-e5`".into(),
+                at,
+            })?;
+        let mut pos = Position::start(dims, zone, slide);
+        let mut on = [0u8; 2];
+        let mut stones = 0;
+        for (file, rank, cell, at) in placed {
+            let s = Sq { file, rank };
+            match cell {
+                Cell::Stone => {
+                    stones += 1;
+                    if stones > 1 {
+                        return fail("there is one roshi stone", at);
+                    }
+                    if !zone.contains(s) {
+                        return fail(format!("the roshi stone on {s} is outside the zone"), at);
+                    }
+                }
+                Cell::Piece(side) => on[side.index()] += 1,
+                Cell::Empty => {}
+            }
+            pos.set(s, cell);
+        }
+        let (at, supply) = fields[2];
+        let parsed: Option<Vec<u8>> = supply
+            .split_once('-')
+            .map(|(a, b)| [a, b].iter().filter_map(|s| s.parse::<u8>().ok()).collect());
+        match parsed.as_deref() {
+            Some(&[r, b]) if r + on[0] <= PIECES && b + on[1] <= PIECES => pos.supply = [r, b],
+            _ => {
+                return fail(
+                    "the supplies are written Red-Blue, like `7-6`; a side has 8 pieces \
+                     on the board and in supply together",
+                    at,
+                )
+            }
+        }
+        let (at, side) = fields[3];
+        pos.to_move = match side {
+            "r" | "R" => Side::First,
+            "b" | "B" => Side::Second,
+            _ => return fail("the side to move is `r` (Red) or `b` (Blue)", at),
+        };
+        let (at, phase) = fields[4];
+        pos.phase = match phase {
+            "setup" => Phase::Setup,
+            "play" => Phase::Play,
+            _ => return fail("the phase is `setup` or `play`", at),
+        };
+        if pos.phase == Phase::Play && stones == 0 {
+            return fail("in play the roshi stone is on the board", at);
+        }
+        let (at, pass) = fields[5];
+        pos.last_pass = match pass {
+            "--" => true,
+            "-" => false,
+            _ => return fail("`--` when the last turn was a pass, else `-`", at),
+        };
+        Ok(pos)
+    }
+
+    pub fn write(&self) -> String {
+        let mut out = String::new();
+        for rank in (0..self.dims.ranks).rev() {
+            let mut empty = 0;
+            for file in 0..self.dims.files {
+                let c = self.at(Sq { file, rank });
+                if c == Cell::Empty {
+                    empty += 1;
+                    continue;
+                }
+                if empty > 0 {
+                    let _ = write!(out, "{empty}");
+                    empty = 0;
+                }
+                out.push(match c {
+                    Cell::Piece(Side::First) => 'R',
+                    Cell::Piece(Side::Second) => 'B',
+                    _ => 'S',
+                });
+            }
+            if empty > 0 {
+                let _ = write!(out, "{empty}");
+            }
+            if rank > 0 {
+                out.push('/');
+            }
+        }
+        let _ = write!(
+            out,
+            " {} {}-{} {} {} {}",
+            self.zone,
+            self.supply[0],
+            self.supply[1],
+            if self.to_move == Side::First {
+                'r'
+            } else {
+                'b'
+            },
+            if self.phase == Phase::Setup {
+                "setup"
+            } else {
+                "play"
+            },
+            if self.last_pass { "--" } else { "-" }
+        );
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notation_round_trips() {
+        for text in [
+            "7/7/7/7/7/7/7 c3-e5 8-8 r setup -",
+            "7/7/2R4/3S3/7/1B3B1/7 c3-e5 7-6 r play -",
+            "9/9/9/9/4S4/9/9/9/9 d4-f6 8-8 b play --",
+            "19/19/19/19/19/19/19/19/19/9S9/19/19/19/19/19/19/19/19/19 h8-j10 8-8 r play -",
+            "5/5/2S2/5/RRRR1 b2-d4 4-8 b play -",
+        ] {
+            assert_eq!(
+                Position::parse(text, SlideRule::Path).unwrap().write(),
+                text
+            );
+        }
+    }
+
+    #[test]
+    fn bad_positions_are_located() {
+        for (text, at) in [
+            ("7/7/7 c3-e5 8-8 r setup -", 0),
+            ("7/7/7/7/7/7/6 c3-e5 8-8 r setup -", 12),
+            ("7/7/7/7/7/7/6X c3-e5 8-8 r setup -", 13),
+            ("7/7/7/7/7/7/7 c3-h8 8-8 r setup -", 14),
+            ("7/7/7/7/7/7/S6 c3-e5 8-8 r play -", 12),
+            ("7/7/7/3S3/7/7/S6 c3-e5 8-8 r play -", 14),
+            ("7/7/7/7/7/7/RRRRRRR 8-8 r setup -", 0),
+            ("7/7/7/7/7/7/RR5 c3-e5 8-8 r setup -", 22),
+            ("7/7/7/7/7/7/7 c3-e5 8-8 x setup -", 24),
+            ("7/7/7/7/7/7/7 c3-e5 8-8 r later -", 26),
+            ("7/7/7/7/7/7/7 c3-e5 8-8 r play -", 26),
+            ("7/7/7/7/7/7/7 c3-e5 8-8 r setup ?", 32),
+        ] {
+            let e = Position::parse(text, SlideRule::Path).expect_err(text);
+            assert_eq!(e.at, at, "{text}: {}", e.message);
+        }
+    }
+}
