@@ -408,6 +408,33 @@ fn moves_for_retsami_count_an_acceptance_while_an_offer_is_pending() {
 }
 
 #[test]
+fn moves_for_roshi_setup_and_settings() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("r.grec");
+    fs::write(&file, "[Game \"roshi\"]\n[Board \"9x9\"]\n*\n").unwrap();
+    // Red's setup on 9x9: 9 zone squares, then one of 80 others.
+    let out = stdout_of(
+        [
+            std::ffi::OsString::from("moves"),
+            "--count".into(),
+            file.clone().into_os_string(),
+        ],
+        0,
+    );
+    assert_eq!(out, "720\n");
+    let out = stdout_of(
+        [
+            std::ffi::OsString::from("moves"),
+            "--show-position".into(),
+            "--count".into(),
+            file.into_os_string(),
+        ],
+        0,
+    );
+    assert_eq!(out, "9/9/9/9/9/9/9/9/9 d4-f6 8-8 r setup -\n720\n");
+}
+
+#[test]
 fn moves_reports_bad_input_with_the_contract_exit_codes() {
     // A record invalid before the asked ply: 1, with a diagnostic.
     gamerec()
