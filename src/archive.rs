@@ -4,7 +4,10 @@
 
 use crate::games;
 use crate::problem::Problem;
-use crate::record::{parse_chunk, Chunk, ChunkReader, Parsed, Record, Span, MAX_RECORD_BYTES};
+use crate::record::{
+    parse_chunk_with, Chunk, ChunkReader, MovetextStyle, Parsed, Record, Span, Tag,
+    MAX_RECORD_BYTES,
+};
 use crate::replay::{Outcome, Rules};
 use std::io::{self, BufRead};
 
@@ -30,8 +33,35 @@ impl GameReport {
     }
 }
 
-/// The rules a record asks for with its `Game` tag.
-pub fn rules_for(record: &Record) -> Result<&'static dyn Rules, Problem> {
+/// How an input is read.
+#[derive(Clone, Copy, Default)]
+pub struct Options {
+    /// The rules for records without a `Game` tag (e.g. a bare Garden Gate
+    /// move string).
+    pub default_game: Option<&'static dyn Rules>,
+}
+
+impl Options {
+    /// The movetext style of a record, from its tags.
+    fn style(&self, tags: &[Tag]) -> MovetextStyle {
+        let named = tags
+            .iter()
+            .find(|t| t.name == "Game")
+            .map(|t| games::find(&t.value));
+        match named {
+            Some(rules) => rules,
+            None => self.default_game,
+        }
+        .map(|r| r.style())
+        .unwrap_or_default()
+    }
+}
+
+/// The rules a record asks for with its `Game` tag, or the default.
+pub fn rules_for(record: &Record, opts: &Options) -> Result<&'static dyn Rules, Problem> {
+    if let (None, Some(default)) = (record.tag("Game"), opts.default_game) {
+        return Ok(default);
+    }
     match record.tag("Game") {
         Some(tag) => games::find(&tag.value).ok_or_else(|| {
             Problem::new(
@@ -65,9 +95,9 @@ pub fn rules_for(record: &Record) -> Result<&'static dyn Rules, Problem> {
 }
 
 /// Validates one parsed record.
-pub fn check(parsed: &Parsed, index: usize) -> GameReport {
+pub fn check(parsed: &Parsed, index: usize, opts: &Options) -> GameReport {
     let record = &parsed.record;
-    let rules = rules_for(record);
+    let rules = rules_for(record, opts);
     let sides = rules.as_ref().map_or(["", ""], |r| r.sides());
     let mut report = GameReport {
         index: Some(index),
@@ -99,6 +129,15 @@ pub fn validate<R: BufRead>(
     input: R,
     each: &mut dyn FnMut(&Chunk, GameReport) -> io::Result<()>,
 ) -> io::Result<usize> {
+    validate_with(input, &Options::default(), each)
+}
+
+/// [`validate`] with options.
+pub fn validate_with<R: BufRead>(
+    input: R,
+    opts: &Options,
+    each: &mut dyn FnMut(&Chunk, GameReport) -> io::Result<()>,
+) -> io::Result<usize> {
     let mut index = 0;
     for chunk in ChunkReader::new(input) {
         let chunk = chunk?;
@@ -123,9 +162,9 @@ pub fn validate<R: BufRead>(
             each(&chunk, report)?;
             continue;
         }
-        for parsed in parse_chunk(&chunk) {
+        for parsed in parse_chunk_with(&chunk, &|tags| opts.style(tags)) {
             index += 1;
-            each(&chunk, check(&parsed, index))?;
+            each(&chunk, check(&parsed, index, opts))?;
         }
     }
     if index == 0 {
@@ -147,11 +186,15 @@ pub fn validate<R: BufRead>(
 }
 
 /// The `n`th (1-based) game of `input`, with the chunk it came from.
-pub fn nth_game<R: BufRead>(input: R, n: usize) -> io::Result<Option<(Chunk, Parsed)>> {
+pub fn nth_game<R: BufRead>(
+    input: R,
+    n: usize,
+    opts: &Options,
+) -> io::Result<Option<(Chunk, Parsed)>> {
     let mut index = 0;
     for chunk in ChunkReader::new(input) {
         let chunk = chunk?;
-        for parsed in parse_chunk(&chunk) {
+        for parsed in parse_chunk_with(&chunk, &|tags| opts.style(tags)) {
             index += 1;
             if index == n {
                 return Ok(Some((chunk, parsed)));

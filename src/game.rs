@@ -2,6 +2,7 @@
 //! rules. A game implements [`Game`]; nothing outside its folder under
 //! `src/games/` knows its rules.
 
+pub use crate::record::MovetextStyle;
 use crate::record::Tag;
 use std::fmt;
 
@@ -31,10 +32,40 @@ impl Side {
 /// How the rules ended a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Ending {
-    /// `None`: drawn.
+    /// `None`: drawn (or, when not `decided`, no result).
     pub winner: Option<Side>,
     /// A short stable code, e.g. `points`, `no-legal-move`.
     pub reason: &'static str,
+    /// `false`: play cannot go on, but the rules give no result (Vagabond's
+    /// stuck position); the declared result stands.
+    pub decided: bool,
+}
+
+impl Ending {
+    pub fn win(side: Side, reason: &'static str) -> Ending {
+        Ending {
+            winner: Some(side),
+            reason,
+            decided: true,
+        }
+    }
+
+    pub fn draw(reason: &'static str) -> Ending {
+        Ending {
+            winner: None,
+            reason,
+            decided: true,
+        }
+    }
+
+    /// Play stops with no result.
+    pub fn stuck(reason: &'static str) -> Ending {
+        Ending {
+            winner: None,
+            reason,
+            decided: false,
+        }
+    }
 }
 
 /// A move the rules refuse. `code` is a stable kebab-case name for scripts
@@ -192,6 +223,9 @@ pub trait Game: 'static {
 
     /// The position in the game's `Position` notation.
     fn write_position(pos: &Self::Position) -> String;
+
+    /// How this game's movetext is tokenised.
+    const STYLE: MovetextStyle = MovetextStyle { semicolons: false };
 
     /// A phrase for an ending reason, e.g. "on points".
     fn describe_reason(reason: &str) -> String {

@@ -1,7 +1,7 @@
 //! The generic replay loop: drives any [`Game`] through a record, checks move
 //! numbers, every move, the end of the game and the declared result.
 
-use crate::game::{Ending, Game, RuleError, Side};
+use crate::game::{Ending, Game, MovetextStyle, RuleError, Side};
 use crate::problem::Problem;
 use crate::record::{Record, ResultToken, Span, Tag};
 use serde::Serialize;
@@ -45,7 +45,8 @@ fn describe_ending<G: Game>(ending: &Ending, ply: usize) -> String {
     let how = G::describe_reason(ending.reason);
     match ending.winner {
         Some(side) => format!("{} won {how} at ply {ply}", G::SIDES[side.index()]),
-        None => format!("drawn {how} at ply {ply}"),
+        None if ending.decided => format!("drawn {how} at ply {ply}"),
+        None => format!("play stopped {how} at ply {ply}"),
     }
 }
 
@@ -219,6 +220,22 @@ fn check_result<G: Game>(
     }
     let declared = token.or(tag);
     let side_name = |s: Side| G::SIDES[s.index()];
+    if let Some((ending, ply)) = ended.filter(|(e, _)| !e.decided) {
+        // Play cannot go on, but the rules give no result: the declared one
+        // stands.
+        let result = declared.map_or(ResultToken::Unknown, |d| d.0);
+        let winner = match result {
+            ResultToken::FirstWins => Some(side_name(Side::First)),
+            ResultToken::SecondWins => Some(side_name(Side::Second)),
+            _ => None,
+        };
+        return Ok(Outcome {
+            result,
+            winner,
+            reason: ending.reason,
+            ply,
+        });
+    }
     if let Some((ending, ply)) = ended {
         let due = result_token(ending.winner);
         if let Some((d, span)) = declared {
@@ -281,6 +298,8 @@ pub trait Rules: Sync {
     fn name(&self) -> &'static str;
     fn aliases(&self) -> &'static [&'static str];
     fn sides(&self) -> [&'static str; 2];
+    /// How this game's movetext is tokenised.
+    fn style(&self) -> MovetextStyle;
     fn replay(&self, record: &Record) -> Replay;
     /// The legal turns (canonical, sorted) before ply `ply` (1-based), or
     /// after the last turn when `None`.
@@ -354,6 +373,10 @@ impl<G: Game> Rules for Registered<G> {
 
     fn sides(&self) -> [&'static str; 2] {
         G::SIDES
+    }
+
+    fn style(&self) -> MovetextStyle {
+        G::STYLE
     }
 
     fn replay(&self, record: &Record) -> Replay {

@@ -35,6 +35,25 @@ enum Command {
     Moves(moves::Args),
 }
 
+/// Options for `--game G`: the rules for records without a `Game` tag.
+/// An unknown name is a usage error (exit code 2).
+pub fn default_game(name: Option<&str>) -> Result<gamerec::archive::Options, i32> {
+    let mut opts = gamerec::archive::Options::default();
+    if let Some(name) = name {
+        match gamerec::games::find(name) {
+            Some(rules) => opts.default_game = Some(rules),
+            None => {
+                eprintln!(
+                    "gamerec: unknown game `{name}`: one of {}",
+                    gamerec::games::names().join(", ")
+                );
+                return Err(EXIT_TROUBLE);
+            }
+        }
+    }
+    Ok(opts)
+}
+
 pub fn run() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,

@@ -36,8 +36,9 @@ pub struct Args {
     /// instead of a file.
     #[arg(long, requires = "game_type", value_name = "STRING")]
     position: Option<String>,
-    /// The game of `--position`: oshi, …
-    #[arg(long, requires = "position", value_name = "GAME")]
+    /// The game of `--position`, or of a file's records that have no [Game]
+    /// tag (e.g. `vagabond` for a bare Garden Gate move string).
+    #[arg(long, value_name = "GAME")]
     game_type: Option<String>,
     /// Print the position itself first, in the game's Position notation.
     #[arg(long)]
@@ -107,13 +108,22 @@ fn load(args: &Args) -> Result<(&'static dyn Rules, Record, String, Chunk), Fail
     let io_fail = |e: io::Error| Failure::Usage(format!("{name}: {e}"));
     let input = source.open().map_err(io_fail)?;
     let n = args.game as usize;
-    let (chunk, parsed) = nth_game(input, n)
+    let mut opts = gamerec::archive::Options::default();
+    if let Some(g) = args.game_type.as_deref() {
+        opts.default_game = Some(games::find(g).ok_or_else(|| {
+            Failure::Usage(format!(
+                "unknown game `{g}`: one of {}",
+                games::names().join(", ")
+            ))
+        })?);
+    }
+    let (chunk, parsed) = nth_game(input, n, &opts)
         .map_err(io_fail)?
         .ok_or_else(|| Failure::Usage(format!("{name}: there is no game {n}")))?;
     if let Some(e) = parsed.error {
         return Err(invalid(name, chunk, Some(n), None, e));
     }
-    let rules = match rules_for(&parsed.record) {
+    let rules = match rules_for(&parsed.record, &opts) {
         Ok(r) => r,
         Err(p) => return Err(invalid(name, chunk, Some(n), None, p)),
     };

@@ -21,6 +21,10 @@ pub struct Args {
     /// In directories, read every file, not only *.grec and *.txt.
     #[arg(long)]
     all: bool,
+    /// The rules for records without a [Game] tag, e.g. `vagabond` for a
+    /// bare Garden Gate move string.
+    #[arg(long, value_name = "GAME")]
+    game: Option<String>,
     /// `human`: diagnostics and a summary; `json`: one JSON object per game
     /// per line (schema: notation/validate-json.md).
     #[arg(long, value_enum, default_value = "human")]
@@ -75,6 +79,10 @@ fn outcome_line(o: &Outcome) -> String {
 
 pub fn run(args: Args) -> i32 {
     let started = Instant::now();
+    let opts = match super::default_game(args.game.as_deref()) {
+        Ok(opts) => opts,
+        Err(code) => return code,
+    };
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let color = args.color.for_stdout();
@@ -146,7 +154,7 @@ pub fn run(args: Args) -> i32 {
                     },
                 }
             };
-            if let Err(e) = archive::validate(input, &mut each) {
+            if let Err(e) = archive::validate_with(input, &opts, &mut each) {
                 if e.kind() == io::ErrorKind::BrokenPipe {
                     return Err(e);
                 }

@@ -5,7 +5,7 @@
 mod parse;
 mod reader;
 
-pub use parse::parse_chunk;
+pub use parse::{parse_chunk, parse_chunk_with};
 pub use reader::{Chunk, ChunkReader, MAX_RECORD_BYTES};
 
 use crate::problem::Problem;
@@ -22,6 +22,14 @@ impl Span {
     pub fn new(start: usize, end: usize) -> Self {
         Span { start, end }
     }
+}
+
+/// How a game's movetext is tokenised, beyond white space; the game is
+/// known from the tag section, so the caller decides from the tags.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MovetextStyle {
+    /// `;` separates turns too (Vagabond, for Garden Gate exports).
+    pub semicolons: bool,
 }
 
 /// One tag pair `[Name "value"]`.

@@ -2,7 +2,10 @@
 //! comments, move numbers, move tokens and result tokens; it never looks
 //! inside a move token.
 
-use super::{Chunk, Comment, MoveNumber, Parsed, Record, ResultMark, ResultToken, Span, Tag, Turn};
+use super::{
+    Chunk, Comment, MoveNumber, MovetextStyle, Parsed, Record, ResultMark, ResultToken, Span, Tag,
+    Turn,
+};
 use crate::problem::Problem;
 use nom::bytes::complete::{tag, take_while, take_while1};
 use nom::character::complete::{char, space0};
@@ -133,6 +136,8 @@ struct Reader<'a> {
     src: In<'a>,
     base: usize,
     pos: usize,
+    /// `;` separates tokens (set per game from its tags).
+    semicolons: bool,
 }
 
 impl<'a> Reader<'a> {
@@ -154,10 +159,15 @@ impl<'a> Reader<'a> {
     }
 
     fn skip_blank(&mut self) {
-        let (rest, _) = take_while::<_, _, ()>(is_blank)
+        let semicolons = self.semicolons;
+        let (rest, _) = take_while::<_, _, ()>(|b| is_blank(b) || (semicolons && b == b';'))
             .parse(self.rest())
             .unwrap_or((self.rest(), &[]));
         self.advance_to(rest);
+    }
+
+    fn ends_token(&self, b: u8) -> bool {
+        ends_token(b) || (self.semicolons && b == b';')
     }
 
     fn peek(&self) -> Option<u8> {
@@ -170,7 +180,7 @@ impl<'a> Reader<'a> {
         let rel = at - self.base;
         let len = self.src[rel..]
             .iter()
-            .position(|&b| ends_token(b))
+            .position(|&b| self.ends_token(b))
             .unwrap_or(self.src.len() - rel);
         Span::new(at, at + len.max(1).min(self.src.len() - rel))
     }
@@ -256,10 +266,10 @@ impl<'a> Reader<'a> {
 
     /// Reads one game: its tag section and its movetext, up to a result
     /// token, the end of the chunk, or the first error.
-    fn game(&mut self, follows_game: bool) -> Parsed {
+    fn game(&mut self, follows_game: bool, style: &dyn Fn(&[Tag]) -> MovetextStyle) -> Parsed {
         let mut record = Record::default();
         let start = self.here();
-        let error = self.read_game(&mut record, follows_game).err();
+        let error = self.read_game(&mut record, follows_game, style).err();
         if error.is_some() {
             // A broken game takes the rest of its chunk: the next chunk
             // starts at the next tag section.
@@ -269,11 +279,19 @@ impl<'a> Reader<'a> {
         Parsed { record, error }
     }
 
-    fn read_game(&mut self, record: &mut Record, follows_game: bool) -> Result<(), Problem> {
+    fn read_game(
+        &mut self,
+        record: &mut Record,
+        follows_game: bool,
+        style: &dyn Fn(&[Tag]) -> MovetextStyle,
+    ) -> Result<(), Problem> {
+        self.semicolons = false;
         while self.peek() == Some(b'[') {
             record.tags.push(self.tag()?);
             self.skip_blank();
         }
+        self.semicolons = style(&record.tags).semicolons;
+        self.skip_blank();
         if record.tags.is_empty() && follows_game {
             return Err(self.error_at(
                 "junk-between-games",
@@ -314,9 +332,11 @@ impl<'a> Reader<'a> {
                     ))
                 }
                 Some(_) => {
-                    let (rest, token) = take_while1::<_, _, ()>(|b| !ends_token(b))
-                        .parse(self.rest())
-                        .expect("a non-blank byte starts a token");
+                    let semicolons = self.semicolons;
+                    let (rest, token) =
+                        take_while1::<_, _, ()>(|b| !(ends_token(b) || (semicolons && b == b';')))
+                            .parse(self.rest())
+                            .expect("a non-blank byte starts a token");
                     let span = Span::new(at, at + token.len());
                     let text = utf8(token, at, "this token")?;
                     self.advance_to(rest);
@@ -422,13 +442,20 @@ fn unescape(raw: &str) -> String {
     out
 }
 
-/// Parses every game in a chunk. Normally a chunk holds one game; text after
-/// a result token is read as a further (usually broken) game.
+/// Parses every game in a chunk with plain white-space tokens.
 pub fn parse_chunk(chunk: &Chunk) -> Vec<Parsed> {
+    parse_chunk_with(chunk, &|_| MovetextStyle::default())
+}
+
+/// Parses every game in a chunk. Normally a chunk holds one game; text after
+/// a result token is read as a further (usually broken) game. `style` says,
+/// from a game's tags, how its movetext is tokenised.
+pub fn parse_chunk_with(chunk: &Chunk, style: &dyn Fn(&[Tag]) -> MovetextStyle) -> Vec<Parsed> {
     let mut r = Reader {
         src: &chunk.bytes,
         base: chunk.offset,
         pos: 0,
+        semicolons: false,
     };
     if chunk.offset == 0 {
         if let Ok((rest, _)) = tag::<_, _, ()>(BOM).parse(r.rest()) {
@@ -441,7 +468,7 @@ pub fn parse_chunk(chunk: &Chunk) -> Vec<Parsed> {
         if r.peek().is_none() {
             break;
         }
-        let parsed = r.game(!out.is_empty());
+        let parsed = r.game(!out.is_empty(), style);
         out.push(parsed);
     }
     out
@@ -562,6 +589,26 @@ mod tests {
         assert_eq!(e.code, "dangling-move-number");
         let e = one(b"[Game \"oshi\"]\n1. e3-e5 2.").error.unwrap();
         assert_eq!(e.code, "dangling-move-number");
+    }
+
+    #[test]
+    fn semicolons_separate_turns_where_the_style_says_so() {
+        let text = b"[Game \"vagabond\"]\n0H.L(0,-6);0G.L(2,6);\n1H.W(-4,0) ;1G.B(1,6)~~ *";
+        let semis = |tags: &[Tag]| MovetextStyle {
+            semicolons: tags.iter().any(|t| t.value == "vagabond"),
+        };
+        let p = parse_chunk_with(&Chunk::from_bytes(&text[..]), &semis).remove(0);
+        assert!(p.error.is_none(), "{:?}", p.error);
+        let texts: Vec<_> = p.record.turns.iter().map(|t| t.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            ["0H.L(0,-6)", "0G.L(2,6)", "1H.W(-4,0)", "1G.B(1,6)~~"]
+        );
+        let second = &p.record.turns[1];
+        assert_eq!(&text[second.span.start..second.span.end], b"0G.L(2,6)");
+        // Other games keep `;` inside the token.
+        let p = one(b"[Game \"oshi\"]\n1. e3-e4;e7-e6 *");
+        assert_eq!(p.record.turns[0].text, "e3-e4;e7-e6");
     }
 
     #[test]

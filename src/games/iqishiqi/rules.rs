@@ -356,22 +356,13 @@ pub fn play(pos: &mut Position, mv: &Move) -> Result<(), IqishiqiError> {
 pub fn ending(pos: &Position) -> Option<Ending> {
     let pusher = pos.to_move.other();
     if pos.neutral.is_corner() {
-        return Some(Ending {
-            winner: Some(pusher),
-            reason: "corner",
-        });
+        return Some(Ending::win(pusher, "corner"));
     }
     if let Some(edge) = pos.neutral.edges().next() {
-        return Some(Ending {
-            winner: Some(edge.owner()),
-            reason: "edge",
-        });
+        return Some(Ending::win(edge.owner(), "edge"));
     }
     if !has_legal_move(pos) {
-        return Some(Ending {
-            winner: Some(pusher),
-            reason: "stalemate",
-        });
+        return Some(Ending::win(pusher, "stalemate"));
     }
     None
 }

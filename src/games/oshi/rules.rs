@@ -263,22 +263,13 @@ pub fn ending(pos: &Position) -> Option<Ending> {
     let mover = pos.to_move.other();
     let reached = |s: Side| pos.score[s.index()] >= POINTS_TO_WIN;
     if reached(mover) {
-        return Some(Ending {
-            winner: Some(mover),
-            reason: "points",
-        });
+        return Some(Ending::win(mover, "points"));
     }
     if reached(pos.to_move) {
-        return Some(Ending {
-            winner: Some(pos.to_move),
-            reason: "points",
-        });
+        return Some(Ending::win(pos.to_move, "points"));
     }
     if !has_legal_move(pos) {
-        return Some(Ending {
-            winner: Some(mover),
-            reason: "no-legal-move",
-        });
+        return Some(Ending::win(mover, "no-legal-move"));
     }
     None
 }

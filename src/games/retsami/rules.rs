@@ -333,22 +333,13 @@ pub fn has_legal_move(pos: &Position) -> bool {
 /// move with no legal move is blocked: drawn.
 pub fn ending(pos: &Position) -> Option<Ending> {
     if pos.drawn {
-        return Some(Ending {
-            winner: None,
-            reason: "draw-accepted",
-        });
+        return Some(Ending::draw("draw-accepted"));
     }
     if let Some(side) = pos.at(Square::at_way(HOME)) {
-        return Some(Ending {
-            winner: Some(side),
-            reason: "home",
-        });
+        return Some(Ending::win(side, "home"));
     }
     if !has_legal_move(pos) {
-        return Some(Ending {
-            winner: None,
-            reason: "blocked",
-        });
+        return Some(Ending::draw("blocked"));
     }
     None
 }

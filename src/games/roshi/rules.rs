@@ -505,20 +505,11 @@ pub fn has_roshi(pos: &Position, side: Side) -> bool {
 /// draw.
 pub fn ending(pos: &Position) -> Option<Ending> {
     if pos.drawn {
-        return Some(Ending {
-            winner: None,
-            reason: "double-pass",
-        });
+        return Some(Ending::draw("double-pass"));
     }
     match (has_roshi(pos, Side::First), has_roshi(pos, Side::Second)) {
-        (true, false) => Some(Ending {
-            winner: Some(Side::First),
-            reason: "roshi",
-        }),
-        (false, true) => Some(Ending {
-            winner: Some(Side::Second),
-            reason: "roshi",
-        }),
+        (true, false) => Some(Ending::win(Side::First, "roshi")),
+        (false, true) => Some(Ending::win(Side::Second, "roshi")),
         _ => None,
     }
 }
