@@ -6,6 +6,7 @@ pub mod iqishiqi;
 pub mod oshi;
 pub mod retsami;
 pub mod roshi;
+pub mod vagabond;
 
 use crate::replay::{Registered, Rules};
 
@@ -15,6 +16,7 @@ pub static GAMES: &[&dyn Rules] = &[
     &Registered::<iqishiqi::Iqishiqi>::new(),
     &Registered::<retsami::Retsami>::new(),
     &Registered::<roshi::Roshi>::new(),
+    &Registered::<vagabond::Vagabond>::new(),
 ];
 
 /// The game named by a `Game` tag value (case-insensitive, aliases too).

@@ -1,0 +1,192 @@
+//! The Garden Gate's move syntax: deploy `T(x,y)`, move `(x,y)-(x,y)`, a
+//! draw offer `~~` after either, an acceptance `==`; optionally prefixed by
+//! the Garden Gate's `0H.` / `0G.` (then checked).
+
+use super::geometry::Point;
+use super::tiles::Code;
+use crate::game::{split_draw_offer, MoveSyntaxError, Side};
+use nom::bytes::complete::{tag, take_while1};
+use nom::character::complete::{char, one_of};
+use nom::combinator::{opt, recognize};
+use nom::sequence::{delimited, pair, separated_pair};
+use nom::{IResult, Parser};
+use std::fmt::Write;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Body {
+    Deploy { code: Code, at: Point },
+    Shift { from: Point, to: Point },
+    Accept,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Move {
+    /// The Garden Gate prefix as written: move number and player.
+    pub prefix: Option<(u32, Side)>,
+    pub body: Body,
+    pub offer: bool,
+}
+
+impl Move {
+    pub fn plain(body: Body) -> Move {
+        Move {
+            prefix: None,
+            body,
+            offer: false,
+        }
+    }
+}
+
+fn int(i: &str) -> IResult<&str, i32, ()> {
+    recognize(pair(
+        opt(char('-')),
+        take_while1(|c: char| c.is_ascii_digit()),
+    ))
+    .map_res(|s: &str| s.parse::<i32>())
+    .parse(i)
+}
+
+fn coords(i: &str) -> IResult<&str, (i32, i32), ()> {
+    delimited(char('('), separated_pair(int, char(','), int), char(')')).parse(i)
+}
+
+fn prefix(i: &str) -> IResult<&str, (u32, Side), ()> {
+    (
+        take_while1(|c: char| c.is_ascii_digit()).map_res(|s: &str| s.parse::<u32>()),
+        one_of("HG").map(|c| if c == 'H' { Side::First } else { Side::Second }),
+        char('.'),
+    )
+        .map(|(n, side, _)| (n, side))
+        .parse(i)
+}
+
+const SHAPE: &str = "a Vagabond turn is a deploy `L(0,-6)`, a move `(0,-8)-(-2,-4)` (either \
+                     may end in `~~` to offer a draw), or `==`; a Garden Gate prefix like \
+                     `0H.` may stand before it";
+
+pub fn parse_move(text: &str) -> Result<Move, MoveSyntaxError> {
+    let err = |message: String, at: usize| MoveSyntaxError { message, at };
+    let (rest, prefix) = opt(prefix).parse(text).unwrap_or((text, None));
+    let at = |r: &str| text.len() - r.len();
+    if rest == "==" {
+        return Ok(Move {
+            prefix,
+            body: Body::Accept,
+            offer: false,
+        });
+    }
+    let (body_text, offer) = split_draw_offer(rest);
+    if body_text.is_empty() {
+        return Err(err(
+            format!("a draw offer `~~` must follow a move: {SHAPE}"),
+            at(rest),
+        ));
+    }
+    let point = |(x, y): (i32, i32), at: usize| {
+        Point::new(x, y).ok_or_else(|| {
+            err(
+                format!("({x},{y}) is not on the board: a point has x² + y² ≤ 80"),
+                at,
+            )
+        })
+    };
+    let body_at = at(body_text);
+    let (tail, body) = if body_text.starts_with('(') {
+        let (r, (a, _, b)) = (coords, tag("-"), coords)
+            .parse(body_text)
+            .map_err(|_| err(format!("expected `(x,y)-(x,y)`: {SHAPE}"), body_at))?;
+        let to_at = body_text.find(")-").map_or(body_at, |k| body_at + k + 2);
+        (
+            r,
+            Body::Shift {
+                from: point(a, body_at)?,
+                to: point(b, to_at)?,
+            },
+        )
+    } else {
+        let mut chars = body_text.chars();
+        let code = chars.next().and_then(Code::from_letter).ok_or_else(|| {
+            err(
+                format!("expected a tile code L, S, B, W, C, F, D or Y: {SHAPE}"),
+                body_at,
+            )
+        })?;
+        let (r, xy) = coords(&body_text[1..]).map_err(|_| {
+            err(
+                format!("expected `(x,y)` after the tile code: {SHAPE}"),
+                body_at + 1,
+            )
+        })?;
+        (
+            r,
+            Body::Deploy {
+                code,
+                at: point(xy, body_at + 1)?,
+            },
+        )
+    };
+    if !tail.is_empty() {
+        return Err(err(format!("unexpected `{tail}`: {SHAPE}"), at(tail)));
+    }
+    Ok(Move {
+        prefix,
+        body,
+        offer,
+    })
+}
+
+/// The canonical form: no prefix (it depends on the ply).
+pub fn write_move(mv: &Move, out: &mut String) {
+    let _ = match mv.body {
+        Body::Accept => write!(out, "=="),
+        Body::Deploy { code, at } => write!(out, "{}({},{})", code.letter(), at.x, at.y),
+        Body::Shift { from, to } => write!(out, "({},{})-({},{})", from.x, from.y, to.x, to.y),
+    };
+    if mv.offer {
+        out.push_str("~~");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round(text: &str) -> String {
+        let mut s = String::new();
+        write_move(&parse_move(text).unwrap(), &mut s);
+        s
+    }
+
+    #[test]
+    fn reads_the_garden_gate_forms() {
+        assert_eq!(round("L(0,-6)"), "L(0,-6)");
+        assert_eq!(round("0H.L(0,-6)"), "L(0,-6)");
+        assert_eq!(round("3H.(0,-8)-(-2,-4)"), "(0,-8)-(-2,-4)");
+        assert_eq!(round("7G.D(-6,1)~~"), "D(-6,1)~~");
+        assert_eq!(round("8H.=="), "==");
+        assert_eq!(round("=="), "==");
+        let m = parse_move("12G.S(8,0)").unwrap();
+        assert_eq!(m.prefix, Some((12, Side::Second)));
+    }
+
+    #[test]
+    fn rejects_malformed_turns_with_the_place() {
+        for (text, at) in [
+            ("", 0),
+            ("~~", 0),
+            ("0H.~~", 3),
+            ("X(0,0)", 0),
+            ("L(0,9)", 1),
+            ("L(0,0", 1),
+            ("L 0,0", 1),
+            ("(0,0)-(9,9)", 6),
+            ("(0,0)(1,0)", 0),
+            ("(0,0)-(1,0)x", 11),
+            ("0X.L(0,0)", 0),
+            ("L(0,0)==", 6),
+        ] {
+            let e = parse_move(text).expect_err(text);
+            assert_eq!(e.at, at, "{text}: {}", e.message);
+        }
+    }
+}

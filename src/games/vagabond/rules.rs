@@ -1,0 +1,630 @@
+//! Vagabond Pai Sho as The Garden Gate plays it: deploys, the moves of every
+//! tile, captures, freezing, protection, Sky Bison zones, the Lotus win,
+//! draws by agreement; a side with no legal move is stuck.
+
+use super::geometry::{Point, DIAGONALS, GRID, STEPS};
+use super::notation::{Body, Move};
+use super::position::Position;
+use super::tiles::{Code, Tile};
+use crate::game::{any_move, collect_moves, Ending, Generator, RuleError, Side};
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VagabondError {
+    WrongPrefix {
+        written: (u32, Side),
+        due: (u32, Side),
+    },
+    NoTile {
+        at: Point,
+    },
+    NotYourTile {
+        at: Point,
+        owner: Side,
+    },
+    NotInReserve {
+        code: Code,
+    },
+    Occupied {
+        at: Point,
+    },
+    BisonGate {
+        code: Code,
+        at: Point,
+    },
+    GateDeploy {
+        code: Code,
+        at: Point,
+    },
+    DragonZone {
+        at: Point,
+    },
+    NullMove {
+        at: Point,
+    },
+    CannotMove {
+        code: Code,
+    },
+    Frozen {
+        code: Code,
+        by: Point,
+    },
+    OwnTile {
+        at: Point,
+    },
+    CannotCapture {
+        code: Code,
+    },
+    LotusNotDeployed {
+        flower: bool,
+    },
+    Protected {
+        at: Point,
+        by: Point,
+    },
+    EmptyGate {
+        at: Point,
+    },
+    BisonZone {
+        bison: Point,
+    },
+    PathBlocked {
+        from: Point,
+        to: Point,
+        chrysanthemum: bool,
+    },
+    OutOfRange {
+        code: Code,
+        range: u32,
+        distance: u32,
+    },
+    DragonRange {
+        from: Point,
+        to: Point,
+    },
+    WheelDiagonal {
+        from: Point,
+        to: Point,
+    },
+    BadgermoleMove {
+        from: Point,
+        to: Point,
+    },
+    NoOfferPending,
+}
+
+impl RuleError for VagabondError {
+    fn code(&self) -> &'static str {
+        match self {
+            VagabondError::WrongPrefix { .. } => "wrong-move-prefix",
+            VagabondError::NoTile { .. } => "no-tile",
+            VagabondError::NotYourTile { .. } => "not-your-tile",
+            VagabondError::NotInReserve { .. } => "not-in-reserve",
+            VagabondError::Occupied { .. } => "occupied",
+            VagabondError::BisonGate { .. } => "bison-not-in-gate",
+            VagabondError::GateDeploy { .. } => "deploy-on-gate",
+            VagabondError::DragonZone { .. } => "dragon-deploy-zone",
+            VagabondError::NullMove { .. } => "null-move",
+            VagabondError::CannotMove { .. } => "cannot-move",
+            VagabondError::Frozen { .. } => "frozen",
+            VagabondError::OwnTile { .. } => "own-tile",
+            VagabondError::CannotCapture { .. } => "cannot-capture",
+            VagabondError::LotusNotDeployed { .. } => "lotus-not-deployed",
+            VagabondError::Protected { .. } => "protected",
+            VagabondError::EmptyGate { .. } => "empty-gate",
+            VagabondError::BisonZone { .. } => "bison-zone",
+            VagabondError::PathBlocked { .. } => "path-blocked",
+            VagabondError::OutOfRange { .. } | VagabondError::DragonRange { .. } => "out-of-range",
+            VagabondError::WheelDiagonal { .. } => "wheel-diagonal",
+            VagabondError::BadgermoleMove { .. } => "badgermole-move",
+            VagabondError::NoOfferPending => "no-offer-pending",
+        }
+    }
+}
+
+fn side_name(s: Side) -> &'static str {
+    super::SIDES[s.index()]
+}
+
+fn prefix((n, s): (u32, Side)) -> String {
+    format!("{n}{}.", if s == Side::First { 'H' } else { 'G' })
+}
+
+impl fmt::Display for VagabondError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use VagabondError::*;
+        match self {
+            WrongPrefix { written, due } => write!(
+                f,
+                "the prefix says {}, but this turn is {}",
+                prefix(*written),
+                prefix(*due)
+            ),
+            NoTile { at } => write!(f, "there is no tile on {at}"),
+            NotYourTile { at, owner } => write!(
+                f,
+                "the tile on {at} is {}'s; it is {}'s turn",
+                side_name(*owner),
+                side_name(owner.other())
+            ),
+            NotInReserve { code } => write!(f, "you have no {} left in reserve", code.name()),
+            Occupied { at } => write!(f, "{at} is not empty"),
+            BisonGate { code, at } => write!(
+                f,
+                "a {} deploys only on an empty gate (Temple), and {at} is not one",
+                code.name()
+            ),
+            GateDeploy { code, at } => write!(
+                f,
+                "{at} is a gate (Temple): only a Sky Bison deploys there, not a {}",
+                code.name()
+            ),
+            DragonZone { at } => write!(
+                f,
+                "the White Dragon deploys within 5 of one of your Fire Lilies, and {at} is not"
+            ),
+            NullMove { at } => write!(f, "the tile on {at} must move to another point"),
+            CannotMove { code } => write!(f, "a {} never moves", code.name()),
+            Frozen { code, by } => write!(
+                f,
+                "the {} is frozen by the opponent's Chrysanthemum on {by}",
+                code.name()
+            ),
+            OwnTile { at } => write!(f, "{at} holds your own tile: it cannot be captured"),
+            CannotCapture { code } => write!(
+                f,
+                "a {} cannot capture: only a Sky Bison, Wheel or White Dragon can",
+                code.name()
+            ),
+            LotusNotDeployed { flower: true } => write!(
+                f,
+                "cannot capture a flower before your White Lotus is deployed"
+            ),
+            LotusNotDeployed { flower: false } => write!(
+                f,
+                "cannot capture this tile before both White Lotuses are deployed"
+            ),
+            Protected { at, by } => write!(
+                f,
+                "the flower on {at} is protected by its owner's Badgermole on {by}"
+            ),
+            EmptyGate { at } => write!(
+                f,
+                "{at} is an empty gate (Temple): no tile may end a move there"
+            ),
+            BisonZone { bison } => write!(
+                f,
+                "the destination is inside the territorial zone (6 points) of the enemy \
+                 Sky Bison on {bison}"
+            ),
+            PathBlocked {
+                from,
+                to,
+                chrysanthemum: true,
+            } => write!(
+                f,
+                "no path of at most 6 steps leads from {from} to {to}: a Sky Bison never \
+                 leaves a point next to an enemy Chrysanthemum, so it cannot capture one"
+            ),
+            PathBlocked { from, to, .. } => write!(f, "the path from {from} to {to} is blocked"),
+            OutOfRange {
+                code,
+                range,
+                distance,
+            } => write!(
+                f,
+                "a {} moves at most {range} {}, and this is {distance} away",
+                code.name(),
+                if *range == 1 { "step" } else { "steps" }
+            ),
+            DragonRange { from, to } => write!(
+                f,
+                "the White Dragon on {from} can go only within 5 of one of your Fire \
+                 Lilies that is within 5 of it, and {to} is not"
+            ),
+            WheelDiagonal { from, to } => write!(
+                f,
+                "the Wheel must move diagonally (as many steps in x as in y): {from} to {to} is not"
+            ),
+            BadgermoleMove { from, to } => write!(
+                f,
+                "the Badgermole moves one step, or slides along a line to stop right \
+                 before a flower; {from} to {to} is neither"
+            ),
+            NoOfferPending => write!(
+                f,
+                "`==` accepts a draw offered on the opponent's last turn, and none was offered"
+            ),
+        }
+    }
+}
+
+/// The opponent's Chrysanthemum next to `p` that freezes a flyer of `me`.
+fn enemy_chrysanthemum_next_to(pos: &Position, p: Point, me: Side) -> Option<Point> {
+    p.neighbours().find(|&n| {
+        pos.at(n)
+            .is_some_and(|t| t.code == Code::C && t.owner != me)
+    })
+}
+
+/// Where the tile on `p` is frozen from (a Sky Bison or Lemur next to an
+/// enemy Chrysanthemum).
+fn frozen_by(pos: &Position, p: Point) -> Option<Point> {
+    let t = pos.at(p)?;
+    if !t.code.is_flyer() {
+        return None;
+    }
+    enemy_chrysanthemum_next_to(pos, p, t.owner)
+}
+
+/// The Badgermole protecting the flower on `p`.
+fn protected_by(pos: &Position, p: Point) -> Option<Point> {
+    let t = pos.at(p)?;
+    if !t.code.is_flower() {
+        return None;
+    }
+    p.neighbours().find(|&n| {
+        pos.at(n)
+            .is_some_and(|b| b.code == Code::B && b.owner == t.owner)
+    })
+}
+
+fn capture_check(pos: &Position, mover: Tile, at: Point) -> Result<(), VagabondError> {
+    let target = pos.at(at).expect("a tile to capture");
+    if target.owner == mover.owner {
+        return Err(VagabondError::OwnTile { at });
+    }
+    if !mover.code.can_capture() {
+        return Err(VagabondError::CannotCapture { code: mover.code });
+    }
+    let me = mover.owner.index();
+    let lotus_ok = if target.code.is_flower() {
+        pos.lotus_deployed[me]
+    } else {
+        pos.lotus_deployed[0] && pos.lotus_deployed[1]
+    };
+    if !lotus_ok {
+        return Err(VagabondError::LotusNotDeployed {
+            flower: target.code.is_flower(),
+        });
+    }
+    if let Some(by) = protected_by(pos, at) {
+        return Err(VagabondError::Protected { at, by });
+    }
+    Ok(())
+}
+
+/// The enemy Sky Bison whose zone holds `b`, for a Sky Bison of `me`: an
+/// active one (off its gate, not frozen) within 6.
+fn enemy_bison_zone(pos: &Position, b: Point, me: Side) -> Option<Point> {
+    Point::all().find(|&q| {
+        pos.at(q)
+            .is_some_and(|t| t.code == Code::S && t.owner != me)
+            && !q.is_gate()
+            && frozen_by(pos, q).is_none()
+            && q.distance(b) <= 6
+    })
+}
+
+/// Every point a Sky Bison on `a` reaches in at most 6 steps: intermediate
+/// points empty and on the board, and never departing from a point next to
+/// an enemy Chrysanthemum. Marks them in `reach`.
+fn bison_reach(pos: &Position, a: Point, me: Side, reach: &mut [bool; GRID]) {
+    let mut dist = [u8::MAX; GRID];
+    dist[a.index()] = 0;
+    let mut queue = std::collections::VecDeque::from([a]);
+    while let Some(u) = queue.pop_front() {
+        let d = dist[u.index()];
+        if d >= 6 || (u != a && enemy_chrysanthemum_next_to(pos, u, me).is_some()) {
+            continue;
+        }
+        for v in u.neighbours() {
+            if v == a {
+                continue;
+            }
+            reach[v.index()] = true;
+            if pos.at(v).is_none() && dist[v.index()] == u8::MAX {
+                dist[v.index()] = d + 1;
+                queue.push_back(v);
+            }
+        }
+    }
+}
+
+/// Own Fire Lilies within 5 of `p`.
+fn fire_lilies_near(pos: &Position, p: Point, me: Side) -> impl Iterator<Item = Point> + '_ {
+    Point::all().filter(move |&f| {
+        f.distance(p) <= 5
+            && pos
+                .at(f)
+                .is_some_and(|t| t.code == Code::F && t.owner == me)
+    })
+}
+
+/// Whether the Badgermole on `a` may slide to the empty `b`: same line,
+/// empty between, and a flower right beyond `b`.
+fn badgermole_sight(pos: &Position, a: Point, b: Point) -> bool {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    if (dx != 0 && dy != 0) || (dx, dy) == (0, 0) {
+        return false;
+    }
+    let step = (dx.signum(), dy.signum());
+    let mut p = a;
+    loop {
+        p = match p.step(step) {
+            Some(p) => p,
+            None => return false,
+        };
+        if p == b {
+            break;
+        }
+        if pos.at(p).is_some() {
+            return false;
+        }
+    }
+    b.step(step)
+        .and_then(|beyond| pos.at(beyond))
+        .is_some_and(|t| t.code.is_flower())
+}
+
+fn check_deploy(pos: &Position, code: Code, at: Point) -> Result<(), VagabondError> {
+    let me = pos.to_move;
+    if pos.reserve[me.index()][code.index()] == 0 {
+        return Err(VagabondError::NotInReserve { code });
+    }
+    if pos.at(at).is_some() {
+        return Err(VagabondError::Occupied { at });
+    }
+    if code.is_flyer() {
+        if !at.is_gate() {
+            return Err(VagabondError::BisonGate { code, at });
+        }
+    } else if at.is_gate() {
+        return Err(VagabondError::GateDeploy { code, at });
+    }
+    if code == Code::D && fire_lilies_near(pos, at, me).next().is_none() {
+        return Err(VagabondError::DragonZone { at });
+    }
+    Ok(())
+}
+
+fn check_shift(pos: &Position, a: Point, b: Point) -> Result<(), VagabondError> {
+    let me = pos.to_move;
+    let t = pos.at(a).ok_or(VagabondError::NoTile { at: a })?;
+    if t.owner != me {
+        return Err(VagabondError::NotYourTile {
+            at: a,
+            owner: t.owner,
+        });
+    }
+    if a == b {
+        return Err(VagabondError::NullMove { at: a });
+    }
+    if matches!(t.code, Code::C | Code::F) {
+        return Err(VagabondError::CannotMove { code: t.code });
+    }
+    if let Some(by) = frozen_by(pos, a) {
+        return Err(VagabondError::Frozen { code: t.code, by });
+    }
+    if pos.at(b).is_some() {
+        capture_check(pos, t, b)?;
+    } else if b.is_gate() {
+        return Err(VagabondError::EmptyGate { at: b });
+    }
+    let distance = a.distance(b);
+    match t.code {
+        Code::S => {
+            if let Some(bison) = enemy_bison_zone(pos, b, me) {
+                return Err(VagabondError::BisonZone { bison });
+            }
+            if distance > 6 {
+                return Err(VagabondError::OutOfRange {
+                    code: t.code,
+                    range: 6,
+                    distance,
+                });
+            }
+            let mut reach = [false; GRID];
+            bison_reach(pos, a, me, &mut reach);
+            if !reach[b.index()] {
+                let chrysanthemum = pos.at(b).is_some_and(|x| x.code == Code::C);
+                return Err(VagabondError::PathBlocked {
+                    from: a,
+                    to: b,
+                    chrysanthemum,
+                });
+            }
+        }
+        Code::Y if distance > 5 => {
+            return Err(VagabondError::OutOfRange {
+                code: t.code,
+                range: 5,
+                distance,
+            })
+        }
+        Code::D if !fire_lilies_near(pos, a, me).any(|f| f.distance(b) <= 5) => {
+            return Err(VagabondError::DragonRange { from: a, to: b })
+        }
+        Code::W => {
+            let (dx, dy) = (b.x - a.x, b.y - a.y);
+            if dx.abs() != dy.abs() {
+                return Err(VagabondError::WheelDiagonal { from: a, to: b });
+            }
+            let step = (dx.signum(), dy.signum());
+            let mut p = a.step(step).expect("between two board points");
+            while p != b {
+                if pos.at(p).is_some() {
+                    return Err(VagabondError::PathBlocked {
+                        from: a,
+                        to: b,
+                        chrysanthemum: false,
+                    });
+                }
+                p = p.step(step).expect("between two board points");
+            }
+        }
+        Code::B if distance != 1 && !badgermole_sight(pos, a, b) => {
+            return Err(VagabondError::BadgermoleMove { from: a, to: b })
+        }
+        Code::L if distance != 1 => {
+            return Err(VagabondError::OutOfRange {
+                code: t.code,
+                range: 1,
+                distance,
+            })
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Checks `mv` against every rule and plays it.
+pub fn play(pos: &mut Position, mv: &Move) -> Result<(), VagabondError> {
+    let me = pos.to_move;
+    let due = (pos.turn / 2, me);
+    if let Some(written) = mv.prefix {
+        if written != due {
+            return Err(VagabondError::WrongPrefix { written, due });
+        }
+    }
+    match mv.body {
+        Body::Accept => {
+            if !pos.offer_pending {
+                return Err(VagabondError::NoOfferPending);
+            }
+            pos.drawn = true;
+        }
+        Body::Deploy { code, at } => {
+            check_deploy(pos, code, at)?;
+            pos.reserve[me.index()][code.index()] -= 1;
+            pos.board[at.index()] = Some(Tile { owner: me, code });
+            if code == Code::L {
+                pos.lotus_deployed[me.index()] = true;
+            }
+        }
+        Body::Shift { from, to } => {
+            check_shift(pos, from, to)?;
+            let captured = pos.board[to.index()].take();
+            pos.board[to.index()] = pos.board[from.index()].take();
+            if captured.is_some_and(|t| t.code == Code::L) {
+                pos.winner = Some(me);
+            }
+        }
+    }
+    // An offer made with the winning move is void.
+    pos.offer_pending = mv.offer && pos.winner.is_none() && mv.body != Body::Accept;
+    pos.turn += 1;
+    pos.to_move = me.other();
+    Ok(())
+}
+
+fn generate(pos: &Position, emit: Generator<'_, Move>) {
+    let me = pos.to_move;
+    if pos.offer_pending && !emit(Move::plain(Body::Accept)) {
+        return;
+    }
+    let empty = |p: Point| pos.at(p).is_none();
+    // Deploys: one per tile code in reserve and point.
+    for code in Code::ALL {
+        if pos.reserve[me.index()][code.index()] == 0 {
+            continue;
+        }
+        for at in Point::all().filter(|&p| empty(p)) {
+            let ok = if code.is_flyer() {
+                at.is_gate()
+            } else {
+                !at.is_gate() && (code != Code::D || fire_lilies_near(pos, at, me).next().is_some())
+            };
+            if ok && !emit(Move::plain(Body::Deploy { code, at })) {
+                return;
+            }
+        }
+    }
+    // Moves.
+    for a in Point::all() {
+        let Some(t) = pos.at(a).filter(|t| t.owner == me) else {
+            continue;
+        };
+        if matches!(t.code, Code::C | Code::F) || frozen_by(pos, a).is_some() {
+            continue;
+        }
+        let mut cand = [false; GRID];
+        match t.code {
+            Code::L => a.neighbours().for_each(|n| cand[n.index()] = true),
+            Code::B => {
+                a.neighbours().for_each(|n| cand[n.index()] = true);
+                for step in STEPS {
+                    let mut p = a;
+                    while let Some(n) = p.step(step).filter(|&n| empty(n)) {
+                        if n.step(step)
+                            .and_then(|x| pos.at(x))
+                            .is_some_and(|x| x.code.is_flower())
+                        {
+                            cand[n.index()] = true;
+                        }
+                        p = n;
+                    }
+                }
+            }
+            Code::W => {
+                for step in DIAGONALS {
+                    let mut p = a;
+                    while let Some(n) = p.step(step) {
+                        cand[n.index()] = true;
+                        if !empty(n) {
+                            break;
+                        }
+                        p = n;
+                    }
+                }
+            }
+            Code::D => {
+                for f in fire_lilies_near(pos, a, me) {
+                    Point::all()
+                        .filter(|p| p.distance(f) <= 5)
+                        .for_each(|p| cand[p.index()] = true);
+                }
+            }
+            Code::Y => Point::all()
+                .filter(|p| p.distance(a) <= 5)
+                .for_each(|p| cand[p.index()] = true),
+            Code::S => bison_reach(pos, a, me, &mut cand),
+            Code::C | Code::F => {}
+        }
+        for b in Point::all() {
+            if !cand[b.index()] || b == a {
+                continue;
+            }
+            let ok = match pos.at(b) {
+                Some(_) => capture_check(pos, t, b).is_ok(),
+                None => !b.is_gate(),
+            } && (t.code != Code::S || enemy_bison_zone(pos, b, me).is_none());
+            if ok && !emit(Move::plain(Body::Shift { from: a, to: b })) {
+                return;
+            }
+        }
+    }
+}
+
+pub fn legal_moves(pos: &Position, out: &mut Vec<Move>) {
+    collect_moves(|emit| generate(pos, emit), out)
+}
+
+pub fn has_legal_move(pos: &Position) -> bool {
+    any_move(|emit| generate(pos, emit))
+}
+
+/// The Lotus captured wins; an accepted offer draws; a side with no legal
+/// move is stuck, with no result.
+pub fn ending(pos: &Position) -> Option<Ending> {
+    if let Some(w) = pos.winner {
+        return Some(Ending::win(w, "lotus-captured"));
+    }
+    if pos.drawn {
+        return Some(Ending::draw("draw-accepted"));
+    }
+    if !has_legal_move(pos) {
+        return Some(Ending::stuck("stuck"));
+    }
+    None
+}
