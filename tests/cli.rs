@@ -435,6 +435,70 @@ fn moves_for_roshi_setup_and_settings() {
 }
 
 #[test]
+fn a_bare_garden_gate_string_validates_with_game_vagabond() {
+    let sample = "0H.L(0,-6);0G.L(2,6);1H.W(-4,0);1G.B(1,6);2H.S(0,-8);2G.C(0,4);\
+        3H.(0,-8)-(-2,-4);3G.S(8,0);4H.(-4,0)-(-1,3);4G.(8,0)-(4,2);5H.(-1,3)-(0,4);\
+        5G.(4,2)-(0,4);6H.W(-1,8);6G.F(-6,0);7H.(-1,8)-(1,6);7G.D(-6,1)~~;8H.F(4,5);\
+        8G.(-6,1)-(-5,3);9H.D(3,3);9G.B(6,-2);10H.(3,3)-(2,6)";
+    let out = String::from_utf8(
+        gamerec()
+            .args(["validate", "--format", "json", "--game", "vagabond", "-"])
+            .write_stdin(sample)
+            .assert()
+            .code(0)
+            .get_output()
+            .stdout
+            .clone(),
+    )
+    .unwrap();
+    let lines = json_lines(&out);
+    assert_eq!(lines[0]["outcome"]["winner"], "Host");
+    assert_eq!(lines[0]["outcome"]["reason"], "lotus-captured");
+    assert_eq!(lines[0]["plies"], 21);
+    // Without --game the same text has no rules.
+    gamerec()
+        .args(["validate", "--format", "json", "-"])
+        .write_stdin(sample)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("missing-game"));
+    // The Garden Gate would drop the second `0H.` line silently; gamerec
+    // reports it, with its place.
+    gamerec()
+        .args(["validate", "--color", "never", "--game", "vagabond", "-"])
+        .write_stdin("0H.L(0,0);0H.L(1,1);0G.S(8,0)")
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("wrong-move-prefix"))
+        .stdout(predicate::str::contains("<stdin>:1:11"));
+    // The per-ply counts of the sample game (the reference list, plus the
+    // acceptance `==` while 7G's offer is pending).
+    let each = String::from_utf8(
+        gamerec()
+            .args(["moves", "--each", "--game-type", "vagabond", "-"])
+            .write_stdin(sample)
+            .assert()
+            .code(0)
+            .get_output()
+            .stdout
+            .clone(),
+    )
+    .unwrap();
+    let counts: Vec<&str> = each
+        .lines()
+        .map(|l| l.split('\t').nth(1).unwrap())
+        .collect();
+    assert_eq!(counts[0], "1229");
+    assert_eq!(counts[16], "810");
+    assert_eq!(counts[20], "611");
+    gamerec()
+        .args(["validate", "--game", "go", "-"])
+        .write_stdin(sample)
+        .assert()
+        .code(2);
+}
+
+#[test]
 fn moves_reports_bad_input_with_the_contract_exit_codes() {
     // A record invalid before the asked ply: 1, with a diagnostic.
     gamerec()
