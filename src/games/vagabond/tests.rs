@@ -392,3 +392,24 @@ fn generator_agrees_with_the_rule_checks_along_the_sample_game() {
         play(&mut p, text).unwrap();
     }
 }
+
+#[test]
+fn the_flying_lemur_flies_within_5_over_anything_and_can_be_frozen() {
+    let lemur = Options {
+        double_tiles: false,
+        lemur: true,
+    };
+    let lp = |text: &str| Position::parse(text, lemur).unwrap();
+    // Alone at (0,0): the 61 points within 5, less its own (no gate is that
+    // close).
+    assert_eq!(legal(&lp("Y(0,0) -/- HG h -")).len(), 60);
+    // Over a wall of tiles, and into what would be a Bison zone.
+    let mut p = lp("Y(0,0),b(0,1),b(1,0),b(-1,0),b(0,-1),s(0,4) -/- HG h -");
+    play(&mut p.clone(), "(0,0)-(0,3)").unwrap();
+    let e = play(&mut p.clone(), "(0,0)-(0,6)").unwrap_err();
+    assert_eq!(e.code(), "out-of-range");
+    // It captures, and an enemy Chrysanthemum next to it freezes it.
+    play(&mut p, "(0,0)-(0,4)").unwrap();
+    let f = lp("Y(0,0),c(1,0) -/- HG h -");
+    assert_eq!(code(play(&mut f.clone(), "(0,0)-(0,2)")), "frozen");
+}
