@@ -29,3 +29,34 @@ impl Lcg {
         (self.0 >> 33) as usize % n
     }
 }
+
+/// The canonical spellings of every legal move of `G` in `pos`, sorted.
+pub fn legal<G: crate::game::Game>(pos: &G::Position) -> std::collections::BTreeSet<String> {
+    let mut out = Vec::new();
+    G::legal_moves(pos, &mut out);
+    out.iter()
+        .map(|m| {
+            let mut s = String::new();
+            G::write_move(m, &mut s);
+            s
+        })
+        .collect()
+}
+
+/// The code of a refused move; panics when the move was accepted.
+pub fn refused<E: crate::game::RuleError>(r: Result<(), E>) -> &'static str {
+    match r {
+        Ok(()) => panic!("the move must be refused"),
+        Err(e) => e.code(),
+    }
+}
+
+/// A tag pair with no place in any input.
+pub fn tag(name: &str, value: &str) -> crate::record::Tag {
+    crate::record::Tag {
+        name: name.into(),
+        value: value.into(),
+        span: Default::default(),
+        value_span: Default::default(),
+    }
+}

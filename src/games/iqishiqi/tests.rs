@@ -30,19 +30,11 @@ fn play(p: &mut Position, text: &str) -> Result<(), IqishiqiError> {
 }
 
 fn legal(p: &Position) -> BTreeSet<String> {
-    let mut out = Vec::new();
-    rules::legal_moves(p, &mut out);
-    out.iter()
-        .map(|m| {
-            let mut s = String::new();
-            super::notation::write_move(m, &mut s);
-            s
-        })
-        .collect()
+    crate::testkit::legal::<Iqishiqi>(p)
 }
 
 fn code(r: Result<(), IqishiqiError>) -> &'static str {
-    r.expect_err("the move must be refused").code()
+    crate::testkit::refused(r)
 }
 
 const T1: &str = "E7 H2,E5,D6,G6,H7,I9,J9,H11,I11 n";

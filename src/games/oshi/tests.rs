@@ -30,15 +30,11 @@ fn play_all(p: &mut Position, moves: &str) {
 }
 
 fn legal(p: &Position) -> Vec<String> {
-    let mut out = Vec::new();
-    rules::legal_moves(p, &mut out);
-    let mut v: Vec<String> = out.iter().map(|m| format!("{}-{}", m.from, m.to)).collect();
-    v.sort();
-    v
+    crate::testkit::legal::<Oshi>(p).into_iter().collect()
 }
 
 fn code(r: Result<(), OshiError>) -> &'static str {
-    r.expect_err("the move must be refused").code()
+    crate::testkit::refused(r)
 }
 
 // --- Moves --------------------------------------------------------------

@@ -29,19 +29,11 @@ fn play_all(p: &mut Position, moves: &str) {
 }
 
 fn legal(p: &Position) -> BTreeSet<String> {
-    let mut out = Vec::new();
-    rules::legal_moves(p, &mut out);
-    out.iter()
-        .map(|m| {
-            let mut s = String::new();
-            super::notation::write_move(m, &mut s);
-            s
-        })
-        .collect()
+    crate::testkit::legal::<Retsami>(p)
 }
 
 fn code(r: Result<(), RetsamiError>) -> &'static str {
-    r.expect_err("the move must be refused").code()
+    crate::testkit::refused(r)
 }
 
 /// A position with one Red counter on Way `w` and nothing else, Red to move.
@@ -60,12 +52,7 @@ fn lone(w: u8) -> Position {
 }
 
 fn tag(name: &str, value: &str) -> Tag {
-    Tag {
-        name: name.into(),
-        value: value.into(),
-        span: Default::default(),
-        value_span: Default::default(),
-    }
+    crate::testkit::tag(name, value)
 }
 
 // --- Start ----------------------------------------------------------------

@@ -37,28 +37,15 @@ fn play_all(p: &mut Position, moves: &str) {
 }
 
 fn code(r: Result<(), RoshiError>) -> &'static str {
-    r.expect_err("the turn must be refused").code()
+    crate::testkit::refused(r)
 }
 
 fn turns(p: &Position) -> BTreeSet<String> {
-    let mut out = Vec::new();
-    rules::legal_moves(p, &mut out);
-    out.iter()
-        .map(|m| {
-            let mut s = String::new();
-            super::notation::write_move(m, &mut s);
-            s
-        })
-        .collect()
+    crate::testkit::legal::<Roshi>(p)
 }
 
 fn tag(name: &str, value: &str) -> Tag {
-    Tag {
-        name: name.into(),
-        value: value.into(),
-        span: Default::default(),
-        value_span: Default::default(),
-    }
+    crate::testkit::tag(name, value)
 }
 
 /// 7x7 after both setups: stone d4, Red a1, Blue b2 and f6; Red to move.

@@ -24,19 +24,11 @@ fn play(p: &mut Position, text: &str) -> Result<(), VagabondError> {
 }
 
 fn code(r: Result<(), VagabondError>) -> &'static str {
-    r.expect_err("the move must be refused").code()
+    crate::testkit::refused(r)
 }
 
 fn legal(p: &Position) -> BTreeSet<String> {
-    let mut out = Vec::new();
-    rules::legal_moves(p, &mut out);
-    out.iter()
-        .map(|m| {
-            let mut s = String::new();
-            super::notation::write_move(m, &mut s);
-            s
-        })
-        .collect()
+    crate::testkit::legal::<Vagabond>(p)
 }
 
 fn start() -> Position {
