@@ -27,6 +27,53 @@ pub fn write_square(file: u8, rank: u8, out: &mut String) {
     let _ = write!(out, "{}{}", (b'a' + file) as char, rank + 1);
 }
 
+/// A square of a 9×9 board (Oshi, Retsami): `rank * 9 + file`, both
+/// 0-based (a1 = 0, i9 = 80).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Square9(u8);
+
+impl Square9 {
+    pub fn new(file: i8, rank: i8) -> Option<Square9> {
+        ((0..9).contains(&file) && (0..9).contains(&rank)).then(|| Square9((rank * 9 + file) as u8))
+    }
+
+    pub fn file(self) -> i8 {
+        (self.0 % 9) as i8
+    }
+
+    pub fn rank(self) -> i8 {
+        (self.0 / 9) as i8
+    }
+
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The square `df` files and `dr` ranks away, if on the board.
+    pub fn offset(self, df: i8, dr: i8) -> Option<Square9> {
+        Square9::new(self.file() + df, self.rank() + dr)
+    }
+
+    /// a1, b1, …, i9.
+    pub fn all() -> impl Iterator<Item = Square9> {
+        (0..81).map(Square9)
+    }
+
+    /// Reads `e3` (uppercase accepted).
+    pub fn parse(text: &str) -> Option<Square9> {
+        let (file, rank) = parse_square(text, 9, 9)?;
+        Square9::new(file as i8, rank as i8)
+    }
+}
+
+impl std::fmt::Display for Square9 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut s = String::with_capacity(2);
+        write_square(self.file() as u8, self.rank() as u8, &mut s);
+        f.write_str(&s)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -50,5 +97,19 @@ mod tests {
             assert_eq!(parse_square(bad, 9, 9), None, "{bad}");
         }
         assert_eq!(parse_square("s19", 19, 19), Some((18, 18)));
+    }
+
+    #[test]
+    fn nine_by_nine_squares() {
+        for sq in Square9::all() {
+            assert_eq!(Square9::parse(&sq.to_string()), Some(sq));
+            assert_eq!(Square9::new(sq.file(), sq.rank()), Some(sq));
+        }
+        assert_eq!(Square9::all().count(), 81);
+        let a1 = Square9::parse("a1").unwrap();
+        assert_eq!((a1.index(), a1.offset(-1, 0)), (0, None));
+        assert_eq!(a1.offset(1, 1), Square9::parse("b2"));
+        assert_eq!(Square9::parse("i9").unwrap().index(), 80);
+        assert_eq!(Square9::parse("j1"), None);
     }
 }

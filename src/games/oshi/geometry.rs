@@ -1,54 +1,17 @@
 //! The 9×9 board: squares a1..i9, the four orthogonal directions.
 
-use crate::games::grid;
-use std::fmt;
+pub use crate::games::grid::Square9 as Square;
 
-pub const SIZE: i8 = 9;
-
-/// A square, `rank * 9 + file`, both 0-based (a1 = 0, i9 = 80).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Square(u8);
-
-impl Square {
-    pub fn new(file: i8, rank: i8) -> Option<Square> {
-        ((0..SIZE).contains(&file) && (0..SIZE).contains(&rank))
-            .then(|| Square((rank * SIZE + file) as u8))
-    }
-
-    pub fn file(self) -> i8 {
-        (self.0 % 9) as i8
-    }
-
-    pub fn rank(self) -> i8 {
-        (self.0 / 9) as i8
-    }
-
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-
+/// Oshi's steps along a rank or file.
+pub trait Step {
     /// The next square in `dir`, or `None` past the edge.
-    pub fn step(self, dir: Dir) -> Option<Square> {
-        let (df, dr) = dir.delta();
-        Square::new(self.file() + df, self.rank() + dr)
-    }
-
-    pub fn all() -> impl Iterator<Item = Square> {
-        (0..81).map(Square)
-    }
-
-    /// Reads `e3` (uppercase accepted).
-    pub fn parse(text: &str) -> Option<Square> {
-        let (file, rank) = grid::parse_square(text, SIZE as u8, SIZE as u8)?;
-        Square::new(file as i8, rank as i8)
-    }
+    fn step(self, dir: Dir) -> Option<Square>;
 }
 
-impl fmt::Display for Square {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut s = String::with_capacity(2);
-        grid::write_square(self.file() as u8, self.rank() as u8, &mut s);
-        f.write_str(&s)
+impl Step for Square {
+    fn step(self, dir: Dir) -> Option<Square> {
+        let (df, dr) = dir.delta();
+        self.offset(df, dr)
     }
 }
 

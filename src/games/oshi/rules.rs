@@ -1,7 +1,7 @@
 //! Oshi's rules: moves of 1..N squares with step-by-step pushing, scoring,
 //! the no-return rule, and the end of the game.
 
-use super::geometry::{Dir, Square};
+use super::geometry::{Dir, Square, Step};
 use super::notation::Move;
 use super::position::{Board, NoReturn, Piece, Position, MAX_PIECES, POINTS_TO_WIN};
 use super::SIDES;

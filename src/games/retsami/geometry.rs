@@ -1,12 +1,7 @@
 //! The 9×9 board and the Way: the 81-square path spiralling inward
 //! counter-clockwise from a1 (Way 1) to the Home Square e5 (Way 81).
 
-use crate::games::grid;
-use std::fmt;
-
-/// A square, `rank * 9 + file`, both 0-based (a1 = 0, i9 = 80).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Square(u8);
+pub use crate::games::grid::Square9 as Square;
 
 /// The Way index of each square, rank 1 first (the table of the rules).
 const WAY_BY_RANK: [[u8; 9]; 9] = [
@@ -30,36 +25,25 @@ pub const HOME: u8 = 81;
 /// The starting row is Way 1..=9.
 pub const STARTING_ROW: std::ops::RangeInclusive<u8> = 1..=9;
 
-impl Square {
-    pub fn new(file: i8, rank: i8) -> Option<Square> {
-        ((0..9).contains(&file) && (0..9).contains(&rank)).then(|| Square((rank * 9 + file) as u8))
-    }
-
-    pub fn file(self) -> i8 {
-        (self.0 % 9) as i8
-    }
-
-    pub fn rank(self) -> i8 {
-        (self.0 / 9) as i8
-    }
-
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-
-    pub fn all() -> impl Iterator<Item = Square> {
-        (0..81).map(Square)
-    }
-
+/// Where a square lies on the Way, and the straight lines a take follows.
+pub trait OnTheWay: Sized {
     /// The square's Way index, 1..=81.
-    pub fn way(self) -> u8 {
+    fn way(self) -> u8;
+    /// The square with Way index `w` (1..=81).
+    fn at_way(w: u8) -> Self;
+    /// The squares strictly between `self` and `to` on a rank, file or
+    /// diagonal; `None` when they share no line.
+    fn line_to(self, to: Self) -> Option<impl Iterator<Item = Self>>;
+}
+
+impl OnTheWay for Square {
+    fn way(self) -> u8 {
         WAY_BY_RANK[self.rank() as usize][self.file() as usize]
     }
 
-    /// The square with Way index `w` (1..=81).
-    pub fn at_way(w: u8) -> Square {
+    fn at_way(w: u8) -> Square {
         static BY_WAY: std::sync::LazyLock<[Square; 82]> = std::sync::LazyLock::new(|| {
-            let mut t = [Square(0); 82];
+            let mut t = [Square::new(0, 0).expect("a1"); 82];
             for sq in Square::all() {
                 t[sq.way() as usize] = sq;
             }
@@ -68,14 +52,7 @@ impl Square {
         BY_WAY[w as usize]
     }
 
-    pub fn parse(text: &str) -> Option<Square> {
-        let (file, rank) = grid::parse_square(text, 9, 9)?;
-        Square::new(file as i8, rank as i8)
-    }
-
-    /// The squares strictly between `self` and `to` on a rank, file or
-    /// diagonal; `None` when they share no line.
-    pub fn line_to(self, to: Square) -> Option<impl Iterator<Item = Square>> {
+    fn line_to(self, to: Square) -> Option<impl Iterator<Item = Square>> {
         let (df, dr) = (to.file() - self.file(), to.rank() - self.rank());
         if (df, dr) == (0, 0) || !(df == 0 || dr == 0 || df.abs() == dr.abs()) {
             return None;
@@ -83,17 +60,7 @@ impl Square {
         let (sf, sr) = (df.signum(), dr.signum());
         let steps = df.abs().max(dr.abs());
         let from = self;
-        Some(
-            (1..steps).filter_map(move |k| Square::new(from.file() + sf * k, from.rank() + sr * k)),
-        )
-    }
-}
-
-impl fmt::Display for Square {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut s = String::with_capacity(2);
-        grid::write_square(self.file() as u8, self.rank() as u8, &mut s);
-        f.write_str(&s)
+        Some((1..steps).filter_map(move |k| from.offset(sf * k, sr * k)))
     }
 }
 

@@ -8,7 +8,7 @@
 //! move, `r` or `w`; `~~` when the side to move has a draw offer to answer,
 //! else `-`.
 
-use super::geometry::Square;
+use super::geometry::{OnTheWay, Square};
 use crate::game::{fields_with_offsets, PositionError, Side};
 use std::fmt::Write;
 

@@ -2,7 +2,7 @@
 //! a straight line, re-enter on the starting row; home wins; draws by
 //! agreement; a player with no move is blocked (drawn).
 
-use super::geometry::{corners_between, Square, HOME, STARTING_ROW};
+use super::geometry::{corners_between, OnTheWay, Square, HOME, STARTING_ROW};
 use super::notation::{Action, Move};
 use super::position::Position;
 use crate::game::{any_move, collect_moves, Ending, Generator, RuleError, Side};

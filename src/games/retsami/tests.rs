@@ -1,7 +1,7 @@
 //! One test per rule and per illegal-move reason; the corner rule at every
 //! square of the Way; legal-move counts (tests/data/retsami-counts.txt).
 
-use super::geometry::{Square, CORNERS, HOME};
+use super::geometry::{OnTheWay, Square, CORNERS, HOME};
 use super::notation::Move;
 use super::position::Position;
 use super::rules::{self, RetsamiError};
