@@ -3,7 +3,7 @@
 //! piece); Blue's setup `@SQ,@SQ`; a pass `--`.
 
 use super::geometry::Sq;
-use crate::game::MoveSyntaxError;
+use crate::game::{no_draw_marks, MoveSyntaxError};
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while1};
 use nom::character::complete::char;
@@ -117,18 +117,19 @@ pub fn parse_move(text: &str) -> Result<Move, MoveSyntaxError> {
     if text == "--" {
         return Ok(Move::PASS);
     }
-    if text.ends_with("~~") || text == "==" {
-        return Err(err(
-            "draw offers (`~~`) and acceptances (`==`) do not exist in Roshi".into(),
-            text.len().saturating_sub(2),
-        ));
-    }
-    let mut actions = Vec::with_capacity(2);
+    no_draw_marks(text, "Roshi")?;
+    // No allocation per turn: at most three actions are kept (a third is
+    // kept so that the rules can say "too many"); more are only counted.
+    let mut actions = [Action::Place(Sq { rank: 0, file: 0 }); 3];
+    let mut count = 0;
     let mut rest = text;
     loop {
         let at = text.len() - rest.len();
         let (r, a) = action(rest).map_err(|_| err(format!("expected an action: {SHAPE}"), at))?;
-        actions.push(a);
+        if count < 3 {
+            actions[count] = a;
+        }
+        count += 1;
         if r.is_empty() {
             break;
         }
@@ -139,13 +140,10 @@ pub fn parse_move(text: &str) -> Result<Move, MoveSyntaxError> {
             )
         })?;
     }
-    if actions.len() > 3 {
-        return Err(err(
-            format!("{} actions: a turn has one or two", actions.len()),
-            0,
-        ));
+    if count > 3 {
+        return Err(err(format!("{count} actions: a turn has one or two"), 0));
     }
-    Ok(Move::new(&actions))
+    Ok(Move::new(&actions[..count]))
 }
 
 pub fn write_action(a: Action, out: &mut String) {

@@ -480,10 +480,14 @@ pub fn legal_moves(pos: &Position, out: &mut Vec<Move>) {
 
 /// Whether `side` has a roshi: five or more squares in a row (rank, file or
 /// diagonal) holding the stone and otherwise only `side`'s pieces.
+#[cfg(test)]
 pub fn has_roshi(pos: &Position, side: Side) -> bool {
-    let Some(stone) = pos.stone() else {
-        return false;
-    };
+    pos.stone()
+        .is_some_and(|stone| roshi_through(pos, stone, side))
+}
+
+/// [`has_roshi`] with the stone's square already known.
+fn roshi_through(pos: &Position, stone: Sq, side: Side) -> bool {
     let run = |df: i8, dr: i8| {
         let mut n = 0;
         let mut s = stone;
@@ -507,7 +511,11 @@ pub fn ending(pos: &Position) -> Option<Ending> {
     if pos.drawn {
         return Some(Ending::draw("double-pass"));
     }
-    match (has_roshi(pos, Side::First), has_roshi(pos, Side::Second)) {
+    let stone = pos.stone()?;
+    match (
+        roshi_through(pos, stone, Side::First),
+        roshi_through(pos, stone, Side::Second),
+    ) {
         (true, false) => Some(Ending::win(Side::First, "roshi")),
         (false, true) => Some(Ending::win(Side::Second, "roshi")),
         _ => None,

@@ -294,16 +294,20 @@ fn capture_check(pos: &Position, mover: Tile, at: Point) -> Result<(), VagabondE
     Ok(())
 }
 
-/// The enemy Sky Bison whose zone holds `b`, for a Sky Bison of `me`: an
-/// active one (off its gate, not frozen) within 6.
-fn enemy_bison_zone(pos: &Position, b: Point, me: Side) -> Option<Point> {
-    Point::all().find(|&q| {
+/// The opponent's active Sky Bisons (off their gates, not frozen): each
+/// zones out `me`'s Sky Bisons within 6.
+fn active_enemy_bisons(pos: &Position, me: Side) -> impl Iterator<Item = Point> + '_ {
+    Point::all().filter(move |&q| {
         pos.at(q)
             .is_some_and(|t| t.code == Code::S && t.owner != me)
             && !q.is_gate()
             && frozen_by(pos, q).is_none()
-            && q.distance(b) <= 6
     })
+}
+
+/// The Sky Bison among `bisons` whose zone holds `b`.
+fn zone_holding(mut bisons: impl Iterator<Item = Point>, b: Point) -> Option<Point> {
+    bisons.find(|q| q.distance(b) <= 6)
 }
 
 /// Every point a Sky Bison on `a` reaches in at most 6 steps: intermediate
@@ -331,14 +335,17 @@ fn bison_reach(pos: &Position, a: Point, me: Side, reach: &mut [bool; GRID]) {
     }
 }
 
-/// Own Fire Lilies within 5 of `p`.
-fn fire_lilies_near(pos: &Position, p: Point, me: Side) -> impl Iterator<Item = Point> + '_ {
+/// `me`'s Fire Lilies on the board.
+fn own_fire_lilies(pos: &Position, me: Side) -> impl Iterator<Item = Point> + '_ {
     Point::all().filter(move |&f| {
-        f.distance(p) <= 5
-            && pos
-                .at(f)
-                .is_some_and(|t| t.code == Code::F && t.owner == me)
+        pos.at(f)
+            .is_some_and(|t| t.code == Code::F && t.owner == me)
     })
+}
+
+/// Those of `lilies` within 5 of `p`.
+fn near(lilies: impl Iterator<Item = Point>, p: Point) -> impl Iterator<Item = Point> {
+    lilies.filter(move |f| f.distance(p) <= 5)
 }
 
 /// Whether the Badgermole on `a` may slide to the empty `b`: same line,
@@ -382,7 +389,7 @@ fn check_deploy(pos: &Position, code: Code, at: Point) -> Result<(), VagabondErr
     } else if at.is_gate() {
         return Err(VagabondError::GateDeploy { code, at });
     }
-    if code == Code::D && fire_lilies_near(pos, at, me).next().is_none() {
+    if code == Code::D && near(own_fire_lilies(pos, me), at).next().is_none() {
         return Err(VagabondError::DragonZone { at });
     }
     Ok(())
@@ -414,7 +421,7 @@ fn check_shift(pos: &Position, a: Point, b: Point) -> Result<(), VagabondError> 
     let distance = a.distance(b);
     match t.code {
         Code::S => {
-            if let Some(bison) = enemy_bison_zone(pos, b, me) {
+            if let Some(bison) = zone_holding(active_enemy_bisons(pos, me), b) {
                 return Err(VagabondError::BisonZone { bison });
             }
             if distance > 6 {
@@ -442,7 +449,7 @@ fn check_shift(pos: &Position, a: Point, b: Point) -> Result<(), VagabondError> 
                 distance,
             })
         }
-        Code::D if !fire_lilies_near(pos, a, me).any(|f| f.distance(b) <= 5) => {
+        Code::D if !near(own_fire_lilies(pos, me), a).any(|f| f.distance(b) <= 5) => {
             return Err(VagabondError::DragonRange { from: a, to: b })
         }
         Code::W => {
@@ -524,6 +531,22 @@ fn generate(pos: &Position, emit: Generator<'_, Move>) {
         return;
     }
     let empty = |p: Point| pos.at(p).is_none();
+    // Computed at most once per position, and only when needed (a search
+    // for any legal move usually stops at the first deploy).
+    let lilies_cell = std::cell::OnceCell::new();
+    let lilies = || {
+        lilies_cell
+            .get_or_init(|| own_fire_lilies(pos, me).collect::<Vec<_>>())
+            .iter()
+            .copied()
+    };
+    let bisons_cell = std::cell::OnceCell::new();
+    let bisons = || {
+        bisons_cell
+            .get_or_init(|| active_enemy_bisons(pos, me).collect::<Vec<_>>())
+            .iter()
+            .copied()
+    };
     // Deploys: one per tile code in reserve and point.
     for code in Code::ALL {
         if pos.reserve[me.index()][code.index()] == 0 {
@@ -533,7 +556,7 @@ fn generate(pos: &Position, emit: Generator<'_, Move>) {
             let ok = if code.is_flyer() {
                 at.is_gate()
             } else {
-                !at.is_gate() && (code != Code::D || fire_lilies_near(pos, at, me).next().is_some())
+                !at.is_gate() && (code != Code::D || near(lilies(), at).next().is_some())
             };
             if ok && !emit(Move::plain(Body::Deploy { code, at })) {
                 return;
@@ -579,7 +602,7 @@ fn generate(pos: &Position, emit: Generator<'_, Move>) {
                 }
             }
             Code::D => {
-                for f in fire_lilies_near(pos, a, me) {
+                for f in near(lilies(), a) {
                     Point::all()
                         .filter(|p| p.distance(f) <= 5)
                         .for_each(|p| cand[p.index()] = true);
@@ -598,7 +621,7 @@ fn generate(pos: &Position, emit: Generator<'_, Move>) {
             let ok = match pos.at(b) {
                 Some(_) => capture_check(pos, t, b).is_ok(),
                 None => !b.is_gate(),
-            } && (t.code != Code::S || enemy_bison_zone(pos, b, me).is_none());
+            } && (t.code != Code::S || zone_holding(bisons(), b).is_none());
             if ok && !emit(Move::plain(Body::Shift { from: a, to: b })) {
                 return;
             }
