@@ -322,22 +322,26 @@ pub fn destinations(pos: &Position, drop: Cell) -> Result<Vec<Cell>, IqishiqiErr
 pub fn play(pos: &mut Position, mv: &Move) -> Result<(), IqishiqiError> {
     let dests = destinations(pos, mv.drop)?;
     let label = |c: Cell| pos.coords.label(c);
-    let mut legal: Vec<String> = dests.iter().map(|&c| label(c)).collect();
-    legal.sort();
+    // The destinations' labels, for the error messages only.
+    let legal = || {
+        let mut l: Vec<String> = dests.iter().map(|&c| label(c)).collect();
+        l.sort();
+        l
+    };
     let dest = match mv.dest {
         Some(d) if dests.contains(&d) => d,
         Some(d) => {
             return Err(IqishiqiError::Unreachable {
                 drop: label(mv.drop),
                 dest: label(d),
-                legal,
+                legal: legal(),
             })
         }
         None if dests.len() == 1 => dests[0],
         None => {
             return Err(IqishiqiError::Ambiguous {
                 drop: label(mv.drop),
-                legal,
+                legal: legal(),
             })
         }
     };

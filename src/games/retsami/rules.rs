@@ -190,8 +190,8 @@ pub fn check(pos: &Position, action: Action) -> Result<(), RetsamiError> {
             {
                 return Err(RetsamiError::Overtaking { from, to, blocker });
             }
-            let corners: Vec<u8> = corners_between(a, b).collect();
-            if corners.len() > 1 {
+            if corners_between(a, b).nth(1).is_some() {
+                let corners = corners_between(a, b).collect();
                 return Err(RetsamiError::TooManyCorners { from, to, corners });
             }
             Ok(())
