@@ -43,7 +43,7 @@ pub struct Options {
 
 impl Options {
     /// The movetext style of a record, from its tags.
-    fn style(&self, tags: &[Tag]) -> MovetextStyle {
+    pub fn style(&self, tags: &[Tag]) -> MovetextStyle {
         let named = tags
             .iter()
             .find(|t| t.name == "Game")

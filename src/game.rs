@@ -4,6 +4,7 @@
 
 pub use crate::record::MovetextStyle;
 use crate::record::Tag;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// The two sides, in the order the record format names them (the first-named
@@ -181,6 +182,136 @@ pub fn tag_value<'a>(tags: &'a [Tag], name: &str) -> Option<&'a str> {
         .map(|t| t.value.as_str())
 }
 
+/// What one legal move did, as the replay found it (for `convert` and
+/// `stats`). Squares are in the record's own notation.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveFacts {
+    /// The move's full canonical spelling (e.g. Iqishiqi's destination
+    /// always written).
+    pub canonical: String,
+    /// The move's type, kebab-case: e.g. `move`, `drop`, `take`, `deploy`.
+    pub kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+    /// Pieces the move displaced, captured or scored with, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<Effect>,
+    /// The turn offers a draw (`~~`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub offer: bool,
+}
+
+/// One consequence of a move: a piece pushed, pushed off, captured, taken…
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Effect {
+    /// `pushed`, `pushed-off`, `captured`, `taken`, `neutral-moved`…
+    pub what: String,
+    /// The piece, e.g. `White 2-story`, `Guest Wheel`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub piece: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+    /// Points the move scored by it (Oshi).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<u32>,
+}
+
+impl Effect {
+    pub fn new(what: &str) -> Effect {
+        Effect {
+            what: what.into(),
+            ..Effect::default()
+        }
+    }
+}
+
+/// How a game-specific statistic accumulates over a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fold {
+    /// A total, starting at 0.
+    Sum,
+    /// A maximum, starting at 0.
+    Max,
+    /// Set once, the first time; empty until then.
+    First,
+}
+
+/// One game-specific statistic: its column name and how it accumulates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stat {
+    pub name: &'static str,
+    pub fold: Fold,
+}
+
+impl Stat {
+    pub const fn sum(name: &'static str) -> Stat {
+        Stat {
+            name,
+            fold: Fold::Sum,
+        }
+    }
+    pub const fn max(name: &'static str) -> Stat {
+        Stat {
+            name,
+            fold: Fold::Max,
+        }
+    }
+    pub const fn first(name: &'static str) -> Stat {
+        Stat {
+            name,
+            fold: Fold::First,
+        }
+    }
+}
+
+/// The values of a game's [`Stat`]s, in the order `Game::STATS` lists them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counts(pub Vec<Option<u64>>);
+
+impl Counts {
+    pub fn new(stats: &[Stat]) -> Counts {
+        Counts(
+            stats
+                .iter()
+                .map(|s| (s.fold != Fold::First).then_some(0))
+                .collect(),
+        )
+    }
+    /// Adds `n` to a sum.
+    pub fn add(&mut self, i: usize, n: u64) {
+        let v = self.0[i].get_or_insert(0);
+        *v += n;
+    }
+    /// Raises a maximum to `n`.
+    pub fn max(&mut self, i: usize, n: u64) {
+        let v = self.0[i].get_or_insert(0);
+        *v = (*v).max(n);
+    }
+    /// Sets a first-time value unless it is already set.
+    pub fn first(&mut self, i: usize, n: u64) {
+        self.0[i].get_or_insert(n);
+    }
+}
+
+/// Another site's notation a game is exported to and read back from
+/// (`convert --to gardengate`, `--to abstractplay`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SiteFormat {
+    /// The `--to`/`--from` name.
+    pub name: &'static str,
+    /// Tags a game read back from the site gets besides `Game`.
+    pub tags: &'static [(&'static str, &'static str)],
+    /// Turns are joined with this.
+    pub separator: &'static str,
+    /// A line starting with this begins a new game (other lines continue
+    /// the game); `None`: every line is one game.
+    pub game_start: Option<&'static str>,
+}
+
 /// One game's rules and notation.
 pub trait Game: 'static {
     /// The `Game` tag value (lowercase).
@@ -230,5 +361,39 @@ pub trait Game: 'static {
     /// A phrase for an ending reason, e.g. "on points".
     fn describe_reason(reason: &str) -> String {
         reason.replace('-', " ")
+    }
+
+    /// What a legal move did: `before` and `after` are the positions around
+    /// it.
+    fn describe(before: &Self::Position, mv: &Self::Move, after: &Self::Position) -> MoveFacts;
+
+    /// The game-specific statistics `stats` reports, in column order.
+    const STATS: &'static [Stat] = &[];
+
+    /// Adds one legal ply (1-based `ply`) to the statistics.
+    fn count(
+        _before: &Self::Position,
+        _mv: &Self::Move,
+        _after: &Self::Position,
+        _facts: &MoveFacts,
+        _ply: usize,
+        _counts: &mut Counts,
+    ) {
+    }
+
+    /// Adds what the final position shows to the statistics.
+    fn count_end(_end: &Self::Position, _counts: &mut Counts) {}
+
+    /// The site notation this game exports to, if any.
+    const SITE: Option<SiteFormat> = None;
+
+    /// A legal move in [`Game::SITE`]'s notation.
+    fn site_move(
+        _before: &Self::Position,
+        _mv: &Self::Move,
+        _after: &Self::Position,
+        facts: &MoveFacts,
+    ) -> String {
+        facts.canonical.clone()
     }
 }

@@ -25,11 +25,13 @@
 //! ```
 
 pub mod archive;
+pub mod convert;
 pub mod game;
 pub mod games;
 pub mod problem;
 pub mod record;
 pub mod replay;
+pub mod stats;
 
 #[cfg(test)]
 mod testkit;

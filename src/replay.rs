@@ -1,7 +1,7 @@
 //! The generic replay loop: drives any [`Game`] through a record, checks move
 //! numbers, every move, the end of the game and the declared result.
 
-use crate::game::{Ending, Game, MovetextStyle, RuleError, Side};
+use crate::game::{Counts, Ending, Game, MoveFacts, MovetextStyle, RuleError, Side, SiteFormat, Stat};
 use crate::problem::Problem;
 use crate::record::{Record, ResultToken, Span, Tag};
 use serde::Serialize;
@@ -66,6 +66,25 @@ pub fn run<G: Game>(
     record: &Record,
     stop_before: Option<usize>,
     visit: &mut dyn FnMut(usize, &G::Position),
+) -> (Replay, Option<G::Position>) {
+    run_observed::<G>(record, stop_before, visit, None)
+}
+
+/// What [`run_observed`] calls after each legal ply: the ply, the positions
+/// before and after it, and the move.
+pub type Played<'a, G> = &'a mut dyn FnMut(
+    usize,
+    &<G as Game>::Position,
+    &<G as Game>::Move,
+    &<G as Game>::Position,
+);
+
+/// [`run`], also calling `played` after each legal ply.
+pub fn run_observed<G: Game>(
+    record: &Record,
+    stop_before: Option<usize>,
+    visit: &mut dyn FnMut(usize, &G::Position),
+    mut played: Option<Played<'_, G>>,
 ) -> (Replay, Option<G::Position>) {
     let mut report = Replay::default();
     let mut pos = match G::start(&record.tags) {
@@ -153,9 +172,13 @@ pub fn run<G: Game>(
                 return (report, Some(pos));
             }
         };
+        let before = played.is_some().then(|| pos.clone());
         if let Err(e) = G::play(&mut pos, &mv) {
             report.error = Some(fail(e.code(), e.to_string(), turn.span));
             return (report, Some(pos));
+        }
+        if let (Some(played), Some(before)) = (played.as_mut(), before.as_ref()) {
+            played(ply, before, &mv, &pos);
         }
         report.plies = ply;
         if let Some(e) = G::ending(&pos) {
@@ -292,6 +315,40 @@ pub struct PlyCount {
     pub played: String,
 }
 
+/// What tracing a record asks for besides each ply's facts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TraceOptions {
+    /// Count the legal moves before every ply (the branching factor).
+    pub branching: bool,
+    /// Write every ply in the game's site notation.
+    pub site: bool,
+}
+
+/// A replay with what every legal ply did (for `convert` and `stats`).
+#[derive(Clone, Debug)]
+pub struct Trace {
+    pub replay: Replay,
+    /// One per legal ply.
+    pub facts: Vec<MoveFacts>,
+    /// One per legal ply, in the site notation, when asked.
+    pub site: Vec<String>,
+    /// The game's statistics over the legal plies.
+    pub counts: Counts,
+    /// Legal moves summed over the positions before each legal ply.
+    pub legal_total: u64,
+    /// The side that makes the game's first turn (move numbers `N.`).
+    pub first_mover: Side,
+    /// The record starts with the other side to move (`1...`).
+    pub starts_second: bool,
+}
+
+impl Trace {
+    /// The mean number of legal moves per position played from.
+    pub fn branching(&self) -> Option<f64> {
+        (!self.facts.is_empty()).then(|| self.legal_total as f64 / self.facts.len() as f64)
+    }
+}
+
 /// A game as the generic machinery sees it: object-safe, one per game in the
 /// registry.
 pub trait Rules: Sync {
@@ -309,6 +366,15 @@ pub trait Rules: Sync {
     /// The position before ply `ply`, or after the last turn, in the game's
     /// `Position` notation.
     fn position_at(&self, record: &Record, ply: Option<usize>) -> Result<String, Problem>;
+    /// Replays, recording what each legal ply did.
+    fn trace(&self, record: &Record, opts: TraceOptions) -> Trace;
+    /// The game-specific statistics, in column order.
+    fn stats(&self) -> &'static [Stat];
+    /// The site notation the game exports to.
+    fn site(&self) -> Option<SiteFormat>;
+    /// Whether the record starts where a game read back from the site
+    /// would: the standard start, with no setting the site cannot express.
+    fn site_can_carry(&self, record: &Record) -> bool;
 }
 
 /// Plugs a [`Game`] into the registry.
@@ -411,6 +477,77 @@ impl<G: Game> Rules for Registered<G> {
     fn position_at(&self, record: &Record, ply: Option<usize>) -> Result<String, Problem> {
         self.position_before(record, ply)
             .map(|p| G::write_position(&p))
+    }
+
+    fn trace(&self, record: &Record, opts: TraceOptions) -> Trace {
+        let mut facts = Vec::new();
+        let mut site = Vec::new();
+        let mut counts = Counts::new(G::STATS);
+        let mut legal_total = 0u64;
+        let mut moves = Vec::new();
+        let mut played = |ply: usize, before: &G::Position, mv: &G::Move, after: &G::Position| {
+            let f = G::describe(before, mv, after);
+            if opts.branching {
+                moves.clear();
+                G::legal_moves(before, &mut moves);
+                legal_total += moves.len() as u64;
+            }
+            if opts.site {
+                site.push(G::site_move(before, mv, after, &f));
+            }
+            G::count(before, mv, after, &f, ply, &mut counts);
+            facts.push(f);
+        };
+        let (replay, end) = run_observed::<G>(record, None, &mut |_, _| {}, Some(&mut played));
+        if let Some(end) = &end {
+            G::count_end(end, &mut counts);
+        }
+        let (first_mover, starts_second) = match G::start(&record.tags) {
+            Ok(p) => {
+                let first = G::first_mover(&p);
+                (first, G::side_to_move(&p) != first)
+            }
+            Err(_) => (Side::First, false),
+        };
+        Trace {
+            replay,
+            facts,
+            site,
+            counts,
+            legal_total,
+            first_mover,
+            starts_second,
+        }
+    }
+
+    fn stats(&self) -> &'static [Stat] {
+        G::STATS
+    }
+
+    fn site(&self) -> Option<SiteFormat> {
+        G::SITE
+    }
+
+    fn site_can_carry(&self, record: &Record) -> bool {
+        let Some(site) = G::SITE else { return false };
+        let tag = |name: &str, value: &str| Tag {
+            name: name.into(),
+            value: value.into(),
+            span: Span::default(),
+            value_span: Span::default(),
+        };
+        let site_tags: Vec<Tag> = site.tags.iter().map(|(n, v)| tag(n, v)).collect();
+        let mut tags: Vec<Tag> = record
+            .tags
+            .iter()
+            .filter(|t| !site.tags.iter().any(|(n, _)| *n == t.name))
+            .cloned()
+            .collect();
+        tags.extend(site_tags.iter().cloned());
+        match (G::start(&tags), G::start(&site_tags)) {
+            (Ok(a), Ok(b)) => G::write_position(&a) == G::write_position(&b),
+            _ => false,
+        }
     }
 }
 

@@ -71,3 +71,49 @@ fn walk(dir: &Path, all: bool, out: &mut Vec<Result<Source, (String, io::Error)>
         }
     }
 }
+
+/// One input opened for reading.
+pub struct Opened {
+    pub name: String,
+    /// The file name's extension, lowercase (`None` for stdin).
+    pub extension: Option<String>,
+    pub reader: Box<dyn BufRead>,
+}
+
+/// Opens every input in turn and hands it to `f`. Inputs that cannot be
+/// opened are reported on stderr and counted; the count is returned. An
+/// error from `f` stops the walk.
+pub fn each_input(
+    paths: &[PathBuf],
+    all: bool,
+    f: &mut dyn FnMut(Opened) -> io::Result<()>,
+) -> io::Result<usize> {
+    let mut unreadable = 0;
+    for source in expand(paths, all) {
+        let opened = source.and_then(|s| {
+            let name = s.name();
+            let extension = match &s {
+                Source::File(p) => p
+                    .extension()
+                    .and_then(|e| e.to_str())
+                    .map(str::to_ascii_lowercase),
+                Source::Stdin => None,
+            };
+            s.open()
+                .map(|reader| Opened {
+                    name: name.clone(),
+                    extension,
+                    reader,
+                })
+                .map_err(|e| (name, e))
+        });
+        match opened {
+            Ok(o) => f(o)?,
+            Err((name, e)) => {
+                unreadable += 1;
+                eprintln!("gamerec: {name}: {e}");
+            }
+        }
+    }
+    Ok(unreadable)
+}

@@ -3,9 +3,11 @@
 //! Exit codes are a contract: 0 every game valid, 1 some record invalid,
 //! 2 a usage or I/O error (the rest of the input is still processed).
 
+mod convert;
 mod input;
 mod moves;
 mod render;
+mod stats;
 mod validate;
 
 use clap::{Parser, Subcommand};
@@ -33,6 +35,10 @@ enum Command {
     Validate(validate::Args),
     /// List (or count) the legal moves at a position.
     Moves(moves::Args),
+    /// Convert records to canonical text, JSON, CSV or a site's notation.
+    Convert(convert::Args),
+    /// Statistics per game or per game type, as JSON Lines or CSV.
+    Stats(stats::Args),
 }
 
 /// Options for `--game G`: the rules for records without a `Game` tag.
@@ -69,5 +75,7 @@ pub fn run() -> i32 {
     match cli.command {
         Command::Validate(args) => validate::run(args),
         Command::Moves(args) => moves::run(args),
+        Command::Convert(args) => convert::run(args),
+        Command::Stats(args) => stats::run(args),
     }
 }

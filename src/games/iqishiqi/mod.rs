@@ -2,6 +2,7 @@
 //! stone onto one of your edges. Rules: ../shared/rules/iqishiqi.md;
 //! notation: notation/iqishiqi.md.
 
+mod facts;
 mod geometry;
 mod labels;
 mod notation;
@@ -17,7 +18,9 @@ pub use notation::Move;
 pub use position::Position;
 pub use rules::IqishiqiError;
 
-use crate::game::{tag_value, Ending, Game, MoveSyntaxError, SetupError, Side};
+use crate::game::{
+    tag_value, Counts, Ending, Game, MoveFacts, MoveSyntaxError, SetupError, Side, SiteFormat, Stat,
+};
 use crate::record::Tag;
 
 pub struct Iqishiqi;
@@ -88,6 +91,38 @@ impl Game for Iqishiqi {
 
     fn write_position(pos: &Position) -> String {
         pos.write()
+    }
+
+    fn describe(before: &Position, mv: &Move, after: &Position) -> MoveFacts {
+        facts::describe(before, mv, after)
+    }
+
+    const STATS: &'static [Stat] = facts::STATS;
+
+    fn count(
+        before: &Position,
+        _: &Move,
+        after: &Position,
+        _: &MoveFacts,
+        _: usize,
+        counts: &mut Counts,
+    ) {
+        facts::count(before, after, counts)
+    }
+
+    fn count_end(end: &Position, counts: &mut Counts) {
+        counts.max(1, facts::largest_group(end));
+    }
+
+    const SITE: Option<SiteFormat> = Some(SiteFormat {
+        name: "abstractplay",
+        tags: &[("Coords", "abstractplay")],
+        separator: " ",
+        game_start: None,
+    });
+
+    fn site_move(_: &Position, mv: &Move, after: &Position, _: &MoveFacts) -> String {
+        facts::abstractplay_move(mv, after)
     }
 
     fn describe_reason(reason: &str) -> String {

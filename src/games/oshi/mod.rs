@@ -2,6 +2,7 @@
 //! pieces off a 9×9 board. Rules: ../shared/rules/oshi.md; notation:
 //! notation/oshi.md.
 
+mod facts;
 mod geometry;
 mod notation;
 mod position;
@@ -15,7 +16,7 @@ pub use notation::Move;
 pub use position::{NoReturn, Piece, Position};
 pub use rules::OshiError;
 
-use crate::game::{tag_value, Ending, Game, MoveSyntaxError, SetupError, Side};
+use crate::game::{tag_value, Counts, Ending, Game, MoveFacts, MoveSyntaxError, SetupError, Side, Stat};
 use crate::record::Tag;
 
 pub const SIDES: [&str; 2] = ["Red", "White"];
@@ -79,6 +80,23 @@ impl Game for Oshi {
 
     fn write_position(pos: &Position) -> String {
         pos.write()
+    }
+
+    fn describe(before: &Position, mv: &Move, after: &Position) -> MoveFacts {
+        facts::describe(before, mv, after)
+    }
+
+    const STATS: &'static [Stat] = facts::STATS;
+
+    fn count(
+        before: &Position,
+        _: &Move,
+        after: &Position,
+        f: &MoveFacts,
+        _: usize,
+        counts: &mut Counts,
+    ) {
+        facts::count(before, after, f, counts)
     }
 
     fn describe_reason(reason: &str) -> String {

@@ -2,6 +2,7 @@
 //! the Home Square, taking superior enemy counters on the way. Rules:
 //! ../shared/rules/retsami.md; notation: notation/retsami.md.
 
+mod facts;
 mod geometry;
 mod notation;
 mod position;
@@ -15,7 +16,7 @@ pub use notation::{Action, Move};
 pub use position::Position;
 pub use rules::RetsamiError;
 
-use crate::game::{tag_value, Ending, Game, MoveSyntaxError, SetupError, Side};
+use crate::game::{tag_value, Counts, Ending, Game, MoveFacts, MoveSyntaxError, SetupError, Side, Stat};
 use crate::record::Tag;
 
 pub const SIDES: [&str; 2] = ["Red", "White"];
@@ -83,6 +84,27 @@ impl Game for Retsami {
 
     fn write_position(pos: &Position) -> String {
         pos.write()
+    }
+
+    fn describe(before: &Position, mv: &Move, after: &Position) -> MoveFacts {
+        facts::describe(before, mv, after)
+    }
+
+    const STATS: &'static [Stat] = facts::STATS;
+
+    fn count(
+        before: &Position,
+        _: &Move,
+        after: &Position,
+        f: &MoveFacts,
+        _: usize,
+        counts: &mut Counts,
+    ) {
+        facts::count(before, after, f, counts)
+    }
+
+    fn count_end(end: &Position, counts: &mut Counts) {
+        facts::count_end(end, counts)
     }
 
     fn describe_reason(reason: &str) -> String {

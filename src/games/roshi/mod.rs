@@ -2,6 +2,7 @@
 //! five-in-a-row through the roshi stone. Rules: ../shared/rules/roshi.md;
 //! notation: notation/roshi.md.
 
+mod facts;
 mod geometry;
 mod notation;
 mod position;
@@ -15,7 +16,7 @@ pub use notation::{Action, Move};
 pub use position::{Cell, Phase, Position, SlideRule};
 pub use rules::RoshiError;
 
-use crate::game::{tag_value, Ending, Game, MoveSyntaxError, SetupError, Side};
+use crate::game::{tag_value, Counts, Ending, Game, MoveFacts, MoveSyntaxError, SetupError, Side, Stat};
 use crate::record::Tag;
 
 pub const SIDES: [&str; 2] = ["Red", "Blue"];
@@ -118,6 +119,23 @@ impl Game for Roshi {
 
     fn write_position(pos: &Position) -> String {
         pos.write()
+    }
+
+    fn describe(before: &Position, mv: &Move, after: &Position) -> MoveFacts {
+        facts::describe(before, mv, after)
+    }
+
+    const STATS: &'static [Stat] = facts::STATS;
+
+    fn count(
+        before: &Position,
+        mv: &Move,
+        after: &Position,
+        _: &MoveFacts,
+        _: usize,
+        counts: &mut Counts,
+    ) {
+        facts::count(before, mv, after, counts)
     }
 
     fn describe_reason(reason: &str) -> String {

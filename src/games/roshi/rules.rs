@@ -487,7 +487,7 @@ pub fn has_roshi(pos: &Position, side: Side) -> bool {
 }
 
 /// [`has_roshi`] with the stone's square already known.
-fn roshi_through(pos: &Position, stone: Sq, side: Side) -> bool {
+pub(super) fn roshi_through(pos: &Position, stone: Sq, side: Side) -> bool {
     let run = |df: i8, dr: i8| {
         let mut n = 0;
         let mut s = stone;

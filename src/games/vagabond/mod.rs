@@ -2,6 +2,7 @@
 //! capture the opponent's White Lotus. Rules:
 //! ../shared/rules/vagabond-pai-sho.md; notation: notation/vagabond.md.
 
+mod facts;
 mod geometry;
 mod notation;
 mod position;
@@ -17,7 +18,10 @@ pub use position::Position;
 pub use rules::VagabondError;
 pub use tiles::{Code, Options, Tile};
 
-use crate::game::{tag_value, Ending, Game, MoveSyntaxError, MovetextStyle, SetupError, Side};
+use crate::game::{
+    tag_value, Counts, Ending, Game, MoveFacts, MoveSyntaxError, MovetextStyle, SetupError, Side,
+    SiteFormat, Stat,
+};
 use crate::record::Tag;
 
 pub const SIDES: [&str; 2] = ["Host", "Guest"];
@@ -77,6 +81,34 @@ impl Game for Vagabond {
 
     fn write_position(pos: &Position) -> String {
         pos.write()
+    }
+
+    fn describe(before: &Position, mv: &Move, after: &Position) -> MoveFacts {
+        facts::describe(before, mv, after)
+    }
+
+    const STATS: &'static [Stat] = facts::STATS;
+
+    fn count(
+        before: &Position,
+        mv: &Move,
+        _: &Position,
+        _: &MoveFacts,
+        ply: usize,
+        counts: &mut Counts,
+    ) {
+        facts::count(before, mv, ply, counts)
+    }
+
+    const SITE: Option<SiteFormat> = Some(SiteFormat {
+        name: "gardengate",
+        tags: &[],
+        separator: ";",
+        game_start: Some("0H."),
+    });
+
+    fn site_move(before: &Position, _: &Move, _: &Position, f: &MoveFacts) -> String {
+        facts::garden_gate(before, f)
     }
 
     fn describe_reason(reason: &str) -> String {

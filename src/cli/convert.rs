@@ -1,0 +1,395 @@
+//! `gamerec convert`: rewrite records as canonical text, JSON, JSON Lines,
+//! CSV, or a site's move strings (The Garden Gate, AbstractPlay).
+
+use super::input::{each_input, Opened};
+use super::render::{diagnostic, locate, ColorChoice};
+use super::{EXIT_INVALID, EXIT_TROUBLE, EXIT_VALID};
+use clap::{Args as ClapArgs, ValueEnum};
+use gamerec::convert::json::{self, ErrorOut};
+use gamerec::convert::read::{self, Format};
+use gamerec::convert::site::{line, rules_for_site, site_names};
+use gamerec::convert::text::TextWriter;
+use gamerec::convert::{convert, csv as csv_rows, Converted};
+use gamerec::problem::Problem;
+use gamerec::record::Chunk;
+use gamerec::replay::TraceOptions;
+use std::fs::File;
+use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum To {
+    /// The canonical record format.
+    Text,
+    /// One JSON document holding every game (schema: notation/json.md).
+    Json,
+    /// JSON Lines: one game object per line.
+    Jsonl,
+    /// One row per turn (header: notation/csv.md).
+    Csv,
+    /// Vagabond games as The Garden Gate's `;`-joined move strings.
+    Gardengate,
+    /// Iqishiqi games as AbstractPlay move lists (AbstractPlay's labels).
+    Abstractplay,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum From {
+    /// Decide from the file name and its first bytes.
+    Auto,
+    Text,
+    Json,
+    Jsonl,
+    Gardengate,
+    Abstractplay,
+}
+
+#[derive(ClapArgs)]
+#[command(after_help = "Input formats are detected: `.json` and input starting `{\"format\"` is a \
+gamerec JSON document, `.jsonl` or `{` JSON Lines, a first turn like `0H.L(0,-6)` a Garden Gate \
+string, like `h9/h7` an AbstractPlay move list, anything else the record format.\n\
+Problems go to stderr; exit codes: 0 every game valid, 1 some game invalid (converted up to its \
+error, or left out with --skip-invalid), 2 usage or I/O error, or a game the target cannot \
+carry.")]
+pub struct Args {
+    /// Files or directories (walked for .grec and .txt files); `-` is stdin.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// The output format.
+    #[arg(long, value_enum, default_value = "text")]
+    to: To,
+    /// The input format (default: detected per input).
+    #[arg(long, value_enum, default_value = "auto")]
+    from: From,
+    /// Write here instead of stdout.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Rules for records without a `Game` tag.
+    #[arg(long, value_name = "GAME")]
+    game: Option<String>,
+    /// Leave invalid games out instead of converting them up to their error.
+    #[arg(long)]
+    skip_invalid: bool,
+    /// In directories, read every file, not only .grec and .txt.
+    #[arg(long)]
+    all: bool,
+    /// Say nothing on stderr but problems.
+    #[arg(short, long)]
+    quiet: bool,
+    /// Colour the problem reports on stderr.
+    #[arg(long, value_enum, default_value = "auto")]
+    color: ColorChoice,
+}
+
+/// What the run saw, for the exit code and the closing notes.
+#[derive(Default)]
+struct Tally {
+    games: usize,
+    written: usize,
+    invalid: usize,
+    empty: usize,
+    unreadable: usize,
+    /// Games of a game the target format cannot carry.
+    foreign: usize,
+    /// What the target format dropped: tags, comments, results.
+    dropped: [usize; 3],
+}
+
+/// The output side: one format's writer.
+enum Sink {
+    Text(TextWriter),
+    Json { first: bool },
+    Jsonl,
+    Csv(Box<csv::Writer<Box<dyn Write>>>),
+    Site(&'static str),
+}
+
+fn problem_out<'a>(chunk: Option<&Chunk>, p: &'a Problem) -> ErrorOut<'a> {
+    let at = chunk.map(|c| locate(c, p.span));
+    ErrorOut {
+        code: p.code,
+        message: &p.message,
+        line: at.map(|a| a.line),
+        column: at.map(|a| a.column),
+        ply: p.ply,
+        token: p.token.as_deref(),
+    }
+}
+
+/// Reports a problem on stderr: with the source marked when there is one,
+/// else on one line.
+pub fn report(
+    name: &str,
+    chunk: Option<&Chunk>,
+    index: usize,
+    title: Option<&str>,
+    p: &Problem,
+    color: bool,
+) {
+    let mut err = io::stderr().lock();
+    let _ = match chunk {
+        Some(chunk) => diagnostic(&mut err, name, chunk, Some(index), title, p, color),
+        None => writeln!(
+            err,
+            "[{}] Error: {name}: {}: {}{}",
+            p.code,
+            super::render::place(Some(index), title, p.ply),
+            p.message,
+            p.token
+                .as_deref()
+                .map_or(String::new(), |t| format!(" (`{t}`)"))
+        ),
+    };
+}
+
+impl Sink {
+    fn write(
+        &mut self,
+        out: &mut dyn Write,
+        file: &str,
+        chunk: Option<&Chunk>,
+        game: &Converted,
+        tally: &mut Tally,
+    ) -> io::Result<()> {
+        match self {
+            Sink::Text(w) => out.write_all(w.game(game).as_bytes()),
+            Sink::Json { first } => {
+                if !*first {
+                    out.write_all(b",\n")?;
+                }
+                *first = false;
+                let error = game.error.as_ref().map(|p| problem_out(chunk, p));
+                out.write_all(json::game_value(file, game, error)?.as_bytes())
+            }
+            Sink::Jsonl => {
+                let error = game.error.as_ref().map(|p| problem_out(chunk, p));
+                out.write_all(json::game_value(file, game, error)?.as_bytes())?;
+                out.write_all(b"\n")
+            }
+            Sink::Csv(w) => {
+                tally.dropped[0] += game.tags.len();
+                tally.dropped[1] += game.comments.len();
+                tally.dropped[2] += usize::from(game.result.is_some());
+                for row in csv_rows::rows(file, game) {
+                    w.serialize(row).map_err(io::Error::other)?;
+                }
+                Ok(())
+            }
+            Sink::Site(site) => {
+                let (_, format) = rules_for_site(site).expect("a registered site");
+                tally.dropped[0] += game.tags.len();
+                tally.dropped[1] += game.comments.len()
+                    + game.turns.iter().map(|t| t.comments.len()).sum::<usize>();
+                tally.dropped[2] += usize::from(game.result.is_some());
+                let text = line(game, format);
+                if text.is_empty() {
+                    return Ok(());
+                }
+                writeln!(out, "{text}")
+            }
+        }
+    }
+
+    fn finish(self, out: &mut dyn Write) -> io::Result<()> {
+        match self {
+            Sink::Json { first } => {
+                if first {
+                    out.write_all(json::document_start().trim_end().as_bytes())?;
+                    out.write_all(b"]}\n")
+                } else {
+                    out.write_all(json::DOCUMENT_END.as_bytes())
+                }
+            }
+            Sink::Csv(mut w) => w.flush(),
+            _ => Ok(()),
+        }
+    }
+}
+
+pub fn input_format(from: From, opened: &mut Opened) -> io::Result<Format> {
+    Ok(match from {
+        From::Auto => {
+            let head = opened.reader.fill_buf()?;
+            read::detect(opened.extension.as_deref(), head)
+        }
+        From::Text => Format::Text,
+        From::Json => Format::Json,
+        From::Jsonl => Format::Jsonl,
+        From::Gardengate => Format::named("gardengate").expect("a registered site"),
+        From::Abstractplay => Format::named("abstractplay").expect("a registered site"),
+    })
+}
+
+pub fn run(args: Args) -> i32 {
+    let opts = match super::default_game(args.game.as_deref()) {
+        Ok(opts) => opts,
+        Err(code) => return code,
+    };
+    let out: Box<dyn Write> = match &args.output {
+        None => Box::new(io::stdout().lock()),
+        Some(path) => match File::create(path) {
+            Ok(f) => Box::new(f),
+            Err(e) => {
+                eprintln!("gamerec: {}: {e}", path.display());
+                return EXIT_TROUBLE;
+            }
+        },
+    };
+    let mut out: Box<dyn Write> = Box::new(io::BufWriter::with_capacity(1 << 16, out));
+    let site = match args.to {
+        To::Gardengate => Some("gardengate"),
+        To::Abstractplay => Some("abstractplay"),
+        _ => None,
+    };
+    let site_game = site.and_then(rules_for_site).map(|(r, _)| r.name());
+    if site.is_some() && site_game.is_none() {
+        eprintln!(
+            "gamerec: no game writes this site notation (known: {})",
+            site_names().join(", ")
+        );
+        return EXIT_TROUBLE;
+    }
+    let mut sink = match args.to {
+        To::Text => Sink::Text(TextWriter::default()),
+        To::Json => {
+            if let Err(e) = out.write_all(json::document_start().as_bytes()) {
+                eprintln!("gamerec: {e}");
+                return EXIT_TROUBLE;
+            }
+            Sink::Json { first: true }
+        }
+        To::Jsonl => Sink::Jsonl,
+        To::Csv => {
+            let inner: Box<dyn Write> = std::mem::replace(&mut out, Box::new(io::sink()));
+            let mut w = csv::WriterBuilder::new()
+                .has_headers(false)
+                .from_writer(inner);
+            if let Err(e) = w.write_record(csv_rows::HEADER) {
+                eprintln!("gamerec: {e}");
+                return EXIT_TROUBLE;
+            }
+            Sink::Csv(Box::new(w))
+        }
+        To::Gardengate | To::Abstractplay => Sink::Site(site.expect("a site")),
+    };
+    let color = args.color.for_stderr();
+    let trace = TraceOptions {
+        branching: false,
+        site: site.is_some(),
+    };
+    let mut tally = Tally::default();
+    let result = (|| -> io::Result<()> {
+        let unreadable = each_input(&args.paths, args.all, &mut |mut opened| {
+            let format = input_format(args.from, &mut opened)?;
+            let name = opened.name.clone();
+            let mut index = 0;
+            let mut each = |chunk: Option<&Chunk>, parsed: gamerec::record::Parsed, rules| {
+                index += 1;
+                tally.games += 1;
+                let record = &parsed.record;
+                let game = convert(index, record, parsed.error, rules, trace);
+                let title = record.title(game.sides);
+                if let Some(p) = &game.error {
+                    tally.invalid += 1;
+                    report(&name, chunk, index, title.as_deref(), p, color);
+                    let nothing_read = record.tags.is_empty()
+                        && record.turns.is_empty()
+                        && record.comments.is_empty();
+                    if args.skip_invalid || nothing_read {
+                        return Ok(());
+                    }
+                }
+                if let (Some(want), Some(got)) = (site_game, game.game) {
+                    if want != got {
+                        tally.foreign += 1;
+                        eprintln!(
+                            "gamerec: {name}: game {index} is {got}; {} carries only {want} \
+                             games: left out",
+                            site.unwrap_or("")
+                        );
+                        return Ok(());
+                    }
+                }
+                if site.is_some() && game.game.is_none() {
+                    // Unknown rules: already reported as invalid.
+                    return Ok(());
+                }
+                if let (Some(site), Some(rules)) = (site, game.game.and_then(gamerec::games::find)) {
+                    if !rules.site_can_carry(record) {
+                        tally.foreign += 1;
+                        eprintln!(
+                            "gamerec: {name}: game {index} starts from a position or with a \
+                             setting (tags Position, settings) that {site} cannot express: left out"
+                        );
+                        return Ok(());
+                    }
+                }
+                tally.written += 1;
+                sink.write(&mut out, &name, chunk, &game, &mut tally)
+            };
+            match read::read(opened.reader, format, &opts, &mut each) {
+                Ok(0) => {
+                    tally.empty += 1;
+                    eprintln!("gamerec: {name}: no game here: the input is empty");
+                    Ok(())
+                }
+                Ok(_) => Ok(()),
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(e),
+                Err(e) => {
+                    tally.unreadable += 1;
+                    eprintln!("gamerec: {name}: {e}");
+                    Ok(())
+                }
+            }
+        })?;
+        tally.unreadable += unreadable;
+        std::mem::replace(&mut sink, Sink::Jsonl).finish(&mut out)?;
+        out.flush()
+    })();
+    match result {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return EXIT_VALID,
+        Err(e) => {
+            eprintln!("gamerec: {e}");
+            return EXIT_TROUBLE;
+        }
+        Ok(()) => {}
+    }
+    let lossy = matches!(args.to, To::Csv | To::Gardengate | To::Abstractplay);
+    let [tags, comments, results] = tally.dropped;
+    if lossy && !args.quiet && tags + comments + results > 0 {
+        eprintln!(
+            "gamerec: note: {} cannot carry tags, {}or results: left out {tags} tags, \
+             {comments} comments and {results} results",
+            match args.to {
+                To::Csv => "csv",
+                To::Gardengate => "gardengate",
+                _ => "abstractplay",
+            },
+            if args.to == To::Csv {
+                "comments before the first turn "
+            } else {
+                "comments "
+            }
+        );
+    }
+    if !args.quiet {
+        eprintln!(
+            "gamerec: converted {} of {} games ({} invalid{})",
+            tally.written,
+            tally.games,
+            tally.invalid,
+            if tally.foreign > 0 {
+                format!(", {} of another game", tally.foreign)
+            } else {
+                String::new()
+            }
+        );
+    }
+    if tally.unreadable > 0 || tally.foreign > 0 {
+        EXIT_TROUBLE
+    } else if tally.invalid > 0 || tally.empty > 0 {
+        EXIT_INVALID
+    } else {
+        EXIT_VALID
+    }
+}

@@ -1,0 +1,207 @@
+//! `gamerec stats`: statistics per game, or a summary per game type, as
+//! JSON Lines or CSV with a fixed header (notation/stats.md).
+
+use super::convert::report;
+use super::input::each_input;
+use super::render::ColorChoice;
+use super::{EXIT_INVALID, EXIT_TROUBLE, EXIT_VALID};
+use clap::{Args as ClapArgs, ValueEnum};
+use gamerec::convert::convert;
+use gamerec::convert::read;
+use gamerec::record::Chunk;
+use gamerec::replay::TraceOptions;
+use gamerec::stats::{game_header, game_row, summary_cell, Summary, SUMMARY_COLUMNS};
+use std::fs::File;
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Per {
+    /// One row per game.
+    Game,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum StatsFormat {
+    /// JSON Lines: one object per game (or per game type).
+    Json,
+    /// CSV with a fixed header.
+    Csv,
+}
+
+#[derive(ClapArgs)]
+#[command(after_help = "Columns and their meaning: notation/stats.md. Invalid games get a row \
+with valid=false and the error code (statistics cover their legal turns) and are reported on \
+stderr; exit codes as for validate: 0 every game valid, 1 some game invalid, 2 usage or I/O \
+error.")]
+pub struct Args {
+    /// Files or directories (walked for .grec and .txt files); `-` is stdin.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// One row per game (the default).
+    #[arg(long, value_enum, default_value = "game", conflicts_with = "summary")]
+    per: Per,
+    /// One row per game type instead: results, win reasons, lengths, the
+    /// first mover's win rate, the most common first turns.
+    #[arg(long)]
+    summary: bool,
+    #[arg(long, value_enum, default_value = "json")]
+    format: StatsFormat,
+    /// Write here instead of stdout.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Rules for records without a `Game` tag.
+    #[arg(long, value_name = "GAME")]
+    game: Option<String>,
+    /// The input format (default: detected per input, as for convert).
+    #[arg(long, value_enum, default_value = "auto")]
+    from: super::convert::From,
+    /// In directories, read every file, not only .grec and .txt.
+    #[arg(long)]
+    all: bool,
+    /// Do not report invalid games on stderr.
+    #[arg(short, long)]
+    quiet: bool,
+    #[arg(long, value_enum, default_value = "auto")]
+    color: ColorChoice,
+}
+
+/// Where rows go.
+enum Out {
+    Csv(Box<csv::Writer<Box<dyn Write>>>),
+    Json(Box<dyn Write>),
+}
+
+impl Out {
+    fn csv<I: IntoIterator<Item = S>, S: AsRef<[u8]>>(&mut self, record: I) -> io::Result<()> {
+        match self {
+            Out::Csv(w) => w.write_record(record).map_err(io::Error::other),
+            Out::Json(_) => Ok(()),
+        }
+    }
+
+    fn json(&mut self, value: &serde_json::Value) -> io::Result<()> {
+        match self {
+            Out::Json(w) => {
+                serde_json::to_writer(&mut *w, value)?;
+                w.write_all(b"\n")
+            }
+            Out::Csv(_) => Ok(()),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Out::Csv(w) => w.flush(),
+            Out::Json(w) => w.flush(),
+        }
+    }
+}
+
+pub fn run(args: Args) -> i32 {
+    let opts = match super::default_game(args.game.as_deref()) {
+        Ok(opts) => opts,
+        Err(code) => return code,
+    };
+    let out: Box<dyn Write> = match &args.output {
+        None => Box::new(io::stdout().lock()),
+        Some(path) => match File::create(path) {
+            Ok(f) => Box::new(f),
+            Err(e) => {
+                eprintln!("gamerec: {}: {e}", path.display());
+                return EXIT_TROUBLE;
+            }
+        },
+    };
+    let out: Box<dyn Write> = Box::new(io::BufWriter::with_capacity(1 << 16, out));
+    let mut csv = match args.format {
+        StatsFormat::Csv => Out::Csv(Box::new(
+            csv::WriterBuilder::new().has_headers(false).from_writer(out),
+        )),
+        StatsFormat::Json => Out::Json(out),
+    };
+    let color = args.color.for_stderr();
+    let trace = TraceOptions {
+        branching: true,
+        site: false,
+    };
+    let (mut invalid, mut empty, mut unreadable) = (0, 0, 0);
+    let mut summary = Summary::default();
+    let result = (|| -> io::Result<()> {
+        if args.format == StatsFormat::Csv {
+            if args.summary {
+                csv.csv(SUMMARY_COLUMNS)?;
+            } else {
+                csv.csv(game_header())?;
+            }
+        }
+        unreadable += each_input(&args.paths, args.all, &mut |mut opened| {
+            let format = super::convert::input_format(args.from, &mut opened)?;
+            let name = opened.name.clone();
+            let mut index = 0;
+            let mut each = |chunk: Option<&Chunk>, parsed: gamerec::record::Parsed, rules| {
+                index += 1;
+                let record = &parsed.record;
+                let game = convert(index, record, parsed.error, rules, trace);
+                if let Some(p) = &game.error {
+                    invalid += 1;
+                    if !args.quiet {
+                        let title = record.title(game.sides);
+                        report(&name, chunk, index, title.as_deref(), p, color);
+                    }
+                }
+                if args.summary {
+                    summary.add(&game);
+                    return Ok(());
+                }
+                let row = game_row(&name, &game);
+                match args.format {
+                    StatsFormat::Csv => csv.csv(row.to_csv()),
+                    StatsFormat::Json => csv.json(&row.to_json()),
+                }
+            };
+            match read::read(opened.reader, format, &opts, &mut each) {
+                Ok(0) => {
+                    empty += 1;
+                    eprintln!("gamerec: {name}: no game here: the input is empty");
+                    Ok(())
+                }
+                Ok(_) => Ok(()),
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(e),
+                Err(e) => {
+                    unreadable += 1;
+                    eprintln!("gamerec: {name}: {e}");
+                    Ok(())
+                }
+            }
+        })?;
+        if args.summary {
+            for row in summary.rows() {
+                match args.format {
+                    StatsFormat::Csv => csv.csv(row.iter().map(|(_, v)| summary_cell(v)))?,
+                    StatsFormat::Json => {
+                        let obj: serde_json::Map<String, serde_json::Value> =
+                            row.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+                        csv.json(&serde_json::Value::Object(obj))?;
+                    }
+                }
+            }
+        }
+        csv.flush()
+    })();
+    match result {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return EXIT_VALID,
+        Err(e) => {
+            eprintln!("gamerec: {e}");
+            return EXIT_TROUBLE;
+        }
+        Ok(()) => {}
+    }
+    if unreadable > 0 {
+        EXIT_TROUBLE
+    } else if invalid > 0 || empty > 0 {
+        EXIT_INVALID
+    } else {
+        EXIT_VALID
+    }
+}

@@ -1,0 +1,72 @@
+//! The CSV form: one row per turn, for spreadsheets. Tags, comments before
+//! the first turn and the result are left out (and said so on stderr).
+
+use super::Converted;
+use serde::Serialize;
+
+/// The header, fixed (documented in notation/csv.md).
+pub const HEADER: [&str; 12] = [
+    "file", "game", "index", "ply", "number", "side", "move", "kind", "from", "to", "effects",
+    "comment",
+];
+
+#[derive(Serialize)]
+pub struct Row<'a> {
+    pub file: &'a str,
+    pub game: &'a str,
+    pub index: usize,
+    pub ply: usize,
+    pub number: u64,
+    pub side: &'a str,
+    #[serde(rename = "move")]
+    pub mv: &'a str,
+    pub kind: &'a str,
+    pub from: &'a str,
+    pub to: &'a str,
+    /// `pushed White 1-story e7-e8; pushed-off White 2-story e9 (2 points)`.
+    pub effects: String,
+    /// The turn's comments, joined with a line break.
+    pub comment: String,
+}
+
+/// The rows of one game.
+pub fn rows<'a>(file: &'a str, game: &'a Converted) -> impl Iterator<Item = Row<'a>> + 'a {
+    game.turns.iter().map(move |t| {
+        let f = t.facts.as_ref();
+        Row {
+            file,
+            game: game.game.unwrap_or(""),
+            index: game.index,
+            ply: t.ply,
+            number: t.number,
+            side: t.side,
+            mv: &t.text,
+            kind: f.map_or("", |f| f.kind.as_str()),
+            from: f.and_then(|f| f.from.as_deref()).unwrap_or(""),
+            to: f.and_then(|f| f.to.as_deref()).unwrap_or(""),
+            effects: f.map_or_else(String::new, |f| {
+                f.effects
+                    .iter()
+                    .map(|e| {
+                        let mut s = e.what.clone();
+                        if let Some(p) = &e.piece {
+                            s.push(' ');
+                            s.push_str(p);
+                        }
+                        match (&e.from, &e.to) {
+                            (Some(a), Some(b)) => s.push_str(&format!(" {a}-{b}")),
+                            (Some(a), None) | (None, Some(a)) => s.push_str(&format!(" {a}")),
+                            (None, None) => {}
+                        }
+                        if let Some(p) = e.points {
+                            s.push_str(&format!(" ({p} points)"));
+                        }
+                        s
+                    })
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            }),
+            comment: t.comments.join("\n"),
+        }
+    })
+}

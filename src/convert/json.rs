@@ -1,0 +1,236 @@
+//! The JSON form (schema in notation/json.md): one document
+//! `{"format":"gamerec","version":1,"games":[…]}`, or JSON Lines with one
+//! game object per line. Both read back into records.
+
+use super::{Converted, TurnOut};
+use crate::game::MoveFacts;
+use crate::problem::Problem;
+use crate::record::{Comment, Record, ResultMark, ResultToken, Span, Tag, Turn};
+use crate::replay::Outcome;
+use serde::{Deserialize, Serialize};
+
+/// The schema version written and read.
+pub const VERSION: u32 = 1;
+pub const FORMAT: &str = "gamerec";
+
+/// Where a problem lies, for the JSON form.
+#[derive(Clone, Debug, Serialize)]
+pub struct ErrorOut<'a> {
+    pub code: &'a str,
+    pub message: &'a str,
+    /// 1-based; absent for games read from JSON.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<usize>,
+    pub ply: Option<usize>,
+    pub token: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct TurnJson<'a> {
+    ply: usize,
+    number: u64,
+    side: &'a str,
+    text: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    written: Option<&'a str>,
+    legal: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kind: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    from: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    to: Option<&'a str>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    effects: &'a [crate::game::Effect],
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    offer: bool,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    comments: &'a [String],
+}
+
+impl<'a> TurnJson<'a> {
+    fn new(t: &'a TurnOut) -> Self {
+        let f: Option<&MoveFacts> = t.facts.as_ref();
+        TurnJson {
+            ply: t.ply,
+            number: t.number,
+            side: t.side,
+            text: &t.text,
+            written: (t.written != t.text).then_some(t.written.as_str()),
+            legal: f.is_some(),
+            kind: f.map(|f| f.kind.as_str()),
+            from: f.and_then(|f| f.from.as_deref()),
+            to: f.and_then(|f| f.to.as_deref()),
+            effects: f.map_or(&[], |f| &f.effects),
+            offer: f.is_some_and(|f| f.offer),
+            comments: &t.comments,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct GameJson<'a> {
+    file: &'a str,
+    index: usize,
+    game: Option<&'a str>,
+    valid: bool,
+    tags: Vec<[&'a str; 2]>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    comments: &'a [String],
+    turns: Vec<TurnJson<'a>>,
+    result: Option<ResultToken>,
+    outcome: Option<&'a Outcome>,
+    error: Option<ErrorOut<'a>>,
+}
+
+/// One game as a JSON object.
+pub fn game_value(
+    file: &str,
+    game: &Converted,
+    error: Option<ErrorOut<'_>>,
+) -> serde_json::Result<String> {
+    let g = GameJson {
+        file,
+        index: game.index,
+        game: game.game,
+        valid: game.is_valid(),
+        tags: game
+            .tags
+            .iter()
+            .map(|(n, v)| [n.as_str(), v.as_str()])
+            .collect(),
+        comments: &game.comments,
+        turns: game.turns.iter().map(TurnJson::new).collect(),
+        result: game.result,
+        outcome: game.outcome.as_ref(),
+        error,
+    };
+    serde_json::to_string(&g)
+}
+
+/// The document's opening, up to the games array.
+pub fn document_start() -> String {
+    format!("{{\"format\":\"{FORMAT}\",\"version\":{VERSION},\"games\":[\n")
+}
+
+pub const DOCUMENT_END: &str = "\n]}\n";
+
+/// A game as read back from JSON: only what the record holds.
+#[derive(Debug, Deserialize)]
+pub struct GameIn {
+    #[serde(default)]
+    pub tags: Vec<(String, String)>,
+    #[serde(default)]
+    pub comments: Vec<String>,
+    #[serde(default)]
+    pub turns: Vec<TurnIn>,
+    #[serde(default)]
+    pub result: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct TurnIn {
+    pub text: String,
+    #[serde(default)]
+    pub comments: Vec<String>,
+}
+
+/// A whole JSON document.
+#[derive(Debug, Deserialize)]
+pub struct DocumentIn {
+    pub format: Option<String>,
+    pub version: Option<u32>,
+    pub games: Vec<GameIn>,
+}
+
+fn bad(code: &'static str, message: String) -> Problem {
+    Problem::new(code, message, Span::default())
+}
+
+impl GameIn {
+    /// The record this game describes, or why it cannot be one.
+    pub fn into_record(self) -> Result<Record, Problem> {
+        let none = Span::default();
+        let comment = |text: String| -> Result<Comment, Problem> {
+            if text.contains('}') {
+                return Err(bad(
+                    "malformed-comment",
+                    format!("a comment cannot hold `}}`: {text:?}"),
+                ));
+            }
+            Ok(Comment { text, span: none })
+        };
+        for (name, value) in &self.tags {
+            if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+                return Err(bad(
+                    "malformed-tag",
+                    format!("a tag name is letters, digits and `_`, not {name:?}"),
+                ));
+            }
+            if value.contains(['\n', '\r']) {
+                return Err(bad(
+                    "malformed-tag",
+                    format!("the value of tag {name} cannot hold a line break"),
+                ));
+            }
+        }
+        let mut turns = Vec::with_capacity(self.turns.len());
+        for (i, t) in self.turns.into_iter().enumerate() {
+            let text = t.text.trim().to_string();
+            if text.is_empty() || text.contains(|c: char| c.is_whitespace() || "{}[]".contains(c))
+            {
+                let mut p = bad(
+                    "malformed-move",
+                    format!("a turn is one token without spaces or brackets: {:?}", t.text),
+                );
+                p.ply = Some(i + 1);
+                p.token = Some(t.text);
+                return Err(p);
+            }
+            turns.push(Turn {
+                number: None,
+                text,
+                span: none,
+                comments: t
+                    .comments
+                    .into_iter()
+                    .map(comment)
+                    .collect::<Result<_, _>>()?,
+            });
+        }
+        let result = match self.result {
+            None => None,
+            Some(r) => Some(ResultMark {
+                result: ResultToken::parse(&r).ok_or_else(|| {
+                    bad(
+                        "bad-result",
+                        format!("a result is one of `1-0`, `0-1`, `1/2-1/2` or `*`, not {r:?}"),
+                    )
+                })?,
+                span: none,
+            }),
+        };
+        Ok(Record {
+            tags: self
+                .tags
+                .into_iter()
+                .map(|(name, value)| Tag {
+                    name,
+                    value,
+                    span: none,
+                    value_span: none,
+                })
+                .collect(),
+            comments: self
+                .comments
+                .into_iter()
+                .map(comment)
+                .collect::<Result<_, _>>()?,
+            turns,
+            result,
+            span: none,
+        })
+    }
+}

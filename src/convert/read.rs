@@ -1,0 +1,332 @@
+//! Reading games from any supported input: the record format, a gamerec
+//! JSON document or JSON Lines, or a site's move strings. Every reader
+//! streams except the JSON document, which is read whole.
+
+use super::json::{DocumentIn, GameIn, FORMAT, VERSION};
+use super::site::rules_for_site;
+use crate::archive::{rules_for, Options};
+use crate::game::SiteFormat;
+use crate::problem::Problem;
+use crate::record::{parse_chunk_with, Chunk, ChunkReader, Parsed, Record, Span, Tag, MAX_RECORD_BYTES};
+use crate::replay::Rules;
+use std::io::{self, BufRead};
+
+/// What an input holds.
+#[derive(Clone, Copy)]
+pub enum Format {
+    Text,
+    Json,
+    Jsonl,
+    /// A site's move strings, for the game that uses that site.
+    Site(&'static dyn Rules, SiteFormat),
+}
+
+impl Format {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Json => "json",
+            Format::Jsonl => "jsonl",
+            Format::Site(_, s) => s.name,
+        }
+    }
+
+    /// The format called `name` (`--from`).
+    pub fn named(name: &str) -> Option<Format> {
+        match name {
+            "text" => Some(Format::Text),
+            "json" => Some(Format::Json),
+            "jsonl" => Some(Format::Jsonl),
+            other => rules_for_site(other).map(|(r, s)| Format::Site(r, s)),
+        }
+    }
+}
+
+fn first_token(head: &[u8]) -> &[u8] {
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    let start = head
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(head.len());
+    let rest = &head[start..];
+    let end = rest
+        .iter()
+        .position(|&b| b.is_ascii_whitespace() || b == b';')
+        .unwrap_or(rest.len());
+    &rest[..end]
+}
+
+/// `0H.…` / `12G.…`: a Garden Gate turn.
+fn looks_garden_gate(token: &[u8]) -> bool {
+    let digits = token.iter().take_while(|b| b.is_ascii_digit()).count();
+    digits > 0 && matches!(token.get(digits..digits + 2), Some([b'H' | b'G', b'.']))
+}
+
+/// `h9/h7`: an AbstractPlay Iqishiqi move (lowercase, destination written).
+fn looks_abstractplay(token: &[u8]) -> bool {
+    let cell = |c: &[u8]| {
+        matches!(c.first(), Some(b'a'..=b'o'))
+            && (2..=3).contains(&c.len())
+            && c[1..].iter().all(u8::is_ascii_digit)
+    };
+    let mut parts = token.split(|&b| b == b'/');
+    matches!((parts.next(), parts.next(), parts.next()), (Some(a), Some(b), None) if cell(a) && cell(b))
+}
+
+/// Guesses an input's format from its name's extension and its first
+/// bytes: `.json` / `{"format"…` is a JSON document, `.jsonl` / `{` JSON
+/// Lines, a first token like `0H.L(0,-6)` a Garden Gate string, like `h9/h7`
+/// an AbstractPlay move list; anything else the record format.
+pub fn detect(extension: Option<&str>, head: &[u8]) -> Format {
+    match extension.map(str::to_ascii_lowercase).as_deref() {
+        Some("json") => return Format::Json,
+        Some("jsonl") | Some("ndjson") => return Format::Jsonl,
+        _ => {}
+    }
+    let token = first_token(head);
+    if token.starts_with(b"{\"format\"") {
+        return Format::Json;
+    }
+    if token.starts_with(b"{") {
+        return Format::Jsonl;
+    }
+    let site = |name| rules_for_site(name).map(|(r, s)| Format::Site(r, s));
+    if looks_garden_gate(token) {
+        if let Some(f) = site("gardengate") {
+            return f;
+        }
+    }
+    if looks_abstractplay(token) {
+        if let Some(f) = site("abstractplay") {
+            return f;
+        }
+    }
+    Format::Text
+}
+
+/// One game read: where it came from (for locating problems; `None` for
+/// JSON), what was read, and its rules.
+pub type Each<'a> = dyn FnMut(Option<&Chunk>, Parsed, Result<&'static dyn Rules, Problem>) -> io::Result<()>
+    + 'a;
+
+/// Reads every game of `input`; returns how many there were.
+pub fn read<R: BufRead>(
+    input: R,
+    format: Format,
+    opts: &Options,
+    each: &mut Each<'_>,
+) -> io::Result<usize> {
+    match format {
+        Format::Text => read_text(input, opts, each),
+        Format::Json => read_json(input, opts, each),
+        Format::Jsonl => read_jsonl(input, opts, each),
+        Format::Site(rules, site) => read_site(input, rules, site, each),
+    }
+}
+
+fn read_text<R: BufRead>(input: R, opts: &Options, each: &mut Each<'_>) -> io::Result<usize> {
+    let mut n = 0;
+    for chunk in ChunkReader::new(input) {
+        let chunk = chunk?;
+        if chunk.truncated {
+            n += 1;
+            let at = chunk.offset;
+            let p = Problem::new(
+                "record-too-large",
+                format!(
+                    "this game is longer than {} MiB; it is skipped",
+                    MAX_RECORD_BYTES >> 20
+                ),
+                Span::new(at, at + 1),
+            );
+            let parsed = Parsed {
+                record: Record::default(),
+                error: Some(p.clone()),
+            };
+            each(Some(&chunk), parsed, Err(p))?;
+            continue;
+        }
+        for parsed in parse_chunk_with(&chunk, &|tags| opts.style(tags)) {
+            n += 1;
+            let rules = rules_for(&parsed.record, opts);
+            each(Some(&chunk), parsed, rules)?;
+        }
+    }
+    Ok(n)
+}
+
+fn from_json(game: Result<GameIn, Problem>, opts: &Options, each: &mut Each<'_>) -> io::Result<()> {
+    match game.and_then(GameIn::into_record) {
+        Ok(record) => {
+            let rules = rules_for(&record, opts);
+            each(
+                None,
+                Parsed {
+                    record,
+                    error: None,
+                },
+                rules,
+            )
+        }
+        Err(p) => each(
+            None,
+            Parsed {
+                record: Record::default(),
+                error: Some(p.clone()),
+            },
+            Err(p),
+        ),
+    }
+}
+
+fn malformed_json(e: serde_json::Error, line_base: usize) -> Problem {
+    Problem::new(
+        "malformed-json",
+        format!(
+            "not a gamerec JSON game (line {}, column {}): {e}",
+            e.line() + line_base,
+            e.column()
+        ),
+        Span::default(),
+    )
+}
+
+fn read_json<R: BufRead>(mut input: R, opts: &Options, each: &mut Each<'_>) -> io::Result<usize> {
+    let mut text = String::new();
+    if let Err(e) = input.read_to_string(&mut text) {
+        if e.kind() != io::ErrorKind::InvalidData {
+            return Err(e);
+        }
+        let p = Problem::new("invalid-utf8", "JSON input must be UTF-8", Span::default());
+        return from_json(Err(p), opts, each).map(|_| 1);
+    }
+    match serde_json::from_str::<DocumentIn>(text.trim_start_matches('\u{feff}')) {
+        Err(e) => from_json(Err(malformed_json(e, 0)), opts, each).map(|_| 1),
+        Ok(doc) => {
+            if doc.format.as_deref().is_some_and(|f| f != FORMAT)
+                || doc.version.is_some_and(|v| v != VERSION)
+            {
+                let p = Problem::new(
+                    "unsupported-json",
+                    format!(
+                        "this reads format `{FORMAT}` version {VERSION}, not `{}` version {}",
+                        doc.format.as_deref().unwrap_or("?"),
+                        doc.version.map_or("?".into(), |v| v.to_string())
+                    ),
+                    Span::default(),
+                );
+                return from_json(Err(p), opts, each).map(|_| 1);
+            }
+            let n = doc.games.len();
+            for g in doc.games {
+                from_json(Ok(g), opts, each)?;
+            }
+            Ok(n)
+        }
+    }
+}
+
+fn read_jsonl<R: BufRead>(mut input: R, opts: &Options, each: &mut Each<'_>) -> io::Result<usize> {
+    let mut n = 0;
+    let mut line = Vec::new();
+    let mut number = 0;
+    loop {
+        line.clear();
+        if input.read_until(b'\n', &mut line)? == 0 {
+            return Ok(n);
+        }
+        number += 1;
+        let text = String::from_utf8_lossy(&line);
+        let text = text.trim_start_matches('\u{feff}').trim();
+        if text.is_empty() {
+            continue;
+        }
+        n += 1;
+        let game = serde_json::from_str::<GameIn>(text).map_err(|e| malformed_json(e, number - 1));
+        from_json(game, opts, each)?;
+    }
+}
+
+/// Reads a site's move strings: one game per line, or with a
+/// `game_start` marker, a game from each line that starts with it through
+/// the lines that do not.
+fn read_site<R: BufRead>(
+    mut input: R,
+    rules: &'static dyn Rules,
+    site: SiteFormat,
+    each: &mut Each<'_>,
+) -> io::Result<usize> {
+    let mut n = 0;
+    let (mut offset, mut line_no) = (0usize, 1usize);
+    let mut game: Option<Chunk> = None;
+    let mut line = Vec::new();
+    let mut emit = |chunk: Chunk, n: &mut usize| -> io::Result<()> {
+        *n += 1;
+        if chunk.truncated {
+            let at = Span::new(chunk.offset, chunk.offset + 1);
+            let p = Problem::new(
+                "record-too-large",
+                format!("this game is longer than {} MiB; it is skipped", MAX_RECORD_BYTES >> 20),
+                at,
+            );
+            let parsed = Parsed {
+                record: Record::default(),
+                error: Some(p.clone()),
+            };
+            return each(Some(&chunk), parsed, Err(p));
+        }
+        let style = rules.style();
+        for mut parsed in parse_chunk_with(&chunk, &|_| style) {
+            let at = Span::new(chunk.offset, chunk.offset);
+            let tag = |name: &str, value: &str| Tag {
+                name: name.into(),
+                value: value.into(),
+                span: at,
+                value_span: at,
+            };
+            let mut tags = vec![tag("Game", rules.name())];
+            tags.extend(site.tags.iter().map(|(n, v)| tag(n, v)));
+            tags.append(&mut parsed.record.tags);
+            parsed.record.tags = tags;
+            each(Some(&chunk), parsed, Ok(rules))?;
+        }
+        Ok(())
+    };
+    loop {
+        line.clear();
+        let read = input.read_until(b'\n', &mut line)?;
+        let blank = line.iter().all(u8::is_ascii_whitespace);
+        let trimmed = line
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+            .map_or(&line[..0], |i| &line[i..]);
+        let starts = match site.game_start {
+            None => true,
+            Some(mark) => trimmed.starts_with(mark.as_bytes()),
+        };
+        if read == 0 || (!blank && starts) {
+            if let Some(chunk) = game.take() {
+                emit(chunk, &mut n)?;
+            }
+        }
+        if read == 0 {
+            return Ok(n);
+        }
+        if !blank {
+            match &mut game {
+                Some(chunk) if chunk.bytes.len() + line.len() <= MAX_RECORD_BYTES => {
+                    chunk.bytes.extend_from_slice(&line)
+                }
+                Some(chunk) => chunk.truncated = true,
+                None => {
+                    let mut chunk = Chunk::from_bytes(line.clone());
+                    chunk.offset = offset;
+                    chunk.line = line_no;
+                    game = Some(chunk);
+                }
+            }
+        }
+        offset += read;
+        line_no += 1;
+    }
+}

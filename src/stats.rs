@@ -1,0 +1,350 @@
+//! Statistics: one row per game (`--per game`) and a summary per game type
+//! (`--summary`), as JSON or CSV with fixed columns (notation/stats.md).
+
+use crate::convert::Converted;
+use crate::games::GAMES;
+use crate::record::ResultToken;
+use serde::Serialize;
+use serde_json::{Map, Number, Value};
+use std::collections::{BTreeMap, HashMap};
+
+/// The columns every game has, before the game-specific ones.
+pub const GAME_COLUMNS: [&str; 19] = [
+    "file",
+    "index",
+    "game",
+    "valid",
+    "error",
+    "first_side",
+    "first_player",
+    "second_side",
+    "second_player",
+    "first_mover",
+    "declared_result",
+    "result",
+    "winner",
+    "winner_player",
+    "reason",
+    "plies",
+    "branching",
+    "first_turn",
+    "event",
+];
+
+/// Every column of the per-game CSV: the common ones, then each game's own
+/// statistics as `<game>_<name>`, games in registry order.
+pub fn game_header() -> Vec<String> {
+    let mut h: Vec<String> = GAME_COLUMNS.iter().map(|s| s.to_string()).collect();
+    for rules in GAMES {
+        for stat in rules.stats() {
+            h.push(format!("{}_{}", rules.name(), stat.name));
+        }
+    }
+    h
+}
+
+/// One game's statistics, as ordered (column, value) pairs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRow {
+    pub values: Vec<(String, Value)>,
+    /// This game's own statistics (name without prefix, value).
+    pub counts: Vec<(&'static str, Option<u64>)>,
+}
+
+fn text(s: Option<&str>) -> Value {
+    s.map_or(Value::Null, |s| Value::String(s.to_string()))
+}
+
+fn num(n: Option<u64>) -> Value {
+    n.map_or(Value::Null, |n| Value::Number(n.into()))
+}
+
+/// The side that made (or would make) the game's first turn.
+fn first_mover(g: &Converted) -> Option<&'static str> {
+    let t = g.trace.as_ref()?;
+    let side = if t.starts_second {
+        t.first_mover.other()
+    } else {
+        t.first_mover
+    };
+    Some(g.sides[side.index()])
+}
+
+/// The statistics row of a converted (traced) game.
+pub fn game_row(file: &str, g: &Converted) -> GameRow {
+    let declared = g
+        .result
+        .or_else(|| g.tag("Result").and_then(|r| ResultToken::parse(r.trim())));
+    let outcome = g.outcome.as_ref();
+    let trace = g.trace.as_ref();
+    let first_mover = first_mover(g);
+    let player = |side: &str| g.tag(side).filter(|s| !side.is_empty() && !s.is_empty());
+    let winner = outcome.and_then(|o| o.winner);
+    let branching = trace
+        .and_then(|t| t.branching())
+        .and_then(|b| Number::from_f64((b * 1000.0).round() / 1000.0))
+        .map_or(Value::Null, Value::Number);
+    let values: Vec<(&str, Value)> = vec![
+        ("file", Value::String(file.to_string())),
+        ("index", num(Some(g.index as u64))),
+        ("game", text(g.game)),
+        ("valid", Value::Bool(g.is_valid())),
+        ("error", text(g.error.as_ref().map(|p| p.code))),
+        ("first_side", text(g.game.map(|_| g.sides[0]))),
+        ("first_player", text(player(g.sides[0]))),
+        ("second_side", text(g.game.map(|_| g.sides[1]))),
+        ("second_player", text(player(g.sides[1]))),
+        ("first_mover", text(first_mover)),
+        ("declared_result", text(declared.map(ResultToken::as_str))),
+        ("result", text(outcome.map(|o| o.result.as_str()))),
+        ("winner", text(winner)),
+        ("winner_player", text(winner.and_then(player))),
+        ("reason", text(outcome.map(|o| o.reason))),
+        ("plies", num(Some(trace.map_or(0, |t| t.replay.plies) as u64))),
+        ("branching", branching),
+        (
+            "first_turn",
+            text(g.turns.first().filter(|t| t.facts.is_some()).map(|t| t.text.as_str())),
+        ),
+        ("event", text(g.tag("Event"))),
+    ];
+    let counts = match (g.game.and_then(crate::games::find), trace) {
+        (Some(rules), Some(t)) => rules
+            .stats()
+            .iter()
+            .zip(&t.counts.0)
+            .map(|(s, v)| (s.name, *v))
+            .collect(),
+        _ => Vec::new(),
+    };
+    GameRow {
+        values: values
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+        counts,
+    }
+}
+
+impl GameRow {
+    /// The JSON object: the common fields, then `stats` with the game's
+    /// own statistics.
+    pub fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        for (k, v) in &self.values {
+            m.insert(k.clone(), v.clone());
+        }
+        let mut stats = Map::new();
+        for (k, v) in &self.counts {
+            stats.insert(k.to_string(), num(*v));
+        }
+        m.insert("stats".into(), Value::Object(stats));
+        Value::Object(m)
+    }
+
+    /// The CSV record, in [`game_header`]'s order; empty where a value is
+    /// absent or belongs to another game.
+    pub fn to_csv(&self) -> Vec<String> {
+        let mut out: Vec<String> = self.values.iter().map(|(_, v)| cell(v)).collect();
+        let game = self.values.iter().find(|(k, _)| k == "game").map(|(_, v)| v);
+        for rules in GAMES {
+            let mine = game.and_then(Value::as_str) == Some(rules.name());
+            for (i, _) in rules.stats().iter().enumerate() {
+                out.push(match (mine, self.counts.get(i)) {
+                    (true, Some((_, Some(v)))) => v.to_string(),
+                    _ => String::new(),
+                });
+            }
+        }
+        out
+    }
+}
+
+fn cell(v: &Value) -> String {
+    match v {
+        Value::Null => String::new(),
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The columns of the summary CSV.
+pub const SUMMARY_COLUMNS: [&str; 20] = [
+    "game",
+    "games",
+    "valid",
+    "invalid",
+    "finished",
+    "unfinished",
+    "first_side",
+    "second_side",
+    "wins_first",
+    "wins_second",
+    "draws",
+    "first_mover_wins",
+    "first_mover_win_rate",
+    "length_mean",
+    "length_median",
+    "length_min",
+    "length_max",
+    "branching_mean",
+    "reasons",
+    "top_first_turns",
+];
+
+/// How many of the most common first turns the summary lists.
+pub const TOP_FIRST_TURNS: usize = 5;
+
+/// Running totals for one game type.
+#[derive(Clone, Debug, Default)]
+struct Totals {
+    sides: [&'static str; 2],
+    games: u64,
+    valid: u64,
+    finished: u64,
+    wins: [u64; 2],
+    draws: u64,
+    first_mover_wins: u64,
+    lengths: Vec<u32>,
+    branching: Vec<f64>,
+    reasons: BTreeMap<&'static str, u64>,
+    first_turns: HashMap<String, u64>,
+}
+
+/// The aggregate over an archive, per game type (`None`: unknown game).
+#[derive(Debug, Default)]
+pub struct Summary {
+    by_game: BTreeMap<String, Totals>,
+}
+
+#[derive(Serialize)]
+struct TurnCount<'a> {
+    turn: &'a str,
+    count: u64,
+}
+
+impl Summary {
+    pub fn add(&mut self, g: &Converted) {
+        let key = g.game.unwrap_or("unknown").to_string();
+        let t = self.by_game.entry(key).or_default();
+        t.sides = g.sides;
+        t.games += 1;
+        let (Some(outcome), Some(trace)) = (g.outcome.as_ref(), g.trace.as_ref()) else {
+            return;
+        };
+        t.valid += 1;
+        t.lengths.push(trace.replay.plies as u32);
+        if let Some(b) = trace.branching() {
+            t.branching.push(b);
+        }
+        if let Some(turn) = g.turns.first() {
+            *t.first_turns.entry(turn.text.clone()).or_default() += 1;
+        }
+        if outcome.result == ResultToken::Unknown {
+            return;
+        }
+        t.finished += 1;
+        *t.reasons.entry(outcome.reason).or_default() += 1;
+        match outcome.result {
+            ResultToken::FirstWins => t.wins[0] += 1,
+            ResultToken::SecondWins => t.wins[1] += 1,
+            _ => t.draws += 1,
+        }
+        if outcome.winner.is_some() && outcome.winner == first_mover(g) {
+            t.first_mover_wins += 1;
+        }
+    }
+
+    /// One (column, value) list per game type, in name order.
+    pub fn rows(&self) -> Vec<Vec<(&'static str, Value)>> {
+        self.by_game
+            .iter()
+            .map(|(game, t)| {
+                let mut lengths = t.lengths.clone();
+                lengths.sort_unstable();
+                let n = lengths.len();
+                let float = |x: f64| {
+                    Number::from_f64((x * 1000.0).round() / 1000.0).map_or(Value::Null, Value::Number)
+                };
+                let mean = |v: &[f64]| {
+                    (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+                };
+                let median = match n {
+                    0 => None,
+                    _ if n % 2 == 1 => Some(f64::from(lengths[n / 2])),
+                    _ => Some((f64::from(lengths[n / 2 - 1]) + f64::from(lengths[n / 2])) / 2.0),
+                };
+                let decided = t.wins[0] + t.wins[1];
+                let mut firsts: Vec<(&String, &u64)> = t.first_turns.iter().collect();
+                firsts.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+                firsts.truncate(TOP_FIRST_TURNS);
+                let lengths_f: Vec<f64> = lengths.iter().map(|&l| f64::from(l)).collect();
+                vec![
+                    ("game", Value::String(game.clone())),
+                    ("games", num(Some(t.games))),
+                    ("valid", num(Some(t.valid))),
+                    ("invalid", num(Some(t.games - t.valid))),
+                    ("finished", num(Some(t.finished))),
+                    ("unfinished", num(Some(t.valid - t.finished))),
+                    ("first_side", text(Some(t.sides[0]).filter(|s| !s.is_empty()))),
+                    ("second_side", text(Some(t.sides[1]).filter(|s| !s.is_empty()))),
+                    ("wins_first", num(Some(t.wins[0]))),
+                    ("wins_second", num(Some(t.wins[1]))),
+                    ("draws", num(Some(t.draws))),
+                    ("first_mover_wins", num(Some(t.first_mover_wins))),
+                    (
+                        "first_mover_win_rate",
+                        (decided > 0)
+                            .then(|| float(t.first_mover_wins as f64 / decided as f64))
+                            .unwrap_or(Value::Null),
+                    ),
+                    ("length_mean", mean(&lengths_f).map_or(Value::Null, float)),
+                    ("length_median", median.map_or(Value::Null, float)),
+                    ("length_min", num(lengths.first().map(|&l| u64::from(l)))),
+                    ("length_max", num(lengths.last().map(|&l| u64::from(l)))),
+                    ("branching_mean", mean(&t.branching).map_or(Value::Null, float)),
+                    (
+                        "reasons",
+                        Value::Object(
+                            t.reasons
+                                .iter()
+                                .map(|(k, v)| (k.to_string(), num(Some(*v))))
+                                .collect(),
+                        ),
+                    ),
+                    (
+                        "top_first_turns",
+                        serde_json::to_value(
+                            firsts
+                                .iter()
+                                .map(|(turn, count)| TurnCount {
+                                    turn,
+                                    count: **count,
+                                })
+                                .collect::<Vec<_>>(),
+                        )
+                        .unwrap_or(Value::Null),
+                    ),
+                ]
+            })
+            .collect()
+    }
+}
+
+/// A summary value as a CSV cell: objects and lists as `key=value` pairs
+/// joined with `;` (`points=3;resignation=1`, `e3-e5=2;a1-a4=1`).
+pub fn summary_cell(v: &Value) -> String {
+    match v {
+        Value::Object(m) => m
+            .iter()
+            .map(|(k, v)| format!("{k}={}", cell(v)))
+            .collect::<Vec<_>>()
+            .join(";"),
+        Value::Array(items) => items
+            .iter()
+            .map(|i| format!("{}={}", cell(&i["turn"]), cell(&i["count"])))
+            .collect::<Vec<_>>()
+            .join(";"),
+        other => cell(other),
+    }
+}
