@@ -60,3 +60,36 @@ pub fn tag(name: &str, value: &str) -> crate::record::Tag {
         value_span: Default::default(),
     }
 }
+
+/// Plays `moves` from the start `tags` give (each must be legal) and returns
+/// what each move did and the game's statistics at the end.
+pub fn played<G: crate::game::Game>(
+    tags: &[(&str, &str)],
+    moves: &str,
+) -> (Vec<crate::game::MoveFacts>, Vec<Option<u64>>) {
+    let tags: Vec<_> = tags.iter().map(|(n, v)| tag(n, v)).collect();
+    let mut pos = G::start(&tags).unwrap_or_else(|e| panic!("bad start: {}", e.message));
+    let mut counts = crate::game::Counts::new(G::STATS);
+    let mut facts = Vec::new();
+    for (i, text) in moves.split_whitespace().enumerate() {
+        let before = pos.clone();
+        let mv = G::parse_move(&pos, text).unwrap_or_else(|e| panic!("{text}: {}", e.message));
+        if let Err(e) = G::play(&mut pos, &mv) {
+            panic!("{text} refused: {e}");
+        }
+        let f = G::describe(&before, &mv, &pos);
+        G::count(&before, &mv, &pos, &f, i + 1, &mut counts);
+        facts.push(f);
+    }
+    G::count_end(&pos, &mut counts);
+    (facts, counts.0)
+}
+
+/// The value of the statistic `name` of `G`.
+pub fn stat<G: crate::game::Game>(counts: &[Option<u64>], name: &str) -> Option<u64> {
+    let i = G::STATS
+        .iter()
+        .position(|s| s.name == name)
+        .unwrap_or_else(|| panic!("no statistic {name}"));
+    counts[i]
+}

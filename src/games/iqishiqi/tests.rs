@@ -396,3 +396,32 @@ fn generator_agrees_with_the_naive_rules_over_random_games() {
     }
     assert!(positions > 300, "{positions}");
 }
+
+#[test]
+fn facts_resolve_the_destination_and_stats_measure_pushes_and_groups() {
+    use crate::testkit::{played, stat};
+    // The unfinished fixture: H9 alone pushes the neutral stone to H7.
+    let (facts, counts) = played::<super::Iqishiqi>(&[], "H9 I7/G7 G9/G5");
+    assert_eq!(facts[0].canonical, "H9/H7");
+    assert_eq!(facts[0].kind, "drop");
+    assert_eq!(facts[0].to.as_deref(), Some("H9"));
+    let e = &facts[0].effects[0];
+    assert_eq!((e.from.as_deref(), e.to.as_deref()), (Some("H8"), Some("H7")));
+    let s = |n| stat::<super::Iqishiqi>(&counts, n);
+    // G9 joins H9: a group of two pushes two cells.
+    assert_eq!(s("longest_push"), Some(2));
+    assert_eq!(s("largest_group"), Some(2));
+    assert_eq!(s("stones_dropped"), Some(3));
+}
+
+#[test]
+fn abstractplay_moves_use_its_labels() {
+    use crate::game::Game;
+    let pos = super::Iqishiqi::start(&[]).unwrap();
+    let mv = super::Iqishiqi::parse_move(&pos, "H9").unwrap();
+    let mut after = pos.clone();
+    super::Iqishiqi::play(&mut after, &mv).unwrap();
+    // H9 is i7 in AbstractPlay's labels and H7 is g8 (the fixture game in
+    // AbstractPlay labels opens with i7/g8).
+    assert_eq!(super::facts::abstractplay_move(&mv, &after), "i7/g8");
+}

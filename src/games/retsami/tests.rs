@@ -314,3 +314,34 @@ fn generator_agrees_with_the_rule_checks_over_random_games() {
     }
     assert!(positions > 500, "{positions}");
 }
+
+#[test]
+fn facts_name_the_taken_counter_and_stats_count_takes_and_reentries() {
+    use crate::testkit::{played, stat};
+    // The unfinished fixture: Red h1-i3 (Way 11), White takes it from g1,
+    // Red re-enters on h1, White takes f1 from e1.
+    let (facts, counts) = played::<super::Retsami>(&[], "h1-i3 g1xi3 @h1 e1xf1");
+    let kinds: Vec<_> = facts.iter().map(|f| f.kind.as_str()).collect();
+    assert_eq!(kinds, ["advance", "take", "enter", "take"]);
+    assert_eq!(facts[1].effects[0].what, "taken");
+    assert_eq!(facts[1].effects[0].piece.as_deref(), Some("Red counter"));
+    assert_eq!(facts[1].effects[0].from.as_deref(), Some("i3"));
+    assert_eq!(facts[2].from, None);
+    assert_eq!(facts[2].to.as_deref(), Some("h1"));
+    let s = |n| stat::<super::Retsami>(&counts, n);
+    assert_eq!((s("takes_first"), s("takes_second")), (Some(0), Some(2)));
+    assert_eq!((s("reentries_first"), s("reentries_second")), (Some(1), Some(0)));
+    // i3 is Way 11; both sides have stood there.
+    assert_eq!(s("furthest_way_first"), Some(11));
+    assert_eq!(s("furthest_way_second"), Some(11));
+    assert_eq!(s("leader_furthest_way"), Some(11));
+}
+
+#[test]
+fn a_draw_offer_is_a_fact_and_counted() {
+    let (facts, counts) = crate::testkit::played::<super::Retsami>(&[], "h1-i3~~ ==");
+    assert!(facts[0].offer);
+    assert_eq!(facts[0].canonical, "h1-i3~~");
+    assert_eq!(facts[1].kind, "accept");
+    assert_eq!(crate::testkit::stat::<super::Retsami>(&counts, "draw_offers"), Some(1));
+}

@@ -430,3 +430,60 @@ fn generator_agrees_with_play_over_random_games() {
     }
     assert!(positions > 100, "{positions}");
 }
+
+#[test]
+fn facts_follow_each_action_and_stats_count_types_and_double_roshis() {
+    use crate::testkit::{played, stat};
+    // The endings fixture: Red places e4 and pushes Blue's c3 to d3 (both
+    // now have a roshi), Blue pushes Red's a4 down to a3.
+    let position = "3B3/3B3/B2B3/RRRS3/1RB4/7/7 c3-e5 4-3 r play -";
+    let (facts, counts) = played::<super::Roshi>(&[("Position", position)], "@e4,b3>c3 a5>a4");
+    assert_eq!(facts[0].kind, "place+push");
+    let effects: Vec<_> = facts[0]
+        .effects
+        .iter()
+        .map(|e| {
+            (
+                e.what.as_str(),
+                e.piece.clone().unwrap(),
+                e.from.clone(),
+                e.to.clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        effects,
+        [
+            ("placed", "Red piece".to_string(), None, Some("e4".to_string())),
+            (
+                "pushed",
+                "Blue piece".to_string(),
+                Some("c3".to_string()),
+                Some("d3".to_string())
+            ),
+        ]
+    );
+    assert_eq!(facts[1].kind, "push");
+    assert_eq!(facts[1].effects[0].piece.as_deref(), Some("Red piece"));
+    assert_eq!(facts[1].effects[0].to.as_deref(), Some("a3"));
+    let s = |n| stat::<super::Roshi>(&counts, n);
+    assert_eq!((s("places"), s("slides"), s("pushes")), (Some(1), Some(0), Some(2)));
+    assert_eq!(s("turns_with_both_roshis"), Some(1));
+    assert_eq!(s("passes"), Some(0));
+}
+
+#[test]
+fn setup_turns_and_passes_are_their_own_kinds() {
+    let (facts, counts) =
+        crate::testkit::played::<super::Roshi>(&[], "R@d4,@a1 @f6,@b2");
+    assert_eq!(facts[0].kind, "setup");
+    assert_eq!(facts[0].effects[0].piece.as_deref(), Some("roshi stone"));
+    // Setup placements are not counted as play actions.
+    assert_eq!(crate::testkit::stat::<super::Roshi>(&counts, "places"), Some(0));
+    let (facts, counts) = crate::testkit::played::<super::Roshi>(
+        &[("Position", "5/5/2S2/5/5 b2-d4 0-0 r play -")],
+        "--",
+    );
+    assert_eq!(facts[0].kind, "pass");
+    assert_eq!(crate::testkit::stat::<super::Roshi>(&counts, "passes"), Some(1));
+}

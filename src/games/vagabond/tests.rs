@@ -405,3 +405,39 @@ fn the_flying_lemur_flies_within_5_over_anything_and_can_be_frozen() {
     let f = lp("Y(0,0),c(1,0) -/- HG h -");
     assert_eq!(code(play(&mut f.clone(), "(0,0)-(0,2)")), "frozen");
 }
+
+#[test]
+fn facts_and_stats_of_the_documented_example_game() {
+    use crate::testkit::{played, stat};
+    // shared/rules/vagabond-pai-sho.md, the worked example (section 13).
+    let moves = "L(0,-6) L(2,6) W(-4,0) B(1,6) S(0,-8) C(0,4) (0,-8)-(-2,-4) S(8,0) \
+                 (-4,0)-(-1,3) (8,0)-(4,2) (-1,3)-(0,4) (4,2)-(0,4) W(-1,8) F(-6,0) \
+                 (-1,8)-(1,6) D(-6,1)~~ F(4,5) (-6,1)-(-5,3) D(3,3) B(6,-2) (3,3)-(2,6)";
+    let (facts, counts) = played::<super::Vagabond>(&[], moves);
+    // 5H: the Wheel takes Guest's Chrysanthemum ("5H. HOST moved Wheel from
+    // -1,3 to 0,4 and captured GUEST's Chrysanthemum").
+    assert_eq!(facts[10].kind, "shift");
+    assert_eq!(facts[10].effects[0].what, "captured");
+    assert_eq!(facts[10].effects[0].piece.as_deref(), Some("Guest Chrysanthemum"));
+    assert_eq!(facts[11].effects[0].piece.as_deref(), Some("Host Wheel"));
+    assert_eq!(facts[20].effects[0].piece.as_deref(), Some("Guest White Lotus"));
+    assert!(facts[15].offer);
+    assert_eq!(facts[0].kind, "deploy");
+    assert_eq!(facts[0].to.as_deref(), Some("(0,-6)"));
+    let s = |n| stat::<super::Vagabond>(&counts, n);
+    assert_eq!(s("captured_chrysanthemum"), Some(1));
+    assert_eq!(s("captured_wheel"), Some(1));
+    assert_eq!(s("captured_white_lotus"), Some(1));
+    assert_eq!(s("captured_sky_bison"), Some(0));
+    assert_eq!(s("plies_before_first_capture"), Some(10));
+    assert_eq!((s("deploys"), s("shifts")), (Some(13), Some(8)));
+}
+
+#[test]
+fn no_capture_leaves_the_first_capture_empty() {
+    let (_, counts) = crate::testkit::played::<super::Vagabond>(&[], "L(0,-6) L(2,6)");
+    assert_eq!(
+        crate::testkit::stat::<super::Vagabond>(&counts, "plies_before_first_capture"),
+        None
+    );
+}
