@@ -1,7 +1,9 @@
 //! The generic replay loop: drives any [`Game`] through a record, checks move
 //! numbers, every move, the end of the game and the declared result.
 
-use crate::game::{Counts, Ending, Game, MoveFacts, MovetextStyle, RuleError, Side, SiteFormat, Stat};
+use crate::game::{
+    Counts, Ending, Game, MoveFacts, MovetextStyle, RuleError, Side, SiteFormat, Stat,
+};
 use crate::problem::Problem;
 use crate::record::{Record, ResultToken, Span, Tag};
 use serde::Serialize;
@@ -72,12 +74,8 @@ pub fn run<G: Game>(
 
 /// What [`run_observed`] calls after each legal ply: the ply, the positions
 /// before and after it, and the move.
-pub type Played<'a, G> = &'a mut dyn FnMut(
-    usize,
-    &<G as Game>::Position,
-    &<G as Game>::Move,
-    &<G as Game>::Position,
-);
+pub type Played<'a, G> =
+    &'a mut dyn FnMut(usize, &<G as Game>::Position, &<G as Game>::Move, &<G as Game>::Position);
 
 /// [`run`], also calling `played` after each legal ply.
 pub fn run_observed<G: Game>(

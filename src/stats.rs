@@ -100,11 +100,19 @@ pub fn game_row(file: &str, g: &Converted) -> GameRow {
         ("winner", text(winner)),
         ("winner_player", text(winner.and_then(player))),
         ("reason", text(outcome.map(|o| o.reason))),
-        ("plies", num(Some(trace.map_or(0, |t| t.replay.plies) as u64))),
+        (
+            "plies",
+            num(Some(trace.map_or(0, |t| t.replay.plies) as u64)),
+        ),
         ("branching", branching),
         (
             "first_turn",
-            text(g.turns.first().filter(|t| t.facts.is_some()).map(|t| t.text.as_str())),
+            text(
+                g.turns
+                    .first()
+                    .filter(|t| t.facts.is_some())
+                    .map(|t| t.text.as_str()),
+            ),
         ),
         ("event", text(g.tag("Event"))),
     ];
@@ -146,7 +154,11 @@ impl GameRow {
     /// absent or belongs to another game.
     pub fn to_csv(&self) -> Vec<String> {
         let mut out: Vec<String> = self.values.iter().map(|(_, v)| cell(v)).collect();
-        let game = self.values.iter().find(|(k, _)| k == "game").map(|(_, v)| v);
+        let game = self
+            .values
+            .iter()
+            .find(|(k, _)| k == "game")
+            .map(|(_, v)| v);
         for rules in GAMES {
             let mine = game.and_then(Value::as_str) == Some(rules.name());
             for (i, _) in rules.stats().iter().enumerate() {
@@ -264,11 +276,11 @@ impl Summary {
                 lengths.sort_unstable();
                 let n = lengths.len();
                 let float = |x: f64| {
-                    Number::from_f64((x * 1000.0).round() / 1000.0).map_or(Value::Null, Value::Number)
+                    Number::from_f64((x * 1000.0).round() / 1000.0)
+                        .map_or(Value::Null, Value::Number)
                 };
-                let mean = |v: &[f64]| {
-                    (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
-                };
+                let mean =
+                    |v: &[f64]| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
                 let median = match n {
                     0 => None,
                     _ if n % 2 == 1 => Some(f64::from(lengths[n / 2])),
@@ -286,23 +298,34 @@ impl Summary {
                     ("invalid", num(Some(t.games - t.valid))),
                     ("finished", num(Some(t.finished))),
                     ("unfinished", num(Some(t.valid - t.finished))),
-                    ("first_side", text(Some(t.sides[0]).filter(|s| !s.is_empty()))),
-                    ("second_side", text(Some(t.sides[1]).filter(|s| !s.is_empty()))),
+                    (
+                        "first_side",
+                        text(Some(t.sides[0]).filter(|s| !s.is_empty())),
+                    ),
+                    (
+                        "second_side",
+                        text(Some(t.sides[1]).filter(|s| !s.is_empty())),
+                    ),
                     ("wins_first", num(Some(t.wins[0]))),
                     ("wins_second", num(Some(t.wins[1]))),
                     ("draws", num(Some(t.draws))),
                     ("first_mover_wins", num(Some(t.first_mover_wins))),
                     (
                         "first_mover_win_rate",
-                        (decided > 0)
-                            .then(|| float(t.first_mover_wins as f64 / decided as f64))
-                            .unwrap_or(Value::Null),
+                        if decided > 0 {
+                            float(t.first_mover_wins as f64 / decided as f64)
+                        } else {
+                            Value::Null
+                        },
                     ),
                     ("length_mean", mean(&lengths_f).map_or(Value::Null, float)),
                     ("length_median", median.map_or(Value::Null, float)),
                     ("length_min", num(lengths.first().map(|&l| u64::from(l)))),
                     ("length_max", num(lengths.last().map(|&l| u64::from(l)))),
-                    ("branching_mean", mean(&t.branching).map_or(Value::Null, float)),
+                    (
+                        "branching_mean",
+                        mean(&t.branching).map_or(Value::Null, float),
+                    ),
                     (
                         "reasons",
                         Value::Object(

@@ -73,7 +73,10 @@ fn text_json_text_is_exact_on_every_fixture() {
         let (_, text, _) = run(&["convert", "-q", f], None);
         let (_, json, _) = run(&["convert", "-q", "--to", "json", f], None);
         let (_, jsonl, _) = run(&["convert", "-q", "--to", "jsonl", f], None);
-        let (_, back, _) = run(&["convert", "-q", "--from", "json", "-"], Some(json.as_bytes()));
+        let (_, back, _) = run(
+            &["convert", "-q", "--from", "json", "-"],
+            Some(json.as_bytes()),
+        );
         let (_, back_l, _) = run(&["convert", "-q", "-"], Some(jsonl.as_bytes()));
         let (_, again, _) = run(&["convert", "-q", "-"], Some(text.as_bytes()));
         assert_eq!(back, text, "{f}: text -> json -> text");
@@ -89,9 +92,14 @@ fn converting_keeps_every_comment_tag_and_move() {
         let f = file.to_str().unwrap();
         let (_, json, _) = run(&["convert", "-q", "--to", "jsonl", f], None);
         let (_, validated, _) = run(&["validate", "--format", "json", f], None);
-        let games: Vec<Value> = json.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-        let reports: Vec<Value> =
-            validated.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        let games: Vec<Value> = json
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let reports: Vec<Value> = validated
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
         for g in &games {
             // A game read only in part (a broken envelope) is still written.
             let index = g["index"].as_u64().unwrap() as usize;
@@ -132,7 +140,9 @@ fn json_documents_parse_and_follow_the_schema() {
     let games = doc["games"].as_array().unwrap();
     assert!(games.len() >= 10);
     for g in games {
-        for key in ["file", "index", "game", "valid", "tags", "turns", "result", "outcome"] {
+        for key in [
+            "file", "index", "game", "valid", "tags", "turns", "result", "outcome",
+        ] {
             assert!(g.get(key).is_some(), "{key} missing in {g}");
         }
         assert_eq!(g["tags"][0][0], "Game", "Game is the first tag");
@@ -149,7 +159,12 @@ fn csv_rows_parse_one_per_turn_under_the_fixed_header() {
     let jsonl = converted("jsonl", &[]);
     let turns: usize = jsonl
         .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap()["turns"].as_array().unwrap().len())
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["turns"]
+                .as_array()
+                .unwrap()
+                .len()
+        })
         .sum();
     let mut r = csv::Reader::from_reader(out.as_bytes());
     let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
@@ -165,7 +180,10 @@ fn csv_rows_parse_one_per_turn_under_the_fixed_header() {
 fn lossy_targets_say_what_they_left_out() {
     let (code, _, err) = run(&["convert", "--to", "csv", SAMPLES[0]], None);
     assert_eq!(code, 0);
-    assert!(err.contains("left out 7 tags, 1 comments and 1 results"), "{err}");
+    assert!(
+        err.contains("left out 7 tags, 1 comments and 1 results"),
+        "{err}"
+    );
     let (_, _, err) = run(&["convert", "--to", "json", SAMPLES[0]], None);
     assert!(!err.contains("left out"), "{err}");
 }
@@ -178,7 +196,14 @@ fn garden_gate_export_is_the_reference_string_and_reads_back() {
 6H.W(-1,8);6G.F(-6,0);7H.(-1,8)-(1,6);7G.D(-6,1)~~;8H.F(4,5);8G.(-6,1)-(-5,3);9H.D(3,3);\
 9G.B(6,-2);10H.(3,3)-(2,6)";
     let (code, out, _) = run(
-        &["convert", "-q", "--skip-invalid", "--to", "gardengate", "fixtures/vagabond/"],
+        &[
+            "convert",
+            "-q",
+            "--skip-invalid",
+            "--to",
+            "gardengate",
+            "fixtures/vagabond/",
+        ],
         None,
     );
     // Invalid games are skipped (exit 1 at least); games from a Position
@@ -186,7 +211,10 @@ fn garden_gate_export_is_the_reference_string_and_reads_back() {
     assert_eq!(code, 2);
     assert_eq!(out.lines().next(), Some(reference));
     // Read back (detected), written again: the same strings.
-    let (code, again, err) = run(&["convert", "-q", "--to", "gardengate", "-"], Some(out.as_bytes()));
+    let (code, again, err) = run(
+        &["convert", "-q", "--to", "gardengate", "-"],
+        Some(out.as_bytes()),
+    );
     assert_eq!(code, 0, "{err}");
     assert_eq!(again, out);
     // One move per line, as the site's UI shows a game, is one game.
@@ -200,19 +228,36 @@ fn garden_gate_export_is_the_reference_string_and_reads_back() {
 #[test]
 fn abstractplay_export_reads_back_and_refuses_other_starts() {
     let (_, out, _) = run(
-        &["convert", "-q", "--to", "abstractplay", "fixtures/iqishiqi/unfinished.grec"],
+        &[
+            "convert",
+            "-q",
+            "--to",
+            "abstractplay",
+            "fixtures/iqishiqi/unfinished.grec",
+        ],
         None,
     );
     // H9/H7 I7/G7 G9/G5 in AbstractPlay's labels.
     assert_eq!(out.lines().next(), Some("i7/g8 g9/g7 i6/e7"));
-    let (code, again, err) = run(&["convert", "-q", "--to", "abstractplay", "-"], Some(out.as_bytes()));
+    let (code, again, err) = run(
+        &["convert", "-q", "--to", "abstractplay", "-"],
+        Some(out.as_bytes()),
+    );
     assert_eq!(code, 0, "{err}");
     assert_eq!(again, out);
-    let (_, text, _) = run(&["convert", "-q", "--from", "abstractplay", "-"], Some(out.as_bytes()));
+    let (_, text, _) = run(
+        &["convert", "-q", "--from", "abstractplay", "-"],
+        Some(out.as_bytes()),
+    );
     assert!(text.contains("[Coords \"abstractplay\"]"), "{text}");
     // A game from a Position tag cannot be carried: left out, exit 2.
     let (code, _, err) = run(
-        &["convert", "--to", "abstractplay", "fixtures/iqishiqi/endings.grec"],
+        &[
+            "convert",
+            "--to",
+            "abstractplay",
+            "fixtures/iqishiqi/endings.grec",
+        ],
         None,
     );
     assert_eq!(code, 2);
@@ -229,7 +274,10 @@ fn invalid_games_are_converted_up_to_their_error_or_skipped() {
     let (code, out, err) = run(&["convert", "--to", "jsonl", file], None);
     assert_eq!(code, 1);
     assert!(err.contains("Error"), "the error is reported: {err}");
-    let games: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let games: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert!(!games.is_empty());
     for g in &games {
         assert_eq!(g["valid"], false);
@@ -310,14 +358,20 @@ fn the_documented_headers_are_the_written_ones() {
     assert!(stats.contains(&gamerec::stats::SUMMARY_COLUMNS.join(",")));
     assert!(doc("convert.md").contains(&gamerec::convert::csv::HEADER.join(",")));
     let (_, out, _) = run(&["stats", "-q", "--format", "csv", SAMPLES[0]], None);
-    assert_eq!(out.lines().next().unwrap(), gamerec::stats::game_header().join(","));
+    assert_eq!(
+        out.lines().next().unwrap(),
+        gamerec::stats::game_header().join(",")
+    );
 }
 
 #[test]
 fn stats_agree_with_validate_and_count_what_the_fixtures_say() {
     let (code, out, _) = run(&["stats", "-q", "fixtures/"], None);
     assert_eq!(code, 1, "the fixtures hold invalid games");
-    let rows: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let rows: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     let (_, validated, _) = run(&["validate", "--format", "json", "fixtures/"], None);
     let reports: Vec<Value> = validated
         .lines()
@@ -348,7 +402,11 @@ fn stats_agree_with_validate_and_count_what_the_fixtures_say() {
     let (_, summary, _) = run(&["stats", "-q", "--summary", "fixtures/"], None);
     let total: u64 = summary
         .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap()["games"].as_u64().unwrap())
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["games"]
+                .as_u64()
+                .unwrap()
+        })
         .sum();
     assert_eq!(total as usize, reports.len());
 }

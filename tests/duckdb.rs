@@ -30,7 +30,13 @@ fn duckdb_path() -> String {
     let target = target.to_str().unwrap().to_string();
     if !probe(&target) {
         let status = process::Command::new("python3")
-            .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"])
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+            ])
             .args(["--target", &target, "duckdb"])
             .status()
             .expect("python3 with pip");
@@ -82,10 +88,17 @@ fn export(args: &[&str], dir: &Path, name: &str) -> (PathBuf, usize) {
 fn csv_exports_load_into_duckdb_with_the_right_row_counts() {
     let py = duckdb_path();
     let dir = tempfile::tempdir().unwrap();
-    let (games, n) = export(&["stats", "-q", "--format", "csv", "fixtures/"], dir.path(), "games.csv");
+    let (games, n) = export(
+        &["stats", "-q", "--format", "csv", "fixtures/"],
+        dir.path(),
+        "games.csv",
+    );
     // Every game of the fixtures, valid or not, is one row: 162 games.
     assert_eq!(n, 162);
-    assert_eq!(query(&py, &games, "SELECT count(*) FROM t"), format!("({n},)"));
+    assert_eq!(
+        query(&py, &games, "SELECT count(*) FROM t"),
+        format!("({n},)")
+    );
     // Numbers load as numbers: plies sum as integers, branching as doubles.
     let types = query(
         &py,
@@ -95,8 +108,15 @@ fn csv_exports_load_into_duckdb_with_the_right_row_counts() {
     assert_eq!(types, "('BIGINT', 'DOUBLE', 'BIGINT')");
     let valid = query(&py, &games, "SELECT count(*) FROM t WHERE valid");
     assert_eq!(valid, "(49,)", "as validate counts them");
-    let (turns, n) = export(&["convert", "-q", "--to", "csv", "fixtures/"], dir.path(), "turns.csv");
-    assert_eq!(query(&py, &turns, "SELECT count(*) FROM t"), format!("({n},)"));
+    let (turns, n) = export(
+        &["convert", "-q", "--to", "csv", "fixtures/"],
+        dir.path(),
+        "turns.csv",
+    );
+    assert_eq!(
+        query(&py, &turns, "SELECT count(*) FROM t"),
+        format!("({n},)")
+    );
     let (summary, n) = export(
         &["stats", "-q", "--summary", "--format", "csv", "fixtures/"],
         dir.path(),

@@ -1,11 +1,50 @@
-//! Never panic on input: any byte sequence gets located errors, and a
-//! stream of many games is read game by game.
+//! Never panic on input: any byte sequence gets located errors (and goes
+//! through every convert and stats writer), and a stream of many games is
+//! read game by game.
 
 use gamerec::archive;
+use gamerec::convert::text::TextWriter;
+use gamerec::convert::{convert, csv, json, read};
+use gamerec::replay::TraceOptions;
+use gamerec::stats;
 use proptest::prelude::*;
 use std::io::Read;
 
+/// Runs the convert and stats pipeline over `bytes` read as `format`:
+/// every writer, and the JSON read back.
+fn convert_all(bytes: &[u8], format: read::Format) {
+    let opts = archive::Options::default();
+    let trace = TraceOptions {
+        branching: true,
+        site: true,
+    };
+    let mut json = String::new();
+    let mut text = TextWriter::default();
+    read::read(bytes, format, &opts, &mut |_, parsed, rules| {
+        let g = convert(1, &parsed.record, parsed.error, rules, trace);
+        let _ = text.game(&g);
+        csv::rows("x", &g).for_each(drop);
+        let _ = stats::game_row("x", &g).to_csv();
+        json.push_str(&json::game_value("x", &g, None).unwrap());
+        json.push('\n');
+        Ok(())
+    })
+    .unwrap();
+    read::read(
+        json.as_bytes(),
+        read::Format::Jsonl,
+        &opts,
+        &mut |_, parsed, rules| {
+            let _ = convert(1, &parsed.record, parsed.error, rules, trace);
+            Ok(())
+        },
+    )
+    .unwrap();
+}
+
 fn validate_all(bytes: &[u8]) -> usize {
+    convert_all(bytes, read::Format::Text);
+    convert_all(bytes, read::detect(None, bytes));
     let mut reports = 0;
     archive::validate(bytes, &mut |chunk, report| {
         reports += 1;

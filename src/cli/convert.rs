@@ -45,12 +45,14 @@ pub enum From {
 }
 
 #[derive(ClapArgs)]
-#[command(after_help = "Input formats are detected: `.json` and input starting `{\"format\"` is a \
+#[command(
+    after_help = "Input formats are detected: `.json` and input starting `{\"format\"` is a \
 gamerec JSON document, `.jsonl` or `{` JSON Lines, a first turn like `0H.L(0,-6)` a Garden Gate \
 string, like `h9/h7` an AbstractPlay move list, anything else the record format.\n\
 Problems go to stderr; exit codes: 0 every game valid, 1 some game invalid (converted up to its \
 error, or left out with --skip-invalid), 2 usage or I/O error, or a game the target cannot \
-carry.")]
+carry."
+)]
 pub struct Args {
     /// Files or directories (walked for .grec and .txt files); `-` is stdin.
     #[arg(required = true)]
@@ -314,7 +316,8 @@ pub fn run(args: Args) -> i32 {
                     // Unknown rules: already reported as invalid.
                     return Ok(());
                 }
-                if let (Some(site), Some(rules)) = (site, game.game.and_then(gamerec::games::find)) {
+                if let (Some(site), Some(rules)) = (site, game.game.and_then(gamerec::games::find))
+                {
                     if !rules.site_can_carry(record) {
                         tally.foreign += 1;
                         eprintln!(

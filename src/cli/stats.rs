@@ -30,10 +30,12 @@ pub enum StatsFormat {
 }
 
 #[derive(ClapArgs)]
-#[command(after_help = "Columns and their meaning: notation/stats.md. Invalid games get a row \
+#[command(
+    after_help = "Columns and their meaning: notation/stats.md. Invalid games get a row \
 with valid=false and the error code (statistics cover their legal turns) and are reported on \
 stderr; exit codes as for validate: 0 every game valid, 1 some game invalid, 2 usage or I/O \
-error.")]
+error."
+)]
 pub struct Args {
     /// Files or directories (walked for .grec and .txt files); `-` is stdin.
     #[arg(required = true)]
@@ -116,7 +118,9 @@ pub fn run(args: Args) -> i32 {
     let out: Box<dyn Write> = Box::new(io::BufWriter::with_capacity(1 << 16, out));
     let mut csv = match args.format {
         StatsFormat::Csv => Out::Csv(Box::new(
-            csv::WriterBuilder::new().has_headers(false).from_writer(out),
+            csv::WriterBuilder::new()
+                .has_headers(false)
+                .from_writer(out),
         )),
         StatsFormat::Json => Out::Json(out),
     };

@@ -179,11 +179,13 @@ impl GameIn {
         let mut turns = Vec::with_capacity(self.turns.len());
         for (i, t) in self.turns.into_iter().enumerate() {
             let text = t.text.trim().to_string();
-            if text.is_empty() || text.contains(|c: char| c.is_whitespace() || "{}[]".contains(c))
-            {
+            if text.is_empty() || text.contains(|c: char| c.is_whitespace() || "{}[]".contains(c)) {
                 let mut p = bad(
                     "malformed-move",
-                    format!("a turn is one token without spaces or brackets: {:?}", t.text),
+                    format!(
+                        "a turn is one token without spaces or brackets: {:?}",
+                        t.text
+                    ),
                 );
                 p.ply = Some(i + 1);
                 p.token = Some(t.text);

@@ -7,7 +7,9 @@ use super::site::rules_for_site;
 use crate::archive::{rules_for, Options};
 use crate::game::SiteFormat;
 use crate::problem::Problem;
-use crate::record::{parse_chunk_with, Chunk, ChunkReader, Parsed, Record, Span, Tag, MAX_RECORD_BYTES};
+use crate::record::{
+    parse_chunk_with, Chunk, ChunkReader, Parsed, Record, Span, Tag, MAX_RECORD_BYTES,
+};
 use crate::replay::Rules;
 use std::io::{self, BufRead};
 
@@ -106,8 +108,8 @@ pub fn detect(extension: Option<&str>, head: &[u8]) -> Format {
 
 /// One game read: where it came from (for locating problems; `None` for
 /// JSON), what was read, and its rules.
-pub type Each<'a> = dyn FnMut(Option<&Chunk>, Parsed, Result<&'static dyn Rules, Problem>) -> io::Result<()>
-    + 'a;
+pub type Each<'a> =
+    dyn FnMut(Option<&Chunk>, Parsed, Result<&'static dyn Rules, Problem>) -> io::Result<()> + 'a;
 
 /// Reads every game of `input`; returns how many there were.
 pub fn read<R: BufRead>(
@@ -266,7 +268,10 @@ fn read_site<R: BufRead>(
             let at = Span::new(chunk.offset, chunk.offset + 1);
             let p = Problem::new(
                 "record-too-large",
-                format!("this game is longer than {} MiB; it is skipped", MAX_RECORD_BYTES >> 20),
+                format!(
+                    "this game is longer than {} MiB; it is skipped",
+                    MAX_RECORD_BYTES >> 20
+                ),
                 at,
             );
             let parsed = Parsed {

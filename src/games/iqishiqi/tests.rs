@@ -406,7 +406,10 @@ fn facts_resolve_the_destination_and_stats_measure_pushes_and_groups() {
     assert_eq!(facts[0].kind, "drop");
     assert_eq!(facts[0].to.as_deref(), Some("H9"));
     let e = &facts[0].effects[0];
-    assert_eq!((e.from.as_deref(), e.to.as_deref()), (Some("H8"), Some("H7")));
+    assert_eq!(
+        (e.from.as_deref(), e.to.as_deref()),
+        (Some("H8"), Some("H7"))
+    );
     let s = |n| stat::<super::Iqishiqi>(&counts, n);
     // G9 joins H9: a group of two pushes two cells.
     assert_eq!(s("longest_push"), Some(2));

@@ -68,18 +68,17 @@ pub fn describe(before: &Position, mv: &Move, after: &Position) -> MoveFacts {
     }
 }
 
-pub fn count(
-    before: &Position,
-    after: &Position,
-    facts: &MoveFacts,
-    counts: &mut Counts,
-) {
+pub fn count(before: &Position, after: &Position, facts: &MoveFacts, counts: &mut Counts) {
     for side in Side::BOTH {
         let gained = after.score[side.index()].saturating_sub(before.score[side.index()]);
         counts.add(side.index(), u64::from(gained));
     }
     let mover = before.to_move.index();
-    let off = facts.effects.iter().filter(|e| e.what == "pushed-off").count();
+    let off = facts
+        .effects
+        .iter()
+        .filter(|e| e.what == "pushed-off")
+        .count();
     counts.add(2 + mover, off as u64);
     if facts.kind == "push" {
         counts.add(4 + mover, 1);

@@ -16,7 +16,9 @@ pub use notation::Move;
 pub use position::{NoReturn, Piece, Position};
 pub use rules::OshiError;
 
-use crate::game::{tag_value, Counts, Ending, Game, MoveFacts, MoveSyntaxError, SetupError, Side, Stat};
+use crate::game::{
+    tag_value, Counts, Ending, Game, MoveFacts, MoveSyntaxError, SetupError, Side, Stat,
+};
 use crate::record::Tag;
 
 pub const SIDES: [&str; 2] = ["Red", "White"];

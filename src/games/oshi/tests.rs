@@ -375,7 +375,10 @@ fn facts_name_the_pushed_off_piece_and_stats_add_the_points() {
     assert_eq!(facts[0].kind, "move");
     assert!(facts[0].effects.is_empty());
     let push = &facts[4];
-    assert_eq!((push.kind.as_str(), push.canonical.as_str()), ("push", "a7-a9"));
+    assert_eq!(
+        (push.kind.as_str(), push.canonical.as_str()),
+        ("push", "a7-a9")
+    );
     assert_eq!(push.effects.len(), 1);
     let e = &push.effects[0];
     assert_eq!(e.what, "pushed-off");
@@ -394,14 +397,19 @@ fn facts_name_the_pushed_off_piece_and_stats_add_the_points() {
 fn a_push_within_the_board_names_where_each_piece_went() {
     // Red's 2-story c2 comes up to c5, White's 2-story c8 down to c6; Red's
     // c5 steps onto c6 and pushes it back to c7.
-    let (facts, _) =
-        crate::testkit::played::<super::Oshi>(&[], "c2-c4 c8-c6 c4-c5 e7-e6 c5-c6");
+    let (facts, _) = crate::testkit::played::<super::Oshi>(&[], "c2-c4 c8-c6 c4-c5 e7-e6 c5-c6");
     let f = &facts[4];
     assert_eq!(f.kind, "push");
     let moved: Vec<_> = f
         .effects
         .iter()
-        .map(|e| (e.what.as_str(), e.from.clone().unwrap(), e.to.clone().unwrap()))
+        .map(|e| {
+            (
+                e.what.as_str(),
+                e.from.clone().unwrap(),
+                e.to.clone().unwrap(),
+            )
+        })
         .collect();
     assert_eq!(moved, vec![("pushed", "c6".to_string(), "c7".to_string())]);
     assert_eq!(f.effects[0].piece.as_deref(), Some("White 2-story"));

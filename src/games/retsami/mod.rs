@@ -16,7 +16,9 @@ pub use notation::{Action, Move};
 pub use position::Position;
 pub use rules::RetsamiError;
 
-use crate::game::{tag_value, Counts, Ending, Game, MoveFacts, MoveSyntaxError, SetupError, Side, Stat};
+use crate::game::{
+    tag_value, Counts, Ending, Game, MoveFacts, MoveSyntaxError, SetupError, Side, Stat,
+};
 use crate::record::Tag;
 
 pub const SIDES: [&str; 2] = ["Red", "White"];

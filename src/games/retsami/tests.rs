@@ -330,7 +330,10 @@ fn facts_name_the_taken_counter_and_stats_count_takes_and_reentries() {
     assert_eq!(facts[2].to.as_deref(), Some("h1"));
     let s = |n| stat::<super::Retsami>(&counts, n);
     assert_eq!((s("takes_first"), s("takes_second")), (Some(0), Some(2)));
-    assert_eq!((s("reentries_first"), s("reentries_second")), (Some(1), Some(0)));
+    assert_eq!(
+        (s("reentries_first"), s("reentries_second")),
+        (Some(1), Some(0))
+    );
     // i3 is Way 11; both sides have stood there.
     assert_eq!(s("furthest_way_first"), Some(11));
     assert_eq!(s("furthest_way_second"), Some(11));
@@ -343,5 +346,8 @@ fn a_draw_offer_is_a_fact_and_counted() {
     assert!(facts[0].offer);
     assert_eq!(facts[0].canonical, "h1-i3~~");
     assert_eq!(facts[1].kind, "accept");
-    assert_eq!(crate::testkit::stat::<super::Retsami>(&counts, "draw_offers"), Some(1));
+    assert_eq!(
+        crate::testkit::stat::<super::Retsami>(&counts, "draw_offers"),
+        Some(1)
+    );
 }

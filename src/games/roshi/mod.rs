@@ -16,7 +16,9 @@ pub use notation::{Action, Move};
 pub use position::{Cell, Phase, Position, SlideRule};
 pub use rules::RoshiError;
 
-use crate::game::{tag_value, Counts, Ending, Game, MoveFacts, MoveSyntaxError, SetupError, Side, Stat};
+use crate::game::{
+    tag_value, Counts, Ending, Game, MoveFacts, MoveSyntaxError, SetupError, Side, Stat,
+};
 use crate::record::Tag;
 
 pub const SIDES: [&str; 2] = ["Red", "Blue"];

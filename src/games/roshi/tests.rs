@@ -454,7 +454,12 @@ fn facts_follow_each_action_and_stats_count_types_and_double_roshis() {
     assert_eq!(
         effects,
         [
-            ("placed", "Red piece".to_string(), None, Some("e4".to_string())),
+            (
+                "placed",
+                "Red piece".to_string(),
+                None,
+                Some("e4".to_string())
+            ),
             (
                 "pushed",
                 "Blue piece".to_string(),
@@ -467,23 +472,31 @@ fn facts_follow_each_action_and_stats_count_types_and_double_roshis() {
     assert_eq!(facts[1].effects[0].piece.as_deref(), Some("Red piece"));
     assert_eq!(facts[1].effects[0].to.as_deref(), Some("a3"));
     let s = |n| stat::<super::Roshi>(&counts, n);
-    assert_eq!((s("places"), s("slides"), s("pushes")), (Some(1), Some(0), Some(2)));
+    assert_eq!(
+        (s("places"), s("slides"), s("pushes")),
+        (Some(1), Some(0), Some(2))
+    );
     assert_eq!(s("turns_with_both_roshis"), Some(1));
     assert_eq!(s("passes"), Some(0));
 }
 
 #[test]
 fn setup_turns_and_passes_are_their_own_kinds() {
-    let (facts, counts) =
-        crate::testkit::played::<super::Roshi>(&[], "R@d4,@a1 @f6,@b2");
+    let (facts, counts) = crate::testkit::played::<super::Roshi>(&[], "R@d4,@a1 @f6,@b2");
     assert_eq!(facts[0].kind, "setup");
     assert_eq!(facts[0].effects[0].piece.as_deref(), Some("roshi stone"));
     // Setup placements are not counted as play actions.
-    assert_eq!(crate::testkit::stat::<super::Roshi>(&counts, "places"), Some(0));
+    assert_eq!(
+        crate::testkit::stat::<super::Roshi>(&counts, "places"),
+        Some(0)
+    );
     let (facts, counts) = crate::testkit::played::<super::Roshi>(
         &[("Position", "5/5/2S2/5/5 b2-d4 0-0 r play -")],
         "--",
     );
     assert_eq!(facts[0].kind, "pass");
-    assert_eq!(crate::testkit::stat::<super::Roshi>(&counts, "passes"), Some(1));
+    assert_eq!(
+        crate::testkit::stat::<super::Roshi>(&counts, "passes"),
+        Some(1)
+    );
 }

@@ -418,9 +418,15 @@ fn facts_and_stats_of_the_documented_example_game() {
     // -1,3 to 0,4 and captured GUEST's Chrysanthemum").
     assert_eq!(facts[10].kind, "shift");
     assert_eq!(facts[10].effects[0].what, "captured");
-    assert_eq!(facts[10].effects[0].piece.as_deref(), Some("Guest Chrysanthemum"));
+    assert_eq!(
+        facts[10].effects[0].piece.as_deref(),
+        Some("Guest Chrysanthemum")
+    );
     assert_eq!(facts[11].effects[0].piece.as_deref(), Some("Host Wheel"));
-    assert_eq!(facts[20].effects[0].piece.as_deref(), Some("Guest White Lotus"));
+    assert_eq!(
+        facts[20].effects[0].piece.as_deref(),
+        Some("Guest White Lotus")
+    );
     assert!(facts[15].offer);
     assert_eq!(facts[0].kind, "deploy");
     assert_eq!(facts[0].to.as_deref(), Some("(0,-6)"));
