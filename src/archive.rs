@@ -123,6 +123,20 @@ pub fn check(parsed: &Parsed, index: usize, opts: &Options) -> GameReport {
     report
 }
 
+/// The problem of a record longer than [`MAX_RECORD_BYTES`] (a truncated
+/// chunk).
+pub fn too_large(chunk: &Chunk) -> Problem {
+    let at = chunk.offset;
+    Problem::new(
+        "record-too-large",
+        format!(
+            "this game is longer than {} MiB; it is skipped",
+            MAX_RECORD_BYTES >> 20
+        ),
+        Span::new(at, at + 1),
+    )
+}
+
 /// Reads every game of `input`, calling `each` with the chunk it came from
 /// (for locating problems) and its report. Returns the number of games.
 pub fn validate<R: BufRead>(
@@ -143,21 +157,13 @@ pub fn validate_with<R: BufRead>(
         let chunk = chunk?;
         if chunk.truncated {
             index += 1;
-            let at = chunk.offset;
             let report = GameReport {
                 index: Some(index),
                 game: None,
                 title: None,
                 plies: 0,
                 outcome: None,
-                error: Some(Problem::new(
-                    "record-too-large",
-                    format!(
-                        "this game is longer than {} MiB; it is skipped",
-                        MAX_RECORD_BYTES >> 20
-                    ),
-                    Span::new(at, at + 1),
-                )),
+                error: Some(too_large(&chunk)),
             };
             each(&chunk, report)?;
             continue;

@@ -4,7 +4,7 @@
 
 use super::json::{DocumentIn, GameIn, FORMAT, VERSION};
 use super::site::rules_for_site;
-use crate::archive::{rules_for, Options};
+use crate::archive::{rules_for, too_large, Options};
 use crate::game::SiteFormat;
 use crate::problem::Problem;
 use crate::record::{
@@ -132,15 +132,7 @@ fn read_text<R: BufRead>(input: R, opts: &Options, each: &mut Each<'_>) -> io::R
         let chunk = chunk?;
         if chunk.truncated {
             n += 1;
-            let at = chunk.offset;
-            let p = Problem::new(
-                "record-too-large",
-                format!(
-                    "this game is longer than {} MiB; it is skipped",
-                    MAX_RECORD_BYTES >> 20
-                ),
-                Span::new(at, at + 1),
-            );
+            let p = too_large(&chunk);
             let parsed = Parsed {
                 record: Record::default(),
                 error: Some(p.clone()),
@@ -265,15 +257,7 @@ fn read_site<R: BufRead>(
     let mut emit = |chunk: Chunk, n: &mut usize| -> io::Result<()> {
         *n += 1;
         if chunk.truncated {
-            let at = Span::new(chunk.offset, chunk.offset + 1);
-            let p = Problem::new(
-                "record-too-large",
-                format!(
-                    "this game is longer than {} MiB; it is skipped",
-                    MAX_RECORD_BYTES >> 20
-                ),
-                at,
-            );
+            let p = too_large(&chunk);
             let parsed = Parsed {
                 record: Record::default(),
                 error: Some(p.clone()),
