@@ -299,7 +299,7 @@ impl Counts {
 
 /// Another site's notation a game is exported to and read back from
 /// (`convert --to gardengate`, `--to abstractplay`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub struct SiteFormat {
     /// The `--to`/`--from` name.
     pub name: &'static str,
@@ -310,6 +310,9 @@ pub struct SiteFormat {
     /// A line starting with this begins a new game (other lines continue
     /// the game); `None`: every line is one game.
     pub game_start: Option<&'static str>,
+    /// Whether an input's first token (up to white space or `;`) is a turn
+    /// in this notation, for guessing an input's format.
+    pub recognizes: fn(&[u8]) -> bool,
 }
 
 /// One game's rules and notation.

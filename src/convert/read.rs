@@ -58,27 +58,11 @@ fn first_token(head: &[u8]) -> &[u8] {
     &rest[..end]
 }
 
-/// `0H.…` / `12G.…`: a Garden Gate turn.
-fn looks_garden_gate(token: &[u8]) -> bool {
-    let digits = token.iter().take_while(|b| b.is_ascii_digit()).count();
-    digits > 0 && matches!(token.get(digits..digits + 2), Some([b'H' | b'G', b'.']))
-}
-
-/// `h9/h7`: an AbstractPlay Iqishiqi move (lowercase, destination written).
-fn looks_abstractplay(token: &[u8]) -> bool {
-    let cell = |c: &[u8]| {
-        matches!(c.first(), Some(b'a'..=b'o'))
-            && (2..=3).contains(&c.len())
-            && c[1..].iter().all(u8::is_ascii_digit)
-    };
-    let mut parts = token.split(|&b| b == b'/');
-    matches!((parts.next(), parts.next(), parts.next()), (Some(a), Some(b), None) if cell(a) && cell(b))
-}
-
 /// Guesses an input's format from its name's extension and its first
 /// bytes: `.json` / `{"format"…` is a JSON document, `.jsonl` / `{` JSON
-/// Lines, a first token like `0H.L(0,-6)` a Garden Gate string, like `h9/h7`
-/// an AbstractPlay move list; anything else the record format.
+/// Lines, a first token a game's site notation recognizes (`0H.L(0,-6)`:
+/// Garden Gate, `h9/h7`: AbstractPlay) that site's strings; anything else
+/// the record format.
 pub fn detect(extension: Option<&str>, head: &[u8]) -> Format {
     match extension.map(str::to_ascii_lowercase).as_deref() {
         Some("json") => return Format::Json,
@@ -92,18 +76,14 @@ pub fn detect(extension: Option<&str>, head: &[u8]) -> Format {
     if token.starts_with(b"{") {
         return Format::Jsonl;
     }
-    let site = |name| rules_for_site(name).map(|(r, s)| Format::Site(r, s));
-    if looks_garden_gate(token) {
-        if let Some(f) = site("gardengate") {
-            return f;
-        }
-    }
-    if looks_abstractplay(token) {
-        if let Some(f) = site("abstractplay") {
-            return f;
-        }
-    }
-    Format::Text
+    crate::games::GAMES
+        .iter()
+        .find_map(|r| {
+            r.site()
+                .filter(|s| (s.recognizes)(token))
+                .map(|s| Format::Site(*r, s))
+        })
+        .unwrap_or(Format::Text)
 }
 
 /// One game read: where it came from (for locating problems; `None` for

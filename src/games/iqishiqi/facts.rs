@@ -89,3 +89,14 @@ pub fn abstractplay_move(mv: &Move, after: &Position) -> String {
     write_move(&full, &mut s);
     s.to_ascii_lowercase()
 }
+
+/// `h9/h7`: an AbstractPlay Iqishiqi move (lowercase, destination written).
+pub fn looks_abstractplay(token: &[u8]) -> bool {
+    let cell = |c: &[u8]| {
+        matches!(c.first(), Some(b'a'..=b'o'))
+            && (2..=3).contains(&c.len())
+            && c[1..].iter().all(u8::is_ascii_digit)
+    };
+    let mut parts = token.split(|&b| b == b'/');
+    matches!((parts.next(), parts.next(), parts.next()), (Some(a), Some(b), None) if cell(a) && cell(b))
+}

@@ -119,6 +119,7 @@ impl Game for Iqishiqi {
         tags: &[("Coords", "abstractplay")],
         separator: " ",
         game_start: None,
+        recognizes: facts::looks_abstractplay,
     });
 
     fn site_move(_: &Position, mv: &Move, after: &Position, _: &MoveFacts) -> String {

@@ -428,3 +428,15 @@ fn abstractplay_moves_use_its_labels() {
     // AbstractPlay labels opens with i7/g8).
     assert_eq!(super::facts::abstractplay_move(&mv, &after), "i7/g8");
 }
+
+#[test]
+fn abstractplay_lists_are_recognised_by_their_first_turn() {
+    use super::facts::looks_abstractplay;
+    assert!(looks_abstractplay(b"i7/g8"));
+    assert!(looks_abstractplay(b"o1/h15"));
+    // Ludii's canonical labels are uppercase; a lone drop is ambiguous.
+    assert!(!looks_abstractplay(b"H9/H7"));
+    assert!(!looks_abstractplay(b"h9"));
+    assert!(!looks_abstractplay(b"p1/a1"));
+    assert!(!looks_abstractplay(b"a1/a2/a3"));
+}

@@ -82,3 +82,9 @@ pub fn garden_gate(before: &Position, facts: &MoveFacts) -> String {
     };
     format!("{}{player}.{}", before.turn / 2, facts.canonical)
 }
+
+/// `0H.…` / `12G.…`: a Garden Gate turn.
+pub fn looks_garden_gate(token: &[u8]) -> bool {
+    let digits = token.iter().take_while(|b| b.is_ascii_digit()).count();
+    digits > 0 && matches!(token.get(digits..digits + 2), Some([b'H' | b'G', b'.']))
+}

@@ -105,6 +105,7 @@ impl Game for Vagabond {
         tags: &[],
         separator: ";",
         game_start: Some("0H."),
+        recognizes: facts::looks_garden_gate,
     });
 
     fn site_move(before: &Position, _: &Move, _: &Position, f: &MoveFacts) -> String {

@@ -447,3 +447,13 @@ fn no_capture_leaves_the_first_capture_empty() {
         None
     );
 }
+
+#[test]
+fn garden_gate_strings_are_recognised_by_their_first_turn() {
+    use super::facts::looks_garden_gate;
+    assert!(looks_garden_gate(b"0H.L(0,-6)"));
+    assert!(looks_garden_gate(b"12G.(0,-8)-(-2,-4)"));
+    assert!(!looks_garden_gate(b"L(0,-6)"));
+    assert!(!looks_garden_gate(b"1."));
+    assert!(!looks_garden_gate(b"0X.L(0,-6)"));
+}
