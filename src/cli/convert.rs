@@ -1,20 +1,18 @@
 //! `gamerec convert`: rewrite records as canonical text, JSON, JSON Lines,
 //! CSV, or a site's move strings (The Garden Gate, AbstractPlay).
 
-use super::input::{each_input, Opened};
+use super::input::{each_input, read_games, Inputs};
 use super::render::{diagnostic, locate, ColorChoice};
-use super::{EXIT_INVALID, EXIT_TROUBLE, EXIT_VALID};
+use super::EXIT_TROUBLE;
 use clap::{Args as ClapArgs, ValueEnum};
 use gamerec::convert::json::{self, ErrorOut};
-use gamerec::convert::read::{self, Format};
 use gamerec::convert::site::{line, rules_for_site, site_names};
 use gamerec::convert::text::TextWriter;
 use gamerec::convert::{convert, csv as csv_rows, Converted};
 use gamerec::problem::Problem;
 use gamerec::record::Chunk;
 use gamerec::replay::TraceOptions;
-use std::fs::File;
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 use std::path::PathBuf;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -30,17 +28,6 @@ pub enum To {
     /// Vagabond games as The Garden Gate's `;`-joined move strings.
     Gardengate,
     /// Iqishiqi games as AbstractPlay move lists (AbstractPlay's labels).
-    Abstractplay,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum From {
-    /// Decide from the file name and its first bytes.
-    Auto,
-    Text,
-    Json,
-    Jsonl,
-    Gardengate,
     Abstractplay,
 }
 
@@ -62,7 +49,7 @@ pub struct Args {
     to: To,
     /// The input format (default: detected per input).
     #[arg(long, value_enum, default_value = "auto")]
-    from: From,
+    from: super::input::From,
     /// Write here instead of stdout.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
@@ -89,8 +76,6 @@ struct Tally {
     games: usize,
     written: usize,
     invalid: usize,
-    empty: usize,
-    unreadable: usize,
     /// Games of a game the target format cannot carry.
     foreign: usize,
     /// What the target format dropped: tags, comments, results.
@@ -208,36 +193,15 @@ impl Sink {
     }
 }
 
-pub fn input_format(from: From, opened: &mut Opened) -> io::Result<Format> {
-    Ok(match from {
-        From::Auto => {
-            let head = opened.reader.fill_buf()?;
-            read::detect(opened.extension.as_deref(), head)
-        }
-        From::Text => Format::Text,
-        From::Json => Format::Json,
-        From::Jsonl => Format::Jsonl,
-        From::Gardengate => Format::named("gardengate").expect("a registered site"),
-        From::Abstractplay => Format::named("abstractplay").expect("a registered site"),
-    })
-}
-
 pub fn run(args: Args) -> i32 {
     let opts = match super::default_game(args.game.as_deref()) {
         Ok(opts) => opts,
         Err(code) => return code,
     };
-    let out: Box<dyn Write> = match &args.output {
-        None => Box::new(io::stdout().lock()),
-        Some(path) => match File::create(path) {
-            Ok(f) => Box::new(f),
-            Err(e) => {
-                eprintln!("gamerec: {}: {e}", path.display());
-                return EXIT_TROUBLE;
-            }
-        },
+    let mut out = match super::output(args.output.as_deref()) {
+        Ok(out) => out,
+        Err(code) => return code,
     };
-    let mut out: Box<dyn Write> = Box::new(io::BufWriter::with_capacity(1 << 16, out));
     let site = match args.to {
         To::Gardengate => Some("gardengate"),
         To::Abstractplay => Some("abstractplay"),
@@ -280,9 +244,9 @@ pub fn run(args: Args) -> i32 {
         site: site.is_some(),
     };
     let mut tally = Tally::default();
+    let mut trouble = Inputs::default();
     let result = (|| -> io::Result<()> {
-        let unreadable = each_input(&args.paths, args.all, &mut |mut opened| {
-            let format = input_format(args.from, &mut opened)?;
+        let unreadable = each_input(&args.paths, args.all, &mut |opened| {
             let name = opened.name.clone();
             let mut index = 0;
             let mut each = |chunk: Option<&Chunk>, parsed: gamerec::record::Parsed, rules| {
@@ -330,32 +294,14 @@ pub fn run(args: Args) -> i32 {
                 tally.written += 1;
                 sink.write(&mut out, &name, chunk, &game, &mut tally)
             };
-            match read::read(opened.reader, format, &opts, &mut each) {
-                Ok(0) => {
-                    tally.empty += 1;
-                    eprintln!("gamerec: {name}: no game here: the input is empty");
-                    Ok(())
-                }
-                Ok(_) => Ok(()),
-                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(e),
-                Err(e) => {
-                    tally.unreadable += 1;
-                    eprintln!("gamerec: {name}: {e}");
-                    Ok(())
-                }
-            }
+            read_games(opened, args.from, &opts, &mut each, &mut trouble)
         })?;
-        tally.unreadable += unreadable;
+        trouble.unreadable += unreadable;
         std::mem::replace(&mut sink, Sink::Jsonl).finish(&mut out)?;
         out.flush()
     })();
-    match result {
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return EXIT_VALID,
-        Err(e) => {
-            eprintln!("gamerec: {e}");
-            return EXIT_TROUBLE;
-        }
-        Ok(()) => {}
+    if let Err(code) = super::finished(result) {
+        return code;
     }
     let lossy = matches!(args.to, To::Csv | To::Gardengate | To::Abstractplay);
     let [tags, comments, results] = tally.dropped;
@@ -388,11 +334,8 @@ pub fn run(args: Args) -> i32 {
             }
         );
     }
-    if tally.unreadable > 0 || tally.foreign > 0 {
-        EXIT_TROUBLE
-    } else if tally.invalid > 0 || tally.empty > 0 {
-        EXIT_INVALID
-    } else {
-        EXIT_VALID
-    }
+    super::exit_code(
+        trouble.unreadable + tally.foreign,
+        tally.invalid + trouble.empty,
+    )
 }

@@ -1,4 +1,9 @@
-//! Where records come from: files, directories walked recursively, stdin.
+//! Where records come from: files, directories walked recursively, stdin;
+//! and what each holds (the record format, JSON, a site's strings).
+
+use clap::ValueEnum;
+use gamerec::archive::Options;
+use gamerec::convert::read::{self, Each, Format};
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader};
@@ -116,4 +121,69 @@ pub fn each_input(
         }
     }
     Ok(unreadable)
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+/// `--from`: an input's format.
+pub enum From {
+    /// Decide from the file name and its first bytes.
+    Auto,
+    Text,
+    Json,
+    Jsonl,
+    Gardengate,
+    Abstractplay,
+}
+
+impl From {
+    /// The format of `opened`: as given, or detected from its name and its
+    /// first bytes (which stay unread).
+    pub fn format(self, opened: &mut Opened) -> io::Result<Format> {
+        let site = |name| Format::named(name).expect("a registered site");
+        Ok(match self {
+            From::Auto => read::detect(opened.extension.as_deref(), opened.reader.fill_buf()?),
+            From::Text => Format::Text,
+            From::Json => Format::Json,
+            From::Jsonl => Format::Jsonl,
+            From::Gardengate => site("gardengate"),
+            From::Abstractplay => site("abstractplay"),
+        })
+    }
+}
+
+/// Inputs that held no game or could not be read to the end.
+#[derive(Default)]
+pub struct Inputs {
+    pub empty: usize,
+    pub unreadable: usize,
+}
+
+/// Reads every game of one input in its format, reporting an input with no
+/// game or a read error on stderr (and counting it); a closed stdout stops
+/// the run.
+pub fn read_games(
+    mut opened: Opened,
+    from: From,
+    opts: &Options,
+    each: &mut Each<'_>,
+    inputs: &mut Inputs,
+) -> io::Result<()> {
+    let name = opened.name.clone();
+    let result = from
+        .format(&mut opened)
+        .and_then(|format| read::read(opened.reader, format, opts, each));
+    match result {
+        Ok(0) => {
+            inputs.empty += 1;
+            eprintln!("gamerec: {name}: no game here: the input is empty");
+            Ok(())
+        }
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(e),
+        Err(e) => {
+            inputs.unreadable += 1;
+            eprintln!("gamerec: {name}: {e}");
+            Ok(())
+        }
+    }
 }

@@ -60,6 +60,47 @@ pub fn default_game(name: Option<&str>) -> Result<gamerec::archive::Options, i32
     Ok(opts)
 }
 
+/// `-o FILE`, or stdout; buffered. A file that cannot be created is a usage
+/// error (exit code 2), reported here.
+pub fn output(path: Option<&std::path::Path>) -> Result<Box<dyn std::io::Write>, i32> {
+    let out: Box<dyn std::io::Write> = match path {
+        None => Box::new(std::io::stdout().lock()),
+        Some(path) => match std::fs::File::create(path) {
+            Ok(f) => Box::new(f),
+            Err(e) => {
+                eprintln!("gamerec: {}: {e}", path.display());
+                return Err(EXIT_TROUBLE);
+            }
+        },
+    };
+    Ok(Box::new(std::io::BufWriter::with_capacity(1 << 16, out)))
+}
+
+/// The end of a run's output: a closed pipe (the reader has seen enough) is
+/// not an error; any other write error is reported and is exit code 2.
+pub fn finished(result: std::io::Result<()>) -> Result<(), i32> {
+    match result {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(EXIT_VALID),
+        Err(e) => {
+            eprintln!("gamerec: {e}");
+            Err(EXIT_TROUBLE)
+        }
+        Ok(()) => Ok(()),
+    }
+}
+
+/// The exit code: 2 when something could not be read or done, else 1 when
+/// some record is invalid (or an input held no game), else 0.
+pub fn exit_code(trouble: usize, invalid: usize) -> i32 {
+    if trouble > 0 {
+        EXIT_TROUBLE
+    } else if invalid > 0 {
+        EXIT_INVALID
+    } else {
+        EXIT_VALID
+    }
+}
+
 pub fn run() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,

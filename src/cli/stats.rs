@@ -2,16 +2,13 @@
 //! JSON Lines or CSV with a fixed header (notation/stats.md).
 
 use super::convert::report;
-use super::input::each_input;
+use super::input::{each_input, read_games, Inputs};
 use super::render::ColorChoice;
-use super::{EXIT_INVALID, EXIT_TROUBLE, EXIT_VALID};
 use clap::{Args as ClapArgs, ValueEnum};
 use gamerec::convert::convert;
-use gamerec::convert::read;
 use gamerec::record::Chunk;
 use gamerec::replay::TraceOptions;
 use gamerec::stats::{game_header, game_row, summary_cell, Summary, SUMMARY_COLUMNS};
-use std::fs::File;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
@@ -57,7 +54,7 @@ pub struct Args {
     game: Option<String>,
     /// The input format (default: detected per input, as for convert).
     #[arg(long, value_enum, default_value = "auto")]
-    from: super::convert::From,
+    from: super::input::From,
     /// In directories, read every file, not only .grec and .txt.
     #[arg(long)]
     all: bool,
@@ -105,17 +102,10 @@ pub fn run(args: Args) -> i32 {
         Ok(opts) => opts,
         Err(code) => return code,
     };
-    let out: Box<dyn Write> = match &args.output {
-        None => Box::new(io::stdout().lock()),
-        Some(path) => match File::create(path) {
-            Ok(f) => Box::new(f),
-            Err(e) => {
-                eprintln!("gamerec: {}: {e}", path.display());
-                return EXIT_TROUBLE;
-            }
-        },
+    let out = match super::output(args.output.as_deref()) {
+        Ok(out) => out,
+        Err(code) => return code,
     };
-    let out: Box<dyn Write> = Box::new(io::BufWriter::with_capacity(1 << 16, out));
     let mut csv = match args.format {
         StatsFormat::Csv => Out::Csv(Box::new(
             csv::WriterBuilder::new()
@@ -129,7 +119,8 @@ pub fn run(args: Args) -> i32 {
         branching: true,
         site: false,
     };
-    let (mut invalid, mut empty, mut unreadable) = (0, 0, 0);
+    let mut invalid = 0;
+    let mut inputs = Inputs::default();
     let mut summary = Summary::default();
     let result = (|| -> io::Result<()> {
         if args.format == StatsFormat::Csv {
@@ -139,8 +130,7 @@ pub fn run(args: Args) -> i32 {
                 csv.csv(game_header())?;
             }
         }
-        unreadable += each_input(&args.paths, args.all, &mut |mut opened| {
-            let format = super::convert::input_format(args.from, &mut opened)?;
+        inputs.unreadable += each_input(&args.paths, args.all, &mut |opened| {
             let name = opened.name.clone();
             let mut index = 0;
             let mut each = |chunk: Option<&Chunk>, parsed: gamerec::record::Parsed, rules| {
@@ -164,20 +154,7 @@ pub fn run(args: Args) -> i32 {
                     StatsFormat::Json => csv.json(&row.to_json()),
                 }
             };
-            match read::read(opened.reader, format, &opts, &mut each) {
-                Ok(0) => {
-                    empty += 1;
-                    eprintln!("gamerec: {name}: no game here: the input is empty");
-                    Ok(())
-                }
-                Ok(_) => Ok(()),
-                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(e),
-                Err(e) => {
-                    unreadable += 1;
-                    eprintln!("gamerec: {name}: {e}");
-                    Ok(())
-                }
-            }
+            read_games(opened, args.from, &opts, &mut each, &mut inputs)
         })?;
         if args.summary {
             for row in summary.rows() {
@@ -193,19 +170,8 @@ pub fn run(args: Args) -> i32 {
         }
         csv.flush()
     })();
-    match result {
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return EXIT_VALID,
-        Err(e) => {
-            eprintln!("gamerec: {e}");
-            return EXIT_TROUBLE;
-        }
-        Ok(()) => {}
+    if let Err(code) = super::finished(result) {
+        return code;
     }
-    if unreadable > 0 {
-        EXIT_TROUBLE
-    } else if invalid > 0 || empty > 0 {
-        EXIT_INVALID
-    } else {
-        EXIT_VALID
-    }
+    super::exit_code(inputs.unreadable, invalid + inputs.empty)
 }

@@ -3,7 +3,6 @@
 
 use super::input::expand;
 use super::render::{diagnostic, place, ColorChoice, JsonError};
-use super::{EXIT_INVALID, EXIT_TROUBLE, EXIT_VALID};
 use gamerec::archive::{self, GameReport};
 use gamerec::record::Chunk;
 use gamerec::replay::Outcome;
@@ -187,19 +186,8 @@ pub fn run(args: Args) -> i32 {
         }
         out.flush()
     })();
-    match result {
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return EXIT_VALID,
-        Err(e) => {
-            eprintln!("gamerec: {e}");
-            return EXIT_TROUBLE;
-        }
-        Ok(()) => {}
+    if let Err(code) = super::finished(result) {
+        return code;
     }
-    if tally.unreadable > 0 {
-        EXIT_TROUBLE
-    } else if tally.invalid > 0 || tally.empty > 0 {
-        EXIT_INVALID
-    } else {
-        EXIT_VALID
-    }
+    super::exit_code(tally.unreadable, tally.invalid + tally.empty)
 }
