@@ -326,9 +326,10 @@ pub struct TraceOptions {
 #[derive(Clone, Debug)]
 pub struct Trace {
     pub replay: Replay,
-    /// One per legal ply.
+    /// One per legal ply (a consumer may take them out).
     pub facts: Vec<MoveFacts>,
-    /// One per legal ply, in the site notation, when asked.
+    /// One per legal ply, in the site notation, when asked (a consumer may
+    /// take them out).
     pub site: Vec<String>,
     /// The game's statistics over the legal plies.
     pub counts: Counts,
@@ -343,7 +344,8 @@ pub struct Trace {
 impl Trace {
     /// The mean number of legal moves per position played from.
     pub fn branching(&self) -> Option<f64> {
-        (!self.facts.is_empty()).then(|| self.legal_total as f64 / self.facts.len() as f64)
+        let plies = self.replay.plies;
+        (plies > 0).then(|| self.legal_total as f64 / plies as f64)
     }
 }
 

@@ -9,6 +9,7 @@ use gamerec::convert::json::{self, ErrorOut};
 use gamerec::convert::site::{line, rules_for_site, site_names};
 use gamerec::convert::text::TextWriter;
 use gamerec::convert::{convert, csv as csv_rows, Converted};
+use gamerec::game::SiteFormat;
 use gamerec::problem::Problem;
 use gamerec::record::Chunk;
 use gamerec::replay::TraceOptions;
@@ -88,7 +89,7 @@ enum Sink {
     Json { first: bool },
     Jsonl,
     Csv(Box<csv::Writer<Box<dyn Write>>>),
-    Site(&'static str),
+    Site(SiteFormat),
 }
 
 fn problem_out<'a>(chunk: Option<&Chunk>, p: &'a Problem) -> ErrorOut<'a> {
@@ -162,13 +163,12 @@ impl Sink {
                 }
                 Ok(())
             }
-            Sink::Site(site) => {
-                let (_, format) = rules_for_site(site).expect("a registered site");
+            Sink::Site(format) => {
                 tally.dropped[0] += game.tags.len();
                 tally.dropped[1] += game.comments.len()
                     + game.turns.iter().map(|t| t.comments.len()).sum::<usize>();
                 tally.dropped[2] += usize::from(game.result.is_some());
-                let text = line(game, format);
+                let text = line(game, *format);
                 if text.is_empty() {
                     return Ok(());
                 }
@@ -207,7 +207,8 @@ pub fn run(args: Args) -> i32 {
         To::Abstractplay => Some("abstractplay"),
         _ => None,
     };
-    let site_game = site.and_then(rules_for_site).map(|(r, _)| r.name());
+    let site_rules = site.and_then(rules_for_site);
+    let site_game = site_rules.map(|(r, _)| r.name());
     if site.is_some() && site_game.is_none() {
         eprintln!(
             "gamerec: no game writes this site notation (known: {})",
@@ -236,7 +237,7 @@ pub fn run(args: Args) -> i32 {
             }
             Sink::Csv(Box::new(w))
         }
-        To::Gardengate | To::Abstractplay => Sink::Site(site.expect("a site")),
+        To::Gardengate | To::Abstractplay => Sink::Site(site_rules.expect("checked above").1),
     };
     let color = args.color.for_stderr();
     let trace = TraceOptions {

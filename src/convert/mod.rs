@@ -56,7 +56,8 @@ pub struct Converted {
     pub result: Option<ResultToken>,
     pub outcome: Option<Outcome>,
     pub error: Option<Problem>,
-    /// The trace, for statistics.
+    /// The trace, for statistics: its totals (facts, site turns, error and
+    /// outcome have moved into this game's own fields).
     pub trace: Option<Trace>,
 }
 
@@ -117,13 +118,17 @@ pub fn convert(
         Ok(r) => (Some(r), None),
         Err(p) => (None, Some(p)),
     };
-    let trace = rules.map(|r| r.trace(record, opts));
+    let mut trace = rules.map(|r| r.trace(record, opts));
     let sides = rules.map_or(["", ""], |r| r.sides());
     let (first_mover, starts_second) = trace
         .as_ref()
         .map_or((Side::First, false), |t| (t.first_mover, t.starts_second));
-    let facts: &[MoveFacts] = trace.as_ref().map_or(&[], |t| &t.facts);
-    let site: &[String] = trace.as_ref().map_or(&[], |t| &t.site);
+    // The turns own what each ply did; the trace keeps its totals.
+    let (facts, site) = trace.as_mut().map_or((Vec::new(), Vec::new()), |t| {
+        (std::mem::take(&mut t.facts), std::mem::take(&mut t.site))
+    });
+    let mut facts = facts.into_iter();
+    let mut site = site.into_iter();
     let turns = record
         .turns
         .iter()
@@ -136,7 +141,8 @@ pub fn convert(
             } else {
                 first_mover
             };
-            let f = facts.get(i).cloned();
+            // Facts come one per legal ply, from the first turn on.
+            let f = facts.next();
             TurnOut {
                 ply: i + 1,
                 number: (k / 2 + 1) as u64,
@@ -147,13 +153,13 @@ pub fn convert(
                     .map_or_else(|| turn.text.clone(), |f| f.canonical.clone()),
                 written: turn.text.clone(),
                 facts: f,
-                site: site.get(i).cloned(),
+                site: site.next(),
                 comments: turn.comments.iter().map(|c| c.text.clone()).collect(),
             }
         })
         .collect();
-    let replay_error = trace.as_ref().and_then(|t| t.replay.error.clone());
-    let outcome = trace.as_ref().and_then(|t| t.replay.outcome.clone());
+    let replay_error = trace.as_mut().and_then(|t| t.replay.error.take());
+    let outcome = trace.as_mut().and_then(|t| t.replay.outcome.take());
     let error = parse_error.or(rules_error).or(replay_error);
     Converted {
         index,
