@@ -10,6 +10,7 @@ use crate::record::{
 };
 use crate::replay::{Outcome, Rules};
 use std::io::{self, BufRead};
+use std::ops::ControlFlow;
 
 /// What validating one game found.
 #[derive(Clone, Debug)]
@@ -139,7 +140,7 @@ pub fn too_large(chunk: &Chunk) -> Problem {
 
 /// Reads every game of `input`, calling `each` with the chunk it came from
 /// (for locating problems) and its report. Returns the number of games.
-pub fn validate<R: BufRead>(
+pub fn validate<R: BufRead + Send>(
     input: R,
     each: &mut dyn FnMut(&Chunk, GameReport) -> io::Result<()>,
 ) -> io::Result<usize> {
@@ -147,33 +148,60 @@ pub fn validate<R: BufRead>(
 }
 
 /// [`validate`] with options.
-pub fn validate_with<R: BufRead>(
+pub fn validate_with<R: BufRead + Send>(
     input: R,
     opts: &Options,
     each: &mut dyn FnMut(&Chunk, GameReport) -> io::Result<()>,
 ) -> io::Result<usize> {
-    let mut index = 0;
-    for chunk in ChunkReader::new(input) {
-        let chunk = chunk?;
-        if chunk.truncated {
-            index += 1;
-            let report = GameReport {
-                index: Some(index),
-                game: None,
-                title: None,
-                plies: 0,
-                outcome: None,
-                error: Some(too_large(&chunk)),
-            };
-            each(&chunk, report)?;
-            continue;
-        }
-        for parsed in parse_chunk_with(&chunk, &|tags| opts.style(tags)) {
-            index += 1;
-            each(&chunk, check(&parsed, index, opts))?;
-        }
+    validate_until(input, opts, &mut |chunk, report| {
+        each(chunk, report).map(|()| ControlFlow::Continue(()))
+    })
+}
+
+/// Every game of one chunk, checked (indices are filled in by the caller).
+fn check_chunk(chunk: &Chunk, opts: &Options) -> Vec<GameReport> {
+    if chunk.truncated {
+        return vec![GameReport {
+            index: None,
+            game: None,
+            title: None,
+            plies: 0,
+            outcome: None,
+            error: Some(too_large(chunk)),
+        }];
     }
-    if index == 0 {
+    parse_chunk_with(chunk, &|tags| opts.style(tags))
+        .iter()
+        .map(|parsed| check(parsed, 0, opts))
+        .collect()
+}
+
+/// [`validate_with`], replaying on every thread of the current rayon pool
+/// (reports still come in input order), until `each` breaks. Returns the
+/// number of games reported.
+pub fn validate_until<R: BufRead + Send>(
+    input: R,
+    opts: &Options,
+    each: &mut dyn FnMut(&Chunk, GameReport) -> io::Result<ControlFlow<()>>,
+) -> io::Result<usize> {
+    let mut index = 0;
+    let mut stopped = false;
+    crate::pipeline::map_chunks(
+        input,
+        |chunk| check_chunk(chunk, opts),
+        |chunk, reports| {
+            for mut report in reports {
+                index += 1;
+                report.index = Some(index);
+                if each(&chunk, report)?.is_break() {
+                    stopped = true;
+                    return Ok(ControlFlow::Break(()));
+                }
+            }
+            Ok(ControlFlow::Continue(()))
+        },
+    )?;
+    if index == 0 && !stopped {
         let report = GameReport {
             index: None,
             game: None,
@@ -186,7 +214,8 @@ pub fn validate_with<R: BufRead>(
                 Span::new(0, 0),
             )),
         };
-        each(&Chunk::from_bytes(Vec::new()), report)?;
+        // The walk ends here whatever `each` answers.
+        let _ = each(&Chunk::from_bytes(Vec::new()), report)?;
     }
     Ok(index)
 }

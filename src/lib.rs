@@ -26,8 +26,11 @@
 
 pub mod archive;
 pub mod convert;
+pub mod decode;
 pub mod game;
 pub mod games;
+pub mod gen;
+pub mod pipeline;
 pub mod problem;
 pub mod record;
 pub mod replay;

@@ -1,9 +1,11 @@
 //! The generic replay loop: drives any [`Game`] through a record, checks move
 //! numbers, every move, the end of the game and the declared result.
 
+use crate::convert::Converted;
 use crate::game::{
     Counts, Ending, Game, MoveFacts, MovetextStyle, RuleError, Side, SiteFormat, Stat,
 };
+use crate::gen::GenOptions;
 use crate::problem::Problem;
 use crate::record::{Record, ResultToken, Span, Tag};
 use serde::Serialize;
@@ -375,6 +377,8 @@ pub trait Rules: Sync {
     /// Whether the record starts where a game read back from the site
     /// would: the standard start, with no setting the site cannot express.
     fn site_can_carry(&self, record: &Record) -> bool;
+    /// Game `index` (1-based) of `seed`: random legal turns (`gamerec gen`).
+    fn generate(&self, seed: u64, index: u64, opts: &GenOptions) -> Converted;
 }
 
 /// Plugs a [`Game`] into the registry.
@@ -548,6 +552,10 @@ impl<G: Game> Rules for Registered<G> {
             (Ok(a), Ok(b)) => G::write_position(&a) == G::write_position(&b),
             _ => false,
         }
+    }
+
+    fn generate(&self, seed: u64, index: u64, opts: &GenOptions) -> Converted {
+        crate::gen::game::<G>(seed, index, opts)
     }
 }
 

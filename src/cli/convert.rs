@@ -1,7 +1,8 @@
 //! `gamerec convert`: rewrite records as canonical text, JSON, JSON Lines,
 //! CSV, or a site's move strings (The Garden Gate, AbstractPlay).
 
-use super::input::{each_input, read_games, Inputs};
+use super::input::{each_input, expand, read_games, total_size, Inputs};
+use super::progress::Progress;
 use super::render::{diagnostic, locate, ColorChoice};
 use super::EXIT_TROUBLE;
 use clap::{Args as ClapArgs, ValueEnum};
@@ -246,8 +247,10 @@ pub fn run(args: Args) -> i32 {
     };
     let mut tally = Tally::default();
     let mut trouble = Inputs::default();
+    let sources = expand(&args.paths, args.all);
+    let progress = Progress::new(total_size(&sources), args.quiet);
     let result = (|| -> io::Result<()> {
-        let unreadable = each_input(&args.paths, args.all, &mut |opened| {
+        let unreadable = each_input(sources, &progress, &mut |opened| {
             let name = opened.name.clone();
             let mut index = 0;
             let mut each = |chunk: Option<&Chunk>, parsed: gamerec::record::Parsed, rules| {
@@ -258,7 +261,7 @@ pub fn run(args: Args) -> i32 {
                 let title = record.title(game.sides);
                 if let Some(p) = &game.error {
                     tally.invalid += 1;
-                    report(&name, chunk, index, title.as_deref(), p, color);
+                    progress.suspend(|| report(&name, chunk, index, title.as_deref(), p, color));
                     let nothing_read = record.tags.is_empty()
                         && record.turns.is_empty()
                         && record.comments.is_empty();
@@ -301,6 +304,7 @@ pub fn run(args: Args) -> i32 {
         std::mem::replace(&mut sink, Sink::Jsonl).finish(&mut out)?;
         out.flush()
     })();
+    progress.finish();
     if let Err(code) = super::finished(result) {
         return code;
     }

@@ -1,12 +1,14 @@
 //! Where records come from: files, directories walked recursively, stdin;
 //! and what each holds (the record format, JSON, a site's strings).
 
+use super::progress::Progress;
 use clap::ValueEnum;
 use gamerec::archive::Options;
 use gamerec::convert::read::{self, Each, Format};
+use gamerec::decode::{self, Input};
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader};
+use std::io::{self, BufRead};
 use std::path::{Path, PathBuf};
 
 /// Extensions of record files picked up when walking a directory.
@@ -27,12 +29,47 @@ impl Source {
         }
     }
 
-    pub fn open(&self) -> io::Result<Box<dyn BufRead>> {
-        Ok(match self {
-            Source::Stdin => Box::new(BufReader::with_capacity(1 << 16, io::stdin())),
-            Source::File(p) => Box::new(BufReader::with_capacity(1 << 16, File::open(p)?)),
-        })
+    /// Opens the input, decompressed when it is gzip or Zstandard, its
+    /// bytes counted on `progress`.
+    pub fn open(&self, progress: &Progress) -> io::Result<Input> {
+        let raw: Box<dyn io::Read + Send> = match self {
+            Source::Stdin => Box::new(io::stdin()),
+            Source::File(p) => Box::new(File::open(p)?),
+        };
+        decode::decompressed(progress.count(raw))
     }
+
+    /// The file name's extension, lowercase, after any compression suffix
+    /// (`games.grec.gz` → `grec`); `None` for stdin.
+    pub fn extension(&self) -> Option<String> {
+        match self {
+            Source::Stdin => None,
+            Source::File(p) => extension(p),
+        }
+    }
+}
+
+/// `path`'s extension, lowercase, after any compression suffix.
+fn extension(path: &Path) -> Option<String> {
+    let ext = |p: &Path| {
+        p.extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase)
+    };
+    match ext(path) {
+        Some(e) if decode::SUFFIXES.contains(&e.as_str()) => ext(&path.with_extension("")),
+        other => other,
+    }
+}
+
+/// The bytes to read from `sources` (for a progress bar); `None` when one
+/// is stdin.
+pub fn total_size(sources: &[Result<Source, (String, io::Error)>]) -> Option<u64> {
+    sources.iter().try_fold(0, |sum, s| match s {
+        Ok(Source::Stdin) => None,
+        Ok(Source::File(p)) => Some(sum + std::fs::metadata(p).map_or(0, |m| m.len())),
+        Err(_) => Some(sum),
+    })
 }
 
 /// Expands the command line's paths: `-` is stdin, a directory is walked
@@ -54,10 +91,9 @@ pub fn expand(paths: &[PathBuf], all: bool) -> Vec<Result<Source, (String, io::E
     out
 }
 
+/// `*.grec` and `*.txt`, also compressed (`*.grec.gz`, `*.txt.zst`).
 fn is_record_file(path: &Path) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| RECORD_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
+    extension(path).is_some_and(|e| RECORD_EXTENSIONS.contains(&e.as_str()))
 }
 
 fn walk(dir: &Path, all: bool, out: &mut Vec<Result<Source, (String, io::Error)>>) {
@@ -82,29 +118,23 @@ pub struct Opened {
     pub name: String,
     /// The file name's extension, lowercase (`None` for stdin).
     pub extension: Option<String>,
-    pub reader: Box<dyn BufRead>,
+    pub reader: Input,
 }
 
 /// Opens every input in turn and hands it to `f`. Inputs that cannot be
 /// opened are reported on stderr and counted; the count is returned. An
 /// error from `f` stops the walk.
 pub fn each_input(
-    paths: &[PathBuf],
-    all: bool,
+    sources: Vec<Result<Source, (String, io::Error)>>,
+    progress: &Progress,
     f: &mut dyn FnMut(Opened) -> io::Result<()>,
 ) -> io::Result<usize> {
     let mut unreadable = 0;
-    for source in expand(paths, all) {
+    for source in sources {
         let opened = source.and_then(|s| {
             let name = s.name();
-            let extension = match &s {
-                Source::File(p) => p
-                    .extension()
-                    .and_then(|e| e.to_str())
-                    .map(str::to_ascii_lowercase),
-                Source::Stdin => None,
-            };
-            s.open()
+            let extension = s.extension();
+            s.open(progress)
                 .map(|reader| Opened {
                     name: name.clone(),
                     extension,

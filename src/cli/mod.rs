@@ -4,8 +4,11 @@
 //! 2 a usage or I/O error (the rest of the input is still processed).
 
 mod convert;
+mod gen;
 mod input;
+mod jobs;
 mod moves;
+mod progress;
 mod render;
 mod stats;
 mod validate;
@@ -39,6 +42,8 @@ enum Command {
     Convert(convert::Args),
     /// Statistics per game or per game type, as JSON Lines or CSV.
     Stats(stats::Args),
+    /// Generate random legal games (seeded), for benchmarks and tests.
+    Gen(gen::Args),
 }
 
 /// Options for `--game G`: the rules for records without a `Game` tag.
@@ -118,5 +123,6 @@ pub fn run() -> i32 {
         Command::Moves(args) => moves::run(args),
         Command::Convert(args) => convert::run(args),
         Command::Stats(args) => stats::run(args),
+        Command::Gen(args) => gen::run(args),
     }
 }

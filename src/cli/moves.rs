@@ -106,7 +106,9 @@ fn load(args: &Args) -> Result<(&'static dyn Rules, Record, String, Chunk), Fail
     };
     let name = source.name();
     let io_fail = |e: io::Error| Failure::Usage(format!("{name}: {e}"));
-    let input = source.open().map_err(io_fail)?;
+    let input = source
+        .open(&super::progress::Progress::none())
+        .map_err(io_fail)?;
     let n = args.game as usize;
     let mut opts = gamerec::archive::Options::default();
     if let Some(g) = args.game_type.as_deref() {

@@ -2,7 +2,8 @@
 //! JSON Lines or CSV with a fixed header (notation/stats.md).
 
 use super::convert::report;
-use super::input::{each_input, read_games, Inputs};
+use super::input::{each_input, expand, read_games, total_size, Inputs};
+use super::progress::Progress;
 use super::render::ColorChoice;
 use clap::{Args as ClapArgs, ValueEnum};
 use gamerec::convert::convert;
@@ -122,6 +123,8 @@ pub fn run(args: Args) -> i32 {
     let mut invalid = 0;
     let mut inputs = Inputs::default();
     let mut summary = Summary::default();
+    let sources = expand(&args.paths, args.all);
+    let progress = Progress::new(total_size(&sources), args.quiet);
     let result = (|| -> io::Result<()> {
         if args.format == StatsFormat::Csv {
             if args.summary {
@@ -130,7 +133,7 @@ pub fn run(args: Args) -> i32 {
                 csv.csv(game_header())?;
             }
         }
-        inputs.unreadable += each_input(&args.paths, args.all, &mut |opened| {
+        inputs.unreadable += each_input(sources, &progress, &mut |opened| {
             let name = opened.name.clone();
             let mut index = 0;
             let mut each = |chunk: Option<&Chunk>, parsed: gamerec::record::Parsed, rules| {
@@ -141,7 +144,8 @@ pub fn run(args: Args) -> i32 {
                     invalid += 1;
                     if !args.quiet {
                         let title = record.title(game.sides);
-                        report(&name, chunk, index, title.as_deref(), p, color);
+                        progress
+                            .suspend(|| report(&name, chunk, index, title.as_deref(), p, color));
                     }
                 }
                 if args.summary {
@@ -170,6 +174,7 @@ pub fn run(args: Args) -> i32 {
         }
         csv.flush()
     })();
+    progress.finish();
     if let Err(code) = super::finished(result) {
         return code;
     }

@@ -1,13 +1,16 @@
 //! `gamerec validate PATH...`: parse and replay every game; report each
 //! invalid one with its location; a summary at the end.
 
-use super::input::expand;
+use super::input::{expand, total_size};
+use super::jobs::Jobs;
+use super::progress::Progress;
 use super::render::{diagnostic, place, ColorChoice, JsonError};
 use gamerec::archive::{self, GameReport};
 use gamerec::record::Chunk;
 use gamerec::replay::Outcome;
 use serde::Serialize;
 use std::io::{self, Write};
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -37,6 +40,14 @@ pub struct Args {
     /// Also print one line for every valid game, with its outcome.
     #[arg(short, long)]
     verbose: bool,
+    /// Stop at the first invalid game (exit code 1); the rest is not read.
+    #[arg(long, conflicts_with = "max_errors")]
+    fail_fast: bool,
+    /// Stop after N invalid games (exit code 1); the rest is not read.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_errors: Option<u64>,
+    #[command(flatten)]
+    jobs: Jobs,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -66,6 +77,8 @@ struct Tally {
     /// Inputs holding no game at all (an invalid record too).
     empty: usize,
     unreadable: usize,
+    /// The run stopped early (`--fail-fast`, `--max-errors`).
+    stopped: bool,
 }
 
 fn outcome_line(o: &Outcome) -> String {
@@ -82,12 +95,25 @@ pub fn run(args: Args) -> i32 {
         Ok(opts) => opts,
         Err(code) => return code,
     };
+    if let Err(code) = args.jobs.init() {
+        return code;
+    }
+    let max_errors = if args.fail_fast {
+        Some(1)
+    } else {
+        args.max_errors
+    };
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let color = args.color.for_stdout();
     let mut tally = Tally::default();
+    let sources = expand(&args.paths, args.all);
+    let progress = Progress::new(total_size(&sources), args.quiet);
     let result = (|| -> io::Result<()> {
-        for source in expand(&args.paths, args.all) {
+        for source in sources {
+            if tally.stopped {
+                break;
+            }
             let source = match source {
                 Ok(s) => s,
                 Err((name, e)) => {
@@ -98,7 +124,7 @@ pub fn run(args: Args) -> i32 {
                 }
             };
             let name = source.name();
-            let input = match source.open() {
+            let input = match source.open(&progress) {
                 Ok(i) => i,
                 Err(e) => {
                     tally.unreadable += 1;
@@ -108,7 +134,7 @@ pub fn run(args: Args) -> i32 {
                 }
             };
             tally.files += 1;
-            let mut each = |chunk: &Chunk, report: GameReport| -> io::Result<()> {
+            let mut each = |chunk: &Chunk, report: GameReport| -> io::Result<ControlFlow<()>> {
                 if report.index.is_none() {
                     tally.empty += 1;
                 } else {
@@ -119,7 +145,7 @@ pub fn run(args: Args) -> i32 {
                         tally.invalid += 1;
                     }
                 }
-                match args.format {
+                let written = match args.format {
                     Format::Json => {
                         let line = JsonGame {
                             file: &name,
@@ -134,15 +160,18 @@ pub fn run(args: Args) -> i32 {
                         writeln!(out)
                     }
                     Format::Human => match (&report.error, &report.outcome) {
-                        (Some(p), _) => diagnostic(
-                            &mut out,
-                            &name,
-                            chunk,
-                            report.index,
-                            report.title.as_deref(),
-                            p,
-                            color,
-                        ),
+                        (Some(p), _) => progress.suspend(|| {
+                            diagnostic(
+                                &mut out,
+                                &name,
+                                chunk,
+                                report.index,
+                                report.title.as_deref(),
+                                p,
+                                color,
+                            )?;
+                            out.flush()
+                        }),
                         (None, Some(o)) if args.verbose => writeln!(
                             out,
                             "{name}: {}: {}",
@@ -151,9 +180,16 @@ pub fn run(args: Args) -> i32 {
                         ),
                         _ => Ok(()),
                     },
+                };
+                written?;
+                let errors = (tally.invalid + tally.empty) as u64;
+                if max_errors.is_some_and(|max| errors >= max) {
+                    tally.stopped = true;
+                    return Ok(ControlFlow::Break(()));
                 }
+                Ok(ControlFlow::Continue(()))
             };
-            if let Err(e) = archive::validate_with(input, &opts, &mut each) {
+            if let Err(e) = archive::validate_until(input, &opts, &mut each) {
                 if e.kind() == io::ErrorKind::BrokenPipe {
                     return Err(e);
                 }
@@ -182,10 +218,22 @@ pub fn run(args: Args) -> i32 {
             if tally.unreadable > 0 {
                 summary.push_str(&format!(", {} unreadable", tally.unreadable));
             }
+            if tally.stopped {
+                summary.push_str(&format!(
+                    "; stopped after {} invalid (--{}), the rest not read",
+                    tally.invalid + tally.empty,
+                    if args.fail_fast {
+                        "fail-fast"
+                    } else {
+                        "max-errors"
+                    }
+                ));
+            }
             writeln!(out, "{summary} ({:.2} s)", started.elapsed().as_secs_f64())?;
         }
         out.flush()
     })();
+    progress.finish();
     if let Err(code) = super::finished(result) {
         return code;
     }
