@@ -9,8 +9,9 @@ use std::io::{self, BufRead};
 use std::ops::ControlFlow;
 use std::sync::mpsc;
 
-/// A batch is handed to the pool once it holds this many bytes…
-const BATCH_BYTES: usize = 1 << 20;
+/// A batch is handed to the pool once it holds this many bytes… (what a
+/// conversion makes of a batch is many times its size).
+const BATCH_BYTES: usize = 256 << 10;
 /// …or this many chunks.
 const BATCH_CHUNKS: usize = 4096;
 /// Batches read ahead while one is mapped.

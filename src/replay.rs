@@ -318,6 +318,9 @@ pub struct PlyCount {
 /// What tracing a record asks for besides each ply's facts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TraceOptions {
+    /// Do not replay at all: the envelope only, turns as written
+    /// (`convert --syntax-only`).
+    pub syntax_only: bool,
     /// Count the legal moves before every ply (the branching factor).
     pub branching: bool,
     /// Write every ply in the game's site notation.
@@ -379,6 +382,10 @@ pub trait Rules: Sync {
     fn site_can_carry(&self, record: &Record) -> bool;
     /// Game `index` (1-based) of `seed`: random legal turns (`gamerec gen`).
     fn generate(&self, seed: u64, index: u64, opts: &GenOptions) -> Converted;
+    /// The side whose turns are numbered `N.`, and whether the record's
+    /// start position has the other side to move (`1...`), from its tags
+    /// alone (the first-named side and `false` when they set up no start).
+    fn first_turn(&self, record: &Record) -> (Side, bool);
 }
 
 /// Plugs a [`Game`] into the registry.
@@ -506,13 +513,7 @@ impl<G: Game> Rules for Registered<G> {
         if let Some(end) = &end {
             G::count_end(end, &mut counts);
         }
-        let (first_mover, starts_second) = match G::start(&record.tags) {
-            Ok(p) => {
-                let first = G::first_mover(&p);
-                (first, G::side_to_move(&p) != first)
-            }
-            Err(_) => (Side::First, false),
-        };
+        let (first_mover, starts_second) = self.first_turn(record);
         Trace {
             replay,
             facts,
@@ -556,6 +557,16 @@ impl<G: Game> Rules for Registered<G> {
 
     fn generate(&self, seed: u64, index: u64, opts: &GenOptions) -> Converted {
         crate::gen::game::<G>(seed, index, opts)
+    }
+
+    fn first_turn(&self, record: &Record) -> (Side, bool) {
+        match G::start(&record.tags) {
+            Ok(p) => {
+                let first = G::first_mover(&p);
+                (first, G::side_to_move(&p) != first)
+            }
+            Err(_) => (Side::First, false),
+        }
     }
 }
 

@@ -15,12 +15,24 @@ use std::io::Read;
 fn convert_all(bytes: &[u8], format: read::Format) {
     let opts = archive::Options::default();
     let trace = TraceOptions {
+        syntax_only: false,
         branching: true,
         site: true,
+    };
+    let syntax = TraceOptions {
+        syntax_only: true,
+        ..trace
     };
     let mut json = String::new();
     let mut text = TextWriter::default();
     read::read(bytes, format, &opts, &mut |_, parsed, rules| {
+        let _ = text.game(&convert(
+            1,
+            &parsed.record,
+            parsed.error.clone(),
+            rules.clone(),
+            syntax,
+        ));
         let g = convert(1, &parsed.record, parsed.error, rules, trace);
         let _ = text.game(&g);
         csv::rows("x", &g).for_each(drop);

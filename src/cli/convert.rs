@@ -8,7 +8,7 @@ use super::EXIT_TROUBLE;
 use clap::{Args as ClapArgs, ValueEnum};
 use gamerec::convert::json::{self, ErrorOut};
 use gamerec::convert::site::{line, rules_for_site, site_names};
-use gamerec::convert::text::TextWriter;
+use gamerec::convert::text::write_game;
 use gamerec::convert::{convert, csv as csv_rows, Converted};
 use gamerec::game::SiteFormat;
 use gamerec::problem::Problem;
@@ -70,6 +70,13 @@ pub struct Args {
     /// Colour the problem reports on stderr.
     #[arg(long, value_enum, default_value = "auto")]
     color: ColorChoice,
+    /// Check and rewrite the envelope only (tags, movetext, comments,
+    /// results): moves are not replayed and stay as written. Text output
+    /// only.
+    #[arg(long)]
+    syntax_only: bool,
+    #[command(flatten)]
+    jobs: super::jobs::Jobs,
 }
 
 /// What the run saw, for the exit code and the closing notes.
@@ -84,9 +91,23 @@ struct Tally {
     dropped: [usize; 3],
 }
 
+/// One game converted (in parallel), with what the sequential side needs
+/// to know of its record.
+struct Read {
+    /// For text and JSON targets the game is written here already (JSON
+    /// without its place) and `game` keeps no turns.
+    rendered: Option<String>,
+    game: Converted,
+    title: Option<String>,
+    /// Nothing of a game was read (no tags, turns or comments).
+    nothing_read: bool,
+    /// The target site can carry the game's start (true for other targets).
+    carried: bool,
+}
+
 /// The output side: one format's writer.
 enum Sink {
-    Text(TextWriter),
+    Text { first: bool },
     Json { first: bool },
     Jsonl,
     Csv(Box<csv::Writer<Box<dyn Write>>>),
@@ -136,23 +157,28 @@ impl Sink {
         &mut self,
         out: &mut dyn Write,
         file: &str,
-        chunk: Option<&Chunk>,
         game: &Converted,
+        rendered: Option<&str>,
         tally: &mut Tally,
     ) -> io::Result<()> {
+        let rendered = || rendered.ok_or_else(|| io::Error::other("a game not rendered"));
         match self {
-            Sink::Text(w) => out.write_all(w.game(game).as_bytes()),
+            Sink::Text { first } => {
+                if !*first {
+                    out.write_all(b"\n")?;
+                }
+                *first = false;
+                out.write_all(rendered()?.as_bytes())
+            }
             Sink::Json { first } => {
                 if !*first {
                     out.write_all(b",\n")?;
                 }
                 *first = false;
-                let error = game.error.as_ref().map(|p| problem_out(chunk, p));
-                out.write_all(json::game_value(file, game, error)?.as_bytes())
+                out.write_all(json::with_place(file, game.index, rendered()?).as_bytes())
             }
             Sink::Jsonl => {
-                let error = game.error.as_ref().map(|p| problem_out(chunk, p));
-                out.write_all(json::game_value(file, game, error)?.as_bytes())?;
+                out.write_all(json::with_place(file, game.index, rendered()?).as_bytes())?;
                 out.write_all(b"\n")
             }
             Sink::Csv(w) => {
@@ -195,6 +221,13 @@ impl Sink {
 }
 
 pub fn run(args: Args) -> i32 {
+    if args.syntax_only && args.to != To::Text {
+        eprintln!("gamerec: --syntax-only writes text only (--to text)");
+        return EXIT_TROUBLE;
+    }
+    if let Err(code) = args.jobs.init() {
+        return code;
+    }
     let opts = match super::default_game(args.game.as_deref()) {
         Ok(opts) => opts,
         Err(code) => return code,
@@ -218,7 +251,7 @@ pub fn run(args: Args) -> i32 {
         return EXIT_TROUBLE;
     }
     let mut sink = match args.to {
-        To::Text => Sink::Text(TextWriter::default()),
+        To::Text => Sink::Text { first: true },
         To::Json => {
             if let Err(e) = out.write_all(json::document_start().as_bytes()) {
                 eprintln!("gamerec: {e}");
@@ -242,6 +275,7 @@ pub fn run(args: Args) -> i32 {
     };
     let color = args.color.for_stderr();
     let trace = TraceOptions {
+        syntax_only: args.syntax_only,
         branching: false,
         site: site.is_some(),
     };
@@ -253,18 +287,58 @@ pub fn run(args: Args) -> i32 {
         let unreadable = each_input(sources, &progress, &mut |opened| {
             let name = opened.name.clone();
             let mut index = 0;
-            let mut each = |chunk: Option<&Chunk>, parsed: gamerec::record::Parsed, rules| {
-                index += 1;
-                tally.games += 1;
+            // Replayed in parallel; reported and written in input order.
+            let map = |chunk: Option<&Chunk>, parsed: gamerec::record::Parsed, rules| {
                 let record = &parsed.record;
-                let game = convert(index, record, parsed.error, rules, trace);
+                let game = convert(0, record, parsed.error, rules, trace);
                 let title = record.title(game.sides);
+                let nothing_read =
+                    record.tags.is_empty() && record.turns.is_empty() && record.comments.is_empty();
+                let carried = match (site, game.game.and_then(gamerec::games::find)) {
+                    (Some(_), Some(rules)) => rules.site_can_carry(record),
+                    _ => true,
+                };
+                let rendered = match args.to {
+                    To::Text => {
+                        let mut s = String::new();
+                        write_game(&game, &mut s);
+                        Some(s)
+                    }
+                    To::Json | To::Jsonl => {
+                        let error = game.error.as_ref().map(|p| problem_out(chunk, p));
+                        // A game serde cannot write: reported when written.
+                        json::game_body(&game, error).ok()
+                    }
+                    _ => None,
+                };
+                let mut game = game;
+                if rendered.is_some() {
+                    // Only the verdict is still needed.
+                    game.turns = Vec::new();
+                    game.trace = None;
+                }
+                Read {
+                    rendered,
+                    game,
+                    title,
+                    nothing_read,
+                    carried,
+                }
+            };
+            let each = |chunk: Option<&Chunk>, read: Read| {
+                let Read {
+                    rendered,
+                    mut game,
+                    title,
+                    nothing_read,
+                    carried,
+                } = read;
+                index += 1;
+                game.index = index;
+                tally.games += 1;
                 if let Some(p) = &game.error {
                     tally.invalid += 1;
                     progress.suspend(|| report(&name, chunk, index, title.as_deref(), p, color));
-                    let nothing_read = record.tags.is_empty()
-                        && record.turns.is_empty()
-                        && record.comments.is_empty();
                     if args.skip_invalid || nothing_read {
                         return Ok(());
                     }
@@ -284,21 +358,18 @@ pub fn run(args: Args) -> i32 {
                     // Unknown rules: already reported as invalid.
                     return Ok(());
                 }
-                if let (Some(site), Some(rules)) = (site, game.game.and_then(gamerec::games::find))
-                {
-                    if !rules.site_can_carry(record) {
-                        tally.foreign += 1;
-                        eprintln!(
-                            "gamerec: {name}: game {index} starts from a position or with a \
-                             setting (tags Position, settings) that {site} cannot express: left out"
-                        );
-                        return Ok(());
-                    }
+                if let (Some(site), false) = (site, carried) {
+                    tally.foreign += 1;
+                    eprintln!(
+                        "gamerec: {name}: game {index} starts from a position or with a \
+                         setting (tags Position, settings) that {site} cannot express: left out"
+                    );
+                    return Ok(());
                 }
                 tally.written += 1;
-                sink.write(&mut out, &name, chunk, &game, &mut tally)
+                sink.write(&mut out, &name, &game, rendered.as_deref(), &mut tally)
             };
-            read_games(opened, args.from, &opts, &mut each, &mut trouble)
+            read_games(opened, args.from, &opts, map, each, &mut trouble)
         })?;
         trouble.unreadable += unreadable;
         std::mem::replace(&mut sink, Sink::Jsonl).finish(&mut out)?;

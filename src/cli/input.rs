@@ -4,8 +4,11 @@
 use super::progress::Progress;
 use clap::ValueEnum;
 use gamerec::archive::Options;
-use gamerec::convert::read::{self, Each, Format};
+use gamerec::convert::read::{self, Format};
 use gamerec::decode::{self, Input};
+use gamerec::problem::Problem;
+use gamerec::record::{Chunk, Parsed};
+use gamerec::replay::Rules;
 
 use std::fs::File;
 use std::io::{self, BufRead};
@@ -188,20 +191,27 @@ pub struct Inputs {
     pub unreadable: usize,
 }
 
-/// Reads every game of one input in its format, reporting an input with no
-/// game or a read error on stderr (and counting it); a closed stdout stops
-/// the run.
-pub fn read_games(
+/// Reads every game of one input in its format, `map` working on each
+/// game in parallel (record format) and `each` seeing the results in input
+/// order; an input with no game or a read error is reported on stderr (and
+/// counted); a closed stdout stops the run.
+pub fn read_games<T, M, E>(
     mut opened: Opened,
     from: From,
     opts: &Options,
-    each: &mut Each<'_>,
+    map: M,
+    each: E,
     inputs: &mut Inputs,
-) -> io::Result<()> {
+) -> io::Result<()>
+where
+    T: Send,
+    M: Fn(Option<&Chunk>, Parsed, Result<&'static dyn Rules, Problem>) -> T + Sync,
+    E: FnMut(Option<&Chunk>, T) -> io::Result<()>,
+{
     let name = opened.name.clone();
     let result = from
         .format(&mut opened)
-        .and_then(|format| read::read(opened.reader, format, opts, each));
+        .and_then(|format| read::read_mapped(opened.reader, format, opts, map, each));
     match result {
         Ok(0) => {
             inputs.empty += 1;

@@ -6,7 +6,7 @@ use super::input::{each_input, expand, read_games, total_size, Inputs};
 use super::progress::Progress;
 use super::render::ColorChoice;
 use clap::{Args as ClapArgs, ValueEnum};
-use gamerec::convert::convert;
+use gamerec::convert::{convert, Converted};
 use gamerec::record::Chunk;
 use gamerec::replay::TraceOptions;
 use gamerec::stats::{game_header, game_row, summary_cell, Summary, SUMMARY_COLUMNS};
@@ -59,6 +59,8 @@ pub struct Args {
     /// In directories, read every file, not only .grec and .txt.
     #[arg(long)]
     all: bool,
+    #[command(flatten)]
+    jobs: super::jobs::Jobs,
     /// Do not report invalid games on stderr.
     #[arg(short, long)]
     quiet: bool,
@@ -116,7 +118,11 @@ pub fn run(args: Args) -> i32 {
         StatsFormat::Json => Out::Json(out),
     };
     let color = args.color.for_stderr();
+    if let Err(code) = args.jobs.init() {
+        return code;
+    }
     let trace = TraceOptions {
+        syntax_only: false,
         branching: true,
         site: false,
     };
@@ -136,14 +142,19 @@ pub fn run(args: Args) -> i32 {
         inputs.unreadable += each_input(sources, &progress, &mut |opened| {
             let name = opened.name.clone();
             let mut index = 0;
-            let mut each = |chunk: Option<&Chunk>, parsed: gamerec::record::Parsed, rules| {
-                index += 1;
+            // Replayed in parallel; counted and written in input order.
+            let map = |_: Option<&Chunk>, parsed: gamerec::record::Parsed, rules| {
                 let record = &parsed.record;
-                let game = convert(index, record, parsed.error, rules, trace);
+                let game = convert(0, record, parsed.error, rules, trace);
+                let title = record.title(game.sides);
+                (game, title)
+            };
+            let each = |chunk: Option<&Chunk>, (mut game, title): (Converted, Option<String>)| {
+                index += 1;
+                game.index = index;
                 if let Some(p) = &game.error {
                     invalid += 1;
                     if !args.quiet {
-                        let title = record.title(game.sides);
                         progress
                             .suspend(|| report(&name, chunk, index, title.as_deref(), p, color));
                     }
@@ -158,7 +169,7 @@ pub fn run(args: Args) -> i32 {
                     StatsFormat::Json => csv.json(&row.to_json()),
                 }
             };
-            read_games(opened, args.from, &opts, &mut each, &mut inputs)
+            read_games(opened, args.from, &opts, map, each, &mut inputs)
         })?;
         if args.summary {
             for row in summary.rows() {

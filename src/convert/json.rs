@@ -70,10 +70,10 @@ impl<'a> TurnJson<'a> {
     }
 }
 
+/// A game's object but for its `file` and `index`, which [`with_place`]
+/// puts first.
 #[derive(Serialize)]
 struct GameJson<'a> {
-    file: &'a str,
-    index: usize,
     game: Option<&'a str>,
     valid: bool,
     tags: Vec<[&'a str; 2]>,
@@ -91,9 +91,14 @@ pub fn game_value(
     game: &Converted,
     error: Option<ErrorOut<'_>>,
 ) -> serde_json::Result<String> {
+    Ok(with_place(file, game.index, &game_body(game, error)?))
+}
+
+/// One game's object without its place (`file`, `index`), for rendering
+/// where the place is not known yet (in parallel); [`with_place`]
+/// completes it.
+pub fn game_body(game: &Converted, error: Option<ErrorOut<'_>>) -> serde_json::Result<String> {
     let g = GameJson {
-        file,
-        index: game.index,
         game: game.game,
         valid: game.is_valid(),
         tags: game
@@ -108,6 +113,14 @@ pub fn game_value(
         error,
     };
     serde_json::to_string(&g)
+}
+
+/// A [`game_body`] with `file` and `index` as its first members.
+pub fn with_place(file: &str, index: usize, body: &str) -> String {
+    let file = serde_json::Value::from(file).to_string();
+    let rest = body.strip_prefix('{').unwrap_or(body);
+    let sep = if rest.starts_with('}') { "" } else { "," };
+    format!("{{\"file\":{file},\"index\":{index}{sep}{rest}")
 }
 
 /// The document's opening, up to the games array.

@@ -118,11 +118,15 @@ pub fn convert(
         Ok(r) => (Some(r), None),
         Err(p) => (None, Some(p)),
     };
-    let mut trace = rules.map(|r| r.trace(record, opts));
+    let mut trace = rules
+        .filter(|_| !opts.syntax_only)
+        .map(|r| r.trace(record, opts));
     let sides = rules.map_or(["", ""], |r| r.sides());
-    let (first_mover, starts_second) = trace
-        .as_ref()
-        .map_or((Side::First, false), |t| (t.first_mover, t.starts_second));
+    let (first_mover, starts_second) = match (&trace, rules) {
+        (Some(t), _) => (t.first_mover, t.starts_second),
+        (None, Some(r)) => r.first_turn(record),
+        (None, None) => (Side::First, false),
+    };
     // The turns own what each ply did; the trace keeps its totals.
     let (facts, site) = trace.as_mut().map_or((Vec::new(), Vec::new()), |t| {
         (std::mem::take(&mut t.facts), std::mem::take(&mut t.site))

@@ -7,11 +7,10 @@ use super::site::rules_for_site;
 use crate::archive::{rules_for, too_large, Options};
 use crate::game::SiteFormat;
 use crate::problem::Problem;
-use crate::record::{
-    parse_chunk_with, Chunk, ChunkReader, Parsed, Record, Span, Tag, MAX_RECORD_BYTES,
-};
+use crate::record::{parse_chunk_with, Chunk, Parsed, Record, Span, Tag, MAX_RECORD_BYTES};
 use crate::replay::Rules;
 use std::io::{self, BufRead};
+use std::ops::ControlFlow;
 
 /// What an input holds.
 #[derive(Clone, Copy)]
@@ -92,41 +91,86 @@ pub type Each<'a> =
     dyn FnMut(Option<&Chunk>, Parsed, Result<&'static dyn Rules, Problem>) -> io::Result<()> + 'a;
 
 /// Reads every game of `input`; returns how many there were.
-pub fn read<R: BufRead>(
+pub fn read<R: BufRead + Send>(
     input: R,
     format: Format,
     opts: &Options,
     each: &mut Each<'_>,
 ) -> io::Result<usize> {
+    read_mapped(
+        input,
+        format,
+        opts,
+        |_, parsed, rules| (parsed, rules),
+        |chunk, (parsed, rules)| each(chunk, parsed, rules),
+    )
+}
+
+/// A game as read, with its rules (or why there are none).
+type Read = (Parsed, Result<&'static dyn Rules, Problem>);
+
+/// [`read`], with the work on each game (`map`: replaying, converting) done
+/// on every thread of the current rayon pool for the record format, and
+/// its results handed to `each` in input order.
+pub fn read_mapped<R, T, M, E>(
+    input: R,
+    format: Format,
+    opts: &Options,
+    map: M,
+    mut each: E,
+) -> io::Result<usize>
+where
+    R: BufRead + Send,
+    T: Send,
+    M: Fn(Option<&Chunk>, Parsed, Result<&'static dyn Rules, Problem>) -> T + Sync,
+    E: FnMut(Option<&Chunk>, T) -> io::Result<()>,
+{
+    let mut sequential =
+        |chunk: Option<&Chunk>, parsed, rules| each(chunk, map(chunk, parsed, rules));
     match format {
-        Format::Text => read_text(input, opts, each),
-        Format::Json => read_json(input, opts, each),
-        Format::Jsonl => read_jsonl(input, opts, each),
-        Format::Site(rules, site) => read_site(input, rules, site, each),
+        Format::Text => {
+            let mut n = 0;
+            crate::pipeline::map_chunks(
+                input,
+                |chunk| {
+                    games_of(chunk, opts)
+                        .into_iter()
+                        .map(|(parsed, rules)| map(Some(chunk), parsed, rules))
+                        .collect::<Vec<T>>()
+                },
+                |chunk, games| {
+                    for game in games {
+                        n += 1;
+                        each(Some(&chunk), game)?;
+                    }
+                    Ok(ControlFlow::Continue(()))
+                },
+            )?;
+            Ok(n)
+        }
+        Format::Json => read_json(input, opts, &mut sequential),
+        Format::Jsonl => read_jsonl(input, opts, &mut sequential),
+        Format::Site(rules, site) => read_site(input, rules, site, &mut sequential),
     }
 }
 
-fn read_text<R: BufRead>(input: R, opts: &Options, each: &mut Each<'_>) -> io::Result<usize> {
-    let mut n = 0;
-    for chunk in ChunkReader::new(input) {
-        let chunk = chunk?;
-        if chunk.truncated {
-            n += 1;
-            let p = too_large(&chunk);
-            let parsed = Parsed {
-                record: Record::default(),
-                error: Some(p.clone()),
-            };
-            each(Some(&chunk), parsed, Err(p))?;
-            continue;
-        }
-        for parsed in parse_chunk_with(&chunk, &|tags| opts.style(tags)) {
-            n += 1;
-            let rules = rules_for(&parsed.record, opts);
-            each(Some(&chunk), parsed, rules)?;
-        }
+/// The games of one chunk of the record format.
+fn games_of(chunk: &Chunk, opts: &Options) -> Vec<Read> {
+    if chunk.truncated {
+        let p = too_large(chunk);
+        let parsed = Parsed {
+            record: Record::default(),
+            error: Some(p.clone()),
+        };
+        return vec![(parsed, Err(p))];
     }
-    Ok(n)
+    parse_chunk_with(chunk, &|tags| opts.style(tags))
+        .into_iter()
+        .map(|parsed| {
+            let rules = rules_for(&parsed.record, opts);
+            (parsed, rules)
+        })
+        .collect()
 }
 
 fn from_json(game: Result<GameIn, Problem>, opts: &Options, each: &mut Each<'_>) -> io::Result<()> {

@@ -219,7 +219,25 @@ impl Splitter {
     fn feed(&mut self, data: &[u8]) -> (usize, Option<Chunk>) {
         let mut consumed = 0;
         let mut out = None;
-        for &b in data {
+        while consumed < data.len() {
+            // Fast path: inside a line of movetext only `{`, `[` and the
+            // line's end matter, inside a comment only `}` and the line's
+            // end; the bytes before them are copied in one go.
+            let skip = match self.state {
+                State::Normal if !self.only_blank_on_line && self.seen_movetext => {
+                    memchr::memchr3(b'{', b'[', b'\n', &data[consumed..])
+                }
+                State::Comment => memchr::memchr2(b'}', b'\n', &data[consumed..]),
+                _ => Some(0),
+            }
+            .unwrap_or(data.len() - consumed);
+            if skip > 0 && !self.truncated && self.buf.len() + skip < MAX_RECORD_BYTES {
+                self.buf.extend_from_slice(&data[consumed..consumed + skip]);
+                self.pos += skip;
+                consumed += skip;
+                continue;
+            }
+            let b = data[consumed];
             match self.state {
                 State::Normal => match b {
                     b'[' if self.only_blank_on_line && self.seen_movetext => {

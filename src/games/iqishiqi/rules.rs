@@ -108,18 +108,43 @@ impl fmt::Display for IqishiqiError {
     }
 }
 
-/// What a position offers any drop: the groups of white stones and, along
-/// each of the six rays from the neutral stone, the first stone and the
-/// empty run before it. Computed once per position.
+/// Along each of the six rays from the neutral stone: the first stone and
+/// its distance, and the empty on-board run before a stone or the edge.
+#[derive(Clone, Copy)]
+pub struct Rays {
+    first: [Option<(Cell, u32)>; 6],
+    run: [u32; 6],
+}
+
+impl Rays {
+    pub fn new(pos: &Position) -> Rays {
+        let mut first = [None; 6];
+        let mut run = [0; 6];
+        for d in Dir::ALL {
+            let mut c = pos.neutral;
+            let mut k = 0;
+            while let Some(next) = c.step(d) {
+                k += 1;
+                if pos.has_stone(next) {
+                    first[d.index()] = Some((next, k));
+                    break;
+                }
+                run[d.index()] += 1;
+                c = next;
+            }
+        }
+        Rays { first, run }
+    }
+}
+
+/// What a position offers any drop: the groups of white stones and the
+/// rays. Computed once per position when every drop is tried.
 pub struct Analysis {
     /// Group id + 1 of each stone's cell; 0 for an empty cell.
     group: [u16; GRID],
     /// Size of each group, by id.
     size: Vec<u32>,
-    /// Per direction: the first stone met and its distance.
-    first: [Option<(Cell, u32)>; 6],
-    /// Per direction: empty on-board cells before a stone or the edge.
-    run: [u32; 6],
+    rays: Rays,
 }
 
 impl Analysis {
@@ -146,28 +171,37 @@ impl Analysis {
             }
             size.push(n);
         }
-        let mut first = [None; 6];
-        let mut run = [0; 6];
-        for d in Dir::ALL {
-            let mut c = pos.neutral;
-            let mut k = 0;
-            while let Some(next) = c.step(d) {
-                k += 1;
-                if pos.has_stone(next) {
-                    first[d.index()] = Some((next, k));
-                    break;
-                }
-                run[d.index()] += 1;
-                c = next;
-            }
-        }
         Analysis {
             group,
             size,
-            first,
-            run,
+            rays: Rays::new(pos),
         }
     }
+}
+
+/// The group a drop on the empty cell `drop` would make (the drop and every
+/// group next to it), found by a flood fill from the drop alone: the cells
+/// in it and its size. For checking one drop without analysing the whole
+/// board.
+fn new_group(pos: &Position, drop: Cell) -> ([bool; GRID], u32) {
+    let mut member = [false; GRID];
+    let mut stack = [drop; GRID];
+    let mut top = 1;
+    member[drop.index()] = true;
+    let mut size = 0;
+    while top > 0 {
+        top -= 1;
+        let c = stack[top];
+        size += 1;
+        for nb in c.neighbours() {
+            if pos.has_stone(nb) && !member[nb.index()] {
+                member[nb.index()] = true;
+                stack[top] = nb;
+                top += 1;
+            }
+        }
+    }
+    (member, size)
 }
 
 /// The direction and distance of `c` from `from` along one of the six rays.
@@ -208,23 +242,36 @@ fn pushes(pos: &Position, an: &Analysis, drop: Cell, out: &mut Vec<Cell>) -> Res
         }
     }
     let in_group = |c: Cell| c == drop || ids[..n_ids].contains(&an.group[c.index()]);
+    pushes_of(pos, &an.rays, drop, size, in_group, out)
+}
+
+/// [`pushes`] for a drop whose new group (`in_group`, of `size` stones) is
+/// known.
+fn pushes_of(
+    pos: &Position,
+    rays: &Rays,
+    drop: Cell,
+    size: u32,
+    in_group: impl Fn(Cell) -> bool,
+    out: &mut Vec<Cell>,
+) -> Result<(), NoPush> {
     let on_ray = ray(pos.neutral, drop);
     let mut sighted = false;
     let mut best_room = 0;
     let before = out.len();
     for d in Dir::ALL {
         // The first stone along d once the drop is made.
-        let first = match (on_ray, an.first[d.index()]) {
+        let first = match (on_ray, rays.first[d.index()]) {
             (Some((rd, k)), Some((_, fk))) if rd == d && k < fk => Some(drop),
             (Some((rd, _)), None) if rd == d => Some(drop),
             (_, f) => f.map(|(c, _)| c),
         };
-        if !first.is_some_and(in_group) {
+        if !first.is_some_and(&in_group) {
             continue;
         }
         sighted = true;
         let away = d.opposite();
-        let mut room = an.run[away.index()];
+        let mut room = rays.run[away.index()];
         if let Some((rd, k)) = on_ray {
             if rd == away && k <= room {
                 room = k - 1; // the new stone blocks the push
@@ -286,6 +333,28 @@ pub fn legal_moves(pos: &Position, out: &mut Vec<Move>) {
 }
 
 pub fn has_legal_move(pos: &Position) -> bool {
+    if !can_drop(pos) {
+        return false;
+    }
+    // Fast path: a drop on the empty run along a ray is the first stone in
+    // sight there; it is legal when the run the other way has room for its
+    // group. Most positions have one; only those that do not are searched in
+    // full.
+    let rays = Rays::new(pos);
+    for d in Dir::ALL {
+        let room = rays.run[d.opposite().index()];
+        if room == 0 {
+            continue;
+        }
+        let mut c = pos.neutral;
+        for _ in 0..rays.run[d.index()] {
+            c = c.step(d).expect("the run is on the board");
+            let (_, size) = new_group(pos, c);
+            if size <= room {
+                return true;
+            }
+        }
+    }
     any_move(|emit| generate(pos, emit))
 }
 
@@ -301,9 +370,16 @@ pub fn destinations(pos: &Position, drop: Cell) -> Result<Vec<Cell>, IqishiqiErr
     if !can_drop(pos) {
         return Err(IqishiqiError::NoStonesLeft);
     }
-    let an = Analysis::new(pos);
+    let (member, size) = new_group(pos, drop);
     let mut dests = Vec::new();
-    match pushes(pos, &an, drop, &mut dests) {
+    match pushes_of(
+        pos,
+        &Rays::new(pos),
+        drop,
+        size,
+        |c| member[c.index()],
+        &mut dests,
+    ) {
         Ok(()) => Ok(dests),
         Err(NoPush::NoLineOfSight { size }) => Err(IqishiqiError::NoLineOfSight {
             drop: label(drop),

@@ -384,6 +384,8 @@ fn generator_agrees_with_the_naive_rules_over_random_games() {
             for _ in 0..60 {
                 let generated = legal(&p);
                 assert_eq!(generated, naive_moves(&p), "{}", p.write());
+                // The quick answer (drops along the rays first) agrees.
+                assert_eq!(rules::has_legal_move(&p), !generated.is_empty());
                 positions += 1;
                 if rules::ending(&p).is_some() {
                     break;
