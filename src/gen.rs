@@ -54,6 +54,57 @@ pub fn below(rng: &mut impl Rng, n: usize) -> usize {
 /// tags and the result the rules give (`*` when unfinished or when play
 /// stops with no result).
 pub fn game<G: Game>(seed: u64, index: u64, opts: &GenOptions) -> Converted {
+    let (turns, ending) = play_out::<G>(seed, index, opts, &mut |_| {});
+    let result = match ending {
+        Some(e) if e.decided => result_token(e.winner),
+        _ => crate::record::ResultToken::Unknown,
+    };
+    let tags = vec![
+        ("Game".to_string(), G::NAME.to_string()),
+        ("Event".to_string(), format!("gamerec gen, seed {seed}")),
+        ("Round".to_string(), index.to_string()),
+        (
+            G::SIDES[Side::First.index()].to_string(),
+            "random".to_string(),
+        ),
+        (
+            G::SIDES[Side::Second.index()].to_string(),
+            "random".to_string(),
+        ),
+        ("Result".to_string(), result.as_str().to_string()),
+    ];
+    Converted {
+        index: index as usize,
+        game: Some(G::NAME),
+        sides: G::SIDES,
+        tags,
+        comments: Vec::new(),
+        turns,
+        result: Some(result),
+        outcome: None,
+        error: None,
+        trace: None,
+    }
+}
+
+/// Every position played from in games `1..=games` of `seed` (for
+/// benchmarks of move generation and tests over many positions).
+pub fn positions<G: Game>(seed: u64, games: u64, opts: &GenOptions) -> Vec<G::Position> {
+    let mut out = Vec::new();
+    for index in 1..=games {
+        play_out::<G>(seed, index, opts, &mut |p| out.push(p.clone()));
+    }
+    out
+}
+
+/// Plays game `index` of `seed`, showing `visit` each position before a
+/// turn is chosen; returns the turns and the ending reached.
+fn play_out<G: Game>(
+    seed: u64,
+    index: u64,
+    opts: &GenOptions,
+    visit: &mut dyn FnMut(&G::Position),
+) -> (Vec<TurnOut>, Option<Ending>) {
     let mut rng = stream(seed, index);
     let mut pos = G::start(&[]).expect("the standard start needs no tag");
     let first_mover = G::first_mover(&pos);
@@ -68,6 +119,7 @@ pub fn game<G: Game>(seed: u64, index: u64, opts: &GenOptions) -> Converted {
         if moves.is_empty() {
             break;
         }
+        visit(&pos);
         let pick = if opts.finish {
             finishing.clear();
             finishing.extend((0..moves.len()).filter(|&i| {
@@ -101,44 +153,15 @@ pub fn game<G: Game>(seed: u64, index: u64, opts: &GenOptions) -> Converted {
             number: (k / 2 + 1) as u64,
             second,
             side: G::SIDES[mover.index()],
-            written: text.clone(),
             text,
+            written: None,
             facts: None,
             site: None,
             comments: Vec::new(),
         });
         ending = G::ending(&pos);
     }
-    let result = match ending {
-        Some(e) if e.decided => result_token(e.winner),
-        _ => crate::record::ResultToken::Unknown,
-    };
-    let tags = vec![
-        ("Game".to_string(), G::NAME.to_string()),
-        ("Event".to_string(), format!("gamerec gen, seed {seed}")),
-        ("Round".to_string(), index.to_string()),
-        (
-            G::SIDES[Side::First.index()].to_string(),
-            "random".to_string(),
-        ),
-        (
-            G::SIDES[Side::Second.index()].to_string(),
-            "random".to_string(),
-        ),
-        ("Result".to_string(), result.as_str().to_string()),
-    ];
-    Converted {
-        index: index as usize,
-        game: Some(G::NAME),
-        sides: G::SIDES,
-        tags,
-        comments: Vec::new(),
-        turns,
-        result: Some(result),
-        outcome: None,
-        error: None,
-        trace: None,
-    }
+    (turns, ending)
 }
 
 #[cfg(test)]

@@ -28,12 +28,12 @@ fn convert_all(bytes: &[u8], format: read::Format) {
     read::read(bytes, format, &opts, &mut |_, parsed, rules| {
         let _ = text.game(&convert(
             1,
-            &parsed.record,
+            parsed.record.clone(),
             parsed.error.clone(),
             rules.clone(),
             syntax,
         ));
-        let g = convert(1, &parsed.record, parsed.error, rules, trace);
+        let g = convert(1, parsed.record, parsed.error, rules, trace);
         let _ = text.game(&g);
         csv::rows("x", &g).for_each(drop);
         let _ = stats::game_row("x", &g).to_csv();
@@ -47,7 +47,7 @@ fn convert_all(bytes: &[u8], format: read::Format) {
         read::Format::Jsonl,
         &opts,
         &mut |_, parsed, rules| {
-            let _ = convert(1, &parsed.record, parsed.error, rules, trace);
+            let _ = convert(1, parsed.record, parsed.error, rules, trace);
             Ok(())
         },
     )

@@ -13,7 +13,7 @@ use gamerec::convert::{convert, csv as csv_rows, Converted};
 use gamerec::game::SiteFormat;
 use gamerec::problem::Problem;
 use gamerec::record::Chunk;
-use gamerec::replay::TraceOptions;
+use gamerec::replay::{Rules, TraceOptions};
 use std::io::{self, Write};
 use std::path::PathBuf;
 
@@ -288,16 +288,19 @@ pub fn run(args: Args) -> i32 {
             let name = opened.name.clone();
             let mut index = 0;
             // Replayed in parallel; reported and written in input order.
-            let map = |chunk: Option<&Chunk>, parsed: gamerec::record::Parsed, rules| {
+            let map = |chunk: Option<&Chunk>,
+                       parsed: gamerec::record::Parsed,
+                       rules: Result<&'static dyn Rules, Problem>| {
                 let record = &parsed.record;
-                let game = convert(0, record, parsed.error, rules, trace);
-                let title = record.title(game.sides);
+                let known = rules.as_ref().ok();
+                let title = record.title(known.map_or(["", ""], |r| r.sides()));
                 let nothing_read =
                     record.tags.is_empty() && record.turns.is_empty() && record.comments.is_empty();
-                let carried = match (site, game.game.and_then(gamerec::games::find)) {
+                let carried = match (site, known) {
                     (Some(_), Some(rules)) => rules.site_can_carry(record),
                     _ => true,
                 };
+                let game = convert(0, parsed.record, parsed.error, rules, trace);
                 let rendered = match args.to {
                     To::Text => {
                         let mut s = String::new();

@@ -7,8 +7,9 @@ use super::progress::Progress;
 use super::render::ColorChoice;
 use clap::{Args as ClapArgs, ValueEnum};
 use gamerec::convert::{convert, Converted};
+use gamerec::problem::Problem;
 use gamerec::record::Chunk;
-use gamerec::replay::TraceOptions;
+use gamerec::replay::{Rules, TraceOptions};
 use gamerec::stats::{game_header, game_row, summary_cell, Summary, SUMMARY_COLUMNS};
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -143,10 +144,12 @@ pub fn run(args: Args) -> i32 {
             let name = opened.name.clone();
             let mut index = 0;
             // Replayed in parallel; counted and written in input order.
-            let map = |_: Option<&Chunk>, parsed: gamerec::record::Parsed, rules| {
-                let record = &parsed.record;
-                let game = convert(0, record, parsed.error, rules, trace);
-                let title = record.title(game.sides);
+            let map = |_: Option<&Chunk>,
+                       parsed: gamerec::record::Parsed,
+                       rules: Result<&'static dyn Rules, Problem>| {
+                let sides = rules.as_ref().map_or(["", ""], |r| r.sides());
+                let title = parsed.record.title(sides);
+                let game = convert(0, parsed.record, parsed.error, rules, trace);
                 (game, title)
             };
             let each = |chunk: Option<&Chunk>, (mut game, title): (Converted, Option<String>)| {

@@ -58,7 +58,7 @@ impl<'a> TurnJson<'a> {
             number: t.number,
             side: t.side,
             text: &t.text,
-            written: (t.written != t.text).then_some(t.written.as_str()),
+            written: t.written.as_deref(),
             legal: f.is_some(),
             kind: f.map(|f| f.kind.as_str()),
             from: f.and_then(|f| f.from.as_deref()),

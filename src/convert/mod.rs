@@ -30,8 +30,8 @@ pub struct TurnOut {
     pub side: &'static str,
     /// The canonical spelling for a legal turn; as written otherwise.
     pub text: String,
-    /// As written in the input.
-    pub written: String,
+    /// As written in the input, when that differs from `text`.
+    pub written: Option<String>,
     /// What the turn did; `None` from the first illegal turn on.
     pub facts: Option<MoveFacts>,
     /// The turn in the game's site notation, when asked for.
@@ -105,11 +105,11 @@ pub fn canonical_tags(record: &Record, rules: Option<&dyn Rules>) -> Vec<(String
 }
 
 /// Replays `record` (when its rules are known) and builds its converted
-/// form. `parse_error` is the envelope's own problem, which takes
-/// precedence over what the replay finds.
+/// form (taking the record's strings). `parse_error` is the envelope's own
+/// problem, which takes precedence over what the replay finds.
 pub fn convert(
     index: usize,
-    record: &Record,
+    record: Record,
     parse_error: Option<Problem>,
     rules: Result<&'static dyn Rules, Problem>,
     opts: TraceOptions,
@@ -120,11 +120,11 @@ pub fn convert(
     };
     let mut trace = rules
         .filter(|_| !opts.syntax_only)
-        .map(|r| r.trace(record, opts));
+        .map(|r| r.trace(&record, opts));
     let sides = rules.map_or(["", ""], |r| r.sides());
     let (first_mover, starts_second) = match (&trace, rules) {
         (Some(t), _) => (t.first_mover, t.starts_second),
-        (None, Some(r)) => r.first_turn(record),
+        (None, Some(r)) => r.first_turn(&record),
         (None, None) => (Side::First, false),
     };
     // The turns own what each ply did; the trace keeps its totals.
@@ -133,9 +133,12 @@ pub fn convert(
     });
     let mut facts = facts.into_iter();
     let mut site = site.into_iter();
+    let tags = canonical_tags(&record, rules);
+    let result = record.result.map(|r| r.result);
+    let comments = record.comments.into_iter().map(|c| c.text).collect();
     let turns = record
         .turns
-        .iter()
+        .into_iter()
         .enumerate()
         .map(|(i, turn)| {
             let k = i + usize::from(starts_second);
@@ -147,18 +150,17 @@ pub fn convert(
             };
             // Facts come one per legal ply, from the first turn on.
             let f = facts.next();
+            let respelled = f.as_ref().filter(|f| f.canonical != turn.text);
             TurnOut {
                 ply: i + 1,
                 number: (k / 2 + 1) as u64,
                 second,
                 side: sides[mover.index()],
-                text: f
-                    .as_ref()
-                    .map_or_else(|| turn.text.clone(), |f| f.canonical.clone()),
-                written: turn.text.clone(),
+                written: respelled.map(|_| turn.text.clone()),
+                text: respelled.map_or(turn.text, |f| f.canonical.clone()),
                 facts: f,
                 site: site.next(),
-                comments: turn.comments.iter().map(|c| c.text.clone()).collect(),
+                comments: turn.comments.into_iter().map(|c| c.text).collect(),
             }
         })
         .collect();
@@ -169,10 +171,10 @@ pub fn convert(
         index,
         game: rules.map(|r| r.name()),
         sides,
-        tags: canonical_tags(record, rules),
-        comments: record.comments.iter().map(|c| c.text.clone()).collect(),
+        tags,
+        comments,
         turns,
-        result: record.result.map(|r| r.result),
+        result,
         outcome: if error.is_some() { None } else { outcome },
         error,
         trace,

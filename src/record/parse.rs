@@ -134,6 +134,9 @@ fn utf8<'a>(bytes: In<'a>, start: usize, what: &str) -> Result<&'a str, Problem>
 
 struct Reader<'a> {
     src: In<'a>,
+    /// `src` as text, when all of it is UTF-8 (checked once, so tokens
+    /// need no check of their own).
+    text: Option<&'a str>,
     base: usize,
     pos: usize,
     /// `;` separates tokens (set per game from its tags).
@@ -141,6 +144,16 @@ struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
+    /// A sub-slice of `src` as text (`start`: its absolute offset, for the
+    /// error).
+    fn utf8(&self, bytes: In<'a>, start: usize, what: &str) -> Result<&'a str, Problem> {
+        let rel = bytes.as_ptr() as usize - self.src.as_ptr() as usize;
+        match self.text.and_then(|t| t.get(rel..rel + bytes.len())) {
+            Some(t) => Ok(t),
+            None => utf8(bytes, start, what),
+        }
+    }
+
     fn rest(&self) -> In<'a> {
         &self.src[self.pos..]
     }
@@ -206,7 +219,7 @@ impl<'a> Reader<'a> {
         match tag_pair(self.rest()) {
             Ok((rest, (name, raw))) => {
                 let value_start = self.offset_of(raw);
-                let raw_text = utf8(raw, value_start, "the tag value")?;
+                let raw_text = self.utf8(raw, value_start, "the tag value")?;
                 let name = String::from_utf8_lossy(name).into_owned();
                 let value = unescape(raw_text);
                 self.advance_to(rest);
@@ -247,7 +260,7 @@ impl<'a> Reader<'a> {
         let start = self.here();
         match comment(self.rest()) {
             Ok((rest, text)) => {
-                let text = utf8(text, start + 1, "the comment")?.to_owned();
+                let text = self.utf8(text, start + 1, "the comment")?.to_owned();
                 self.advance_to(rest);
                 Ok(Comment {
                     text,
@@ -338,7 +351,7 @@ impl<'a> Reader<'a> {
                             .parse(self.rest())
                             .expect("a non-blank byte starts a token");
                     let span = Span::new(at, at + token.len());
-                    let text = utf8(token, at, "this token")?;
+                    let text = self.utf8(token, at, "this token")?;
                     self.advance_to(rest);
                     if let Some(result) = ResultToken::parse(text) {
                         if pending_number.is_some() {
@@ -453,6 +466,7 @@ pub fn parse_chunk(chunk: &Chunk) -> Vec<Parsed> {
 pub fn parse_chunk_with(chunk: &Chunk, style: &dyn Fn(&[Tag]) -> MovetextStyle) -> Vec<Parsed> {
     let mut r = Reader {
         src: &chunk.bytes,
+        text: std::str::from_utf8(&chunk.bytes).ok(),
         base: chunk.offset,
         pos: 0,
         semicolons: false,

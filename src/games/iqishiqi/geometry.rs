@@ -8,6 +8,39 @@ pub const CELLS: usize = 169;
 /// Cells are stored in a 15×15 grid; `(q + 7) * 15 + (r + 7)`.
 pub const GRID: usize = 225;
 
+/// No neighbour that way (off the board), in [`STEPS`].
+pub const OFF: u8 = u8::MAX;
+
+/// By grid index and direction ([`Dir::index`]): the neighbour's grid index,
+/// or [`OFF`]. For the hot paths that walk the board by index.
+pub static STEPS: [[u8; 6]; GRID] = steps();
+
+const fn on_board(q: i8, r: i8) -> bool {
+    q.abs() <= RADIUS && r.abs() <= RADIUS && (q - r).abs() <= RADIUS
+}
+
+const fn steps() -> [[u8; 6]; GRID] {
+    // In `Dir::ALL` order: E, W, NNE, SSW, NNW, SSE.
+    let deltas: [(i8, i8); 6] = [(1, 0), (-1, 0), (1, 1), (-1, -1), (0, 1), (0, -1)];
+    let mut table = [[OFF; 6]; GRID];
+    let mut i = 0;
+    while i < GRID {
+        let (q, r) = ((i / 15) as i8 - RADIUS, (i % 15) as i8 - RADIUS);
+        if on_board(q, r) {
+            let mut d = 0;
+            while d < 6 {
+                let (nq, nr) = (q + deltas[d].0, r + deltas[d].1);
+                if on_board(nq, nr) {
+                    table[i][d] = ((nq + RADIUS) as usize * 15 + (nr + RADIUS) as usize) as u8;
+                }
+                d += 1;
+            }
+        }
+        i += 1;
+    }
+    table
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Cell {
     pub q: i8,
@@ -82,7 +115,16 @@ impl Cell {
     }
 
     pub fn on_board(q: i8, r: i8) -> bool {
-        q.abs() <= RADIUS && r.abs() <= RADIUS && (q - r).abs() <= RADIUS
+        on_board(q, r)
+    }
+
+    /// The cell at a grid index known to be on the board (from [`STEPS`]).
+    pub fn at(index: usize) -> Cell {
+        debug_assert!(Cell::from_index(index).is_some());
+        Cell {
+            q: (index / 15) as i8 - RADIUS,
+            r: (index % 15) as i8 - RADIUS,
+        }
     }
 
     pub const CENTRE: Cell = Cell { q: 0, r: 0 };
@@ -132,6 +174,20 @@ impl Cell {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_step_table_agrees_with_stepping() {
+        for (i, steps) in STEPS.iter().enumerate() {
+            for d in Dir::ALL {
+                let by_table = steps[d.index()];
+                let stepped = Cell::from_index(i).and_then(|c| c.step(d));
+                match stepped {
+                    Some(n) => assert_eq!(by_table as usize, n.index()),
+                    None => assert_eq!(by_table, OFF, "{i} {d:?}"),
+                }
+            }
+        }
+    }
 
     #[test]
     fn the_board_has_169_cells_in_rows_of_8_to_15() {

@@ -2,7 +2,7 @@
 //! of sight from the new group by exactly the group's size; the end by
 //! corner, edge or stalemate.
 
-use super::geometry::{Cell, Dir, GRID};
+use super::geometry::{Cell, Dir, GRID, OFF, STEPS};
 use super::notation::Move;
 use super::position::Position;
 use crate::game::{any_move, collect_moves, Ending, Generator, RuleError};
@@ -120,17 +120,21 @@ impl Rays {
     pub fn new(pos: &Position) -> Rays {
         let mut first = [None; 6];
         let mut run = [0; 6];
-        for d in Dir::ALL {
-            let mut c = pos.neutral;
+        for d in 0..6 {
+            let mut i = pos.neutral.index();
             let mut k = 0;
-            while let Some(next) = c.step(d) {
-                k += 1;
-                if pos.has_stone(next) {
-                    first[d.index()] = Some((next, k));
+            loop {
+                let next = STEPS[i][d];
+                if next == OFF {
                     break;
                 }
-                run[d.index()] += 1;
-                c = next;
+                k += 1;
+                if pos.stones[next as usize] {
+                    first[d] = Some((Cell::at(next as usize), k));
+                    break;
+                }
+                run[d] += 1;
+                i = next as usize;
             }
         }
         Rays { first, run }
@@ -185,17 +189,19 @@ impl Analysis {
 /// board.
 fn new_group(pos: &Position, drop: Cell) -> ([bool; GRID], u32) {
     let mut member = [false; GRID];
-    let mut stack = [drop; GRID];
+    // Each cell is pushed once: at most every cell of the board.
+    let mut stack = [0u8; GRID];
+    stack[0] = drop.index() as u8;
     let mut top = 1;
     member[drop.index()] = true;
     let mut size = 0;
     while top > 0 {
         top -= 1;
-        let c = stack[top];
+        let c = stack[top] as usize;
         size += 1;
-        for nb in c.neighbours() {
-            if pos.has_stone(nb) && !member[nb.index()] {
-                member[nb.index()] = true;
+        for &nb in &STEPS[c] {
+            if nb != OFF && pos.stones[nb as usize] && !member[nb as usize] {
+                member[nb as usize] = true;
                 stack[top] = nb;
                 top += 1;
             }

@@ -52,6 +52,10 @@ pub struct Position {
     /// on; `None` where the rule does not (yet) bind it.
     pub forbid: [Option<Square>; MAX_PIECES],
     pub no_return: NoReturn,
+    /// By piece id: where that piece stands (`None` once pushed off, or for
+    /// an id no piece has). Follows from `board`; kept so that a move need
+    /// not search the board for a side's pieces.
+    pub at: [Option<Square>; MAX_PIECES],
 }
 
 fn fail<T>(message: impl Into<String>, at: usize) -> Result<T, PositionError> {
@@ -106,6 +110,7 @@ impl Position {
             score: [0, 0],
             forbid: [None; MAX_PIECES],
             no_return: NoReturn::Own,
+            at: [None; MAX_PIECES],
         };
         // The board.
         let (board_at, board) = fields[0];
@@ -182,6 +187,7 @@ impl Position {
                 height,
                 id: next_id,
             });
+            pos.at[next_id as usize] = Some(sq);
             next_id += 1;
         }
         // Side to move.

@@ -4,6 +4,9 @@
 use super::geometry::{Dir, Square, Step};
 use super::notation::Move;
 use super::position::{Board, NoReturn, Piece, Position, MAX_PIECES, POINTS_TO_WIN};
+
+/// Piece locations by id ([`Position::at`]).
+type Locations = [Option<Square>; MAX_PIECES];
 use super::SIDES;
 use crate::game::{any_move, collect_moves, Ending, Generator, RuleError, Side};
 use std::fmt;
@@ -132,6 +135,7 @@ impl fmt::Display for OshiError {
 /// `height`. The mover's next square must be on the board.
 fn step(
     board: &mut Board,
+    at: &mut Locations,
     score: &mut [u8; 2],
     m: Square,
     dir: Dir,
@@ -151,12 +155,18 @@ fn step(
     }
     for &s in train[..len].iter().rev() {
         let p = board[s.index()].take().expect("a train piece");
-        match s.step(dir) {
+        let to = s.step(dir);
+        match to {
             Some(n) => board[n.index()] = Some(p),
             None => score[p.owner.other().index()] += p.height,
         }
+        at[p.id as usize] = to;
     }
-    board[next.index()] = board[m.index()].take();
+    let mover = board[m.index()].take();
+    if let Some(p) = mover {
+        at[p.id as usize] = Some(next);
+    }
+    board[next.index()] = mover;
     Ok(next)
 }
 
@@ -169,13 +179,14 @@ fn generate(pos: &Position, emit: Generator<'_, Move>) {
         };
         for dir in Dir::ALL {
             let mut board = pos.board;
+            let mut at = pos.at;
             let mut score = pos.score;
             let mut m = from;
             for _ in 0..piece.height {
                 if m.step(dir).is_none() {
                     break;
                 }
-                match step(&mut board, &mut score, m, dir, piece.height) {
+                match step(&mut board, &mut at, &mut score, m, dir, piece.height) {
                     Ok(n) => m = n,
                     Err(_) => break,
                 }
@@ -192,6 +203,21 @@ pub fn legal_moves(pos: &Position, out: &mut Vec<Move>) {
 }
 
 pub fn has_legal_move(pos: &Position) -> bool {
+    // Fast path: a piece of the side to move with an empty square next to
+    // it that the no-return rule leaves open has a one-square move pushing
+    // nothing. Only positions with none are searched in full.
+    for (id, sq) in pos.at.iter().enumerate() {
+        let Some(sq) = *sq else { continue };
+        if pos.board[sq.index()].is_some_and(|p| p.owner == pos.to_move) {
+            for dir in Dir::ALL {
+                if let Some(next) = sq.step(dir) {
+                    if pos.board[next.index()].is_none() && pos.forbid[id] != Some(next) {
+                        return true;
+                    }
+                }
+            }
+        }
+    }
     any_move(|emit| generate(pos, emit))
 }
 
@@ -217,10 +243,11 @@ pub fn play(pos: &mut Position, mv: &Move) -> Result<(), OshiError> {
         });
     }
     let mut board = pos.board;
+    let mut at = pos.at;
     let mut score = pos.score;
     let mut m = from;
     for k in 1..=distance {
-        m = step(&mut board, &mut score, m, dir, piece.height).map_err(|train| {
+        m = step(&mut board, &mut at, &mut score, m, dir, piece.height).map_err(|train| {
             OshiError::TrainTooLong {
                 from,
                 step: k,
@@ -244,13 +271,15 @@ pub fn play(pos: &mut Position, mv: &Move) -> Result<(), OshiError> {
         NoReturn::Opponent => pos.to_move.other(),
     };
     let mut forbid = pos.forbid;
-    for sq in Square::all() {
-        if let Some(p) = pos.piece(sq).filter(|p| p.owner == bound) {
-            debug_assert!((p.id as usize) < MAX_PIECES);
-            forbid[p.id as usize] = Some(sq);
+    for (id, sq) in pos.at.iter().enumerate() {
+        if let Some(sq) = *sq {
+            if pos.board[sq.index()].is_some_and(|p| p.owner == bound) {
+                forbid[id] = Some(sq);
+            }
         }
     }
     pos.board = board;
+    pos.at = at;
     pos.score = score;
     pos.forbid = forbid;
     pos.to_move = pos.to_move.other();

@@ -348,6 +348,8 @@ fn generator_agrees_with_play_on_every_square_pair() {
             brute.sort();
             let generated = legal(&p);
             assert_eq!(generated, brute, "{}", p.write());
+            // The quick answer agrees.
+            assert_eq!(rules::has_legal_move(&p), !generated.is_empty());
             positions += 1;
             let pick = &generated[rng.below(generated.len())];
             play(&mut p, pick).unwrap();
@@ -413,4 +415,26 @@ fn a_push_within_the_board_names_where_each_piece_went() {
         .collect();
     assert_eq!(moved, vec![("pushed", "c6".to_string(), "c7".to_string())]);
     assert_eq!(f.effects[0].piece.as_deref(), Some("White 2-story"));
+}
+
+#[test]
+fn piece_locations_follow_the_board_through_random_games() {
+    let opts = crate::gen::GenOptions::default();
+    let positions = crate::gen::positions::<Oshi>(21, 30, &opts);
+    assert!(positions.len() > 1000);
+    let mut pushed_off = 0;
+    for p in &positions {
+        let mut on_board = 0;
+        for sq in Square::all() {
+            if let Some(piece) = p.piece(sq) {
+                on_board += 1;
+                assert_eq!(p.at[piece.id as usize], Some(sq), "{}", p.write());
+            }
+        }
+        let located = p.at.iter().filter(|a| a.is_some()).count();
+        assert_eq!(located, on_board, "{}", p.write());
+        pushed_off += 16 - on_board;
+    }
+    // The games did push pieces off, so that case was exercised.
+    assert!(pushed_off > 0);
 }
