@@ -20,7 +20,8 @@ pub struct GameReport {
     pub index: Option<usize>,
     /// The rules used, when the `Game` tag named a known game.
     pub game: Option<&'static str>,
-    /// `Round 3, Ana vs Ben`, from whatever tags are present.
+    /// `Round 3, Ana vs Ben`, from whatever tags are present: for an
+    /// invalid game always, for a valid one when [`Options::titles`] asks.
     pub title: Option<String>,
     /// Plies played legally.
     pub plies: usize,
@@ -40,6 +41,8 @@ pub struct Options {
     /// The rules for records without a `Game` tag (e.g. a bare Garden Gate
     /// move string).
     pub default_game: Option<&'static dyn Rules>,
+    /// Give valid games their title too (for listing them).
+    pub titles: bool,
 }
 
 impl Options {
@@ -103,23 +106,26 @@ pub fn check(parsed: &Parsed, index: usize, opts: &Options) -> GameReport {
     let mut report = GameReport {
         index: Some(index),
         game: rules.as_ref().ok().map(|r| r.name()),
-        title: record.title(sides),
+        title: None,
         plies: 0,
         outcome: None,
         error: None,
     };
     if let Some(e) = &parsed.error {
         report.error = Some(e.clone());
-        return report;
-    }
-    match rules {
-        Err(p) => report.error = Some(p),
-        Ok(rules) => {
-            let replay = rules.replay(record);
-            report.plies = replay.plies;
-            report.outcome = replay.outcome;
-            report.error = replay.error;
+    } else {
+        match rules {
+            Err(p) => report.error = Some(p),
+            Ok(rules) => {
+                let replay = rules.replay(record);
+                report.plies = replay.plies;
+                report.outcome = replay.outcome;
+                report.error = replay.error;
+            }
         }
+    }
+    if report.error.is_some() || opts.titles {
+        report.title = record.title(sides);
     }
     report
 }

@@ -1,27 +1,27 @@
 //! Parallel replay with the input's order kept: a reader thread cuts the
-//! input into chunks and hands them over in batches of bounded size; the
-//! rayon pool maps each batch; the results are handed on in input order.
-//! Memory is bounded by a few batches, never by the input.
+//! input into chunks and hands them out in numbered batches of bounded
+//! size; worker threads map batches as they come; this thread hands the
+//! results on in input order. At most a fixed number of batches is between
+//! the reader and this thread, so memory is bounded by a few batches, never
+//! by the input.
 
 use crate::record::{Chunk, ChunkReader};
-use rayon::prelude::*;
+use crossbeam_channel::{bounded, unbounded};
+use std::collections::BTreeMap;
 use std::io::{self, BufRead};
 use std::ops::ControlFlow;
-use std::sync::mpsc;
 
-/// A batch is handed to the pool once it holds this many bytes… (what a
+/// A batch is handed out once it holds this many bytes… (what a
 /// conversion makes of a batch is many times its size).
 const BATCH_BYTES: usize = 256 << 10;
 /// …or this many chunks.
 const BATCH_CHUNKS: usize = 4096;
-/// Batches read ahead while one is mapped.
-const READ_AHEAD: usize = 2;
 
-/// Cuts `input` into chunks, maps each with `map` (on every thread of the
-/// current rayon pool when it has more than one; else on this thread, with
-/// no other thread started) and hands each chunk and its result to `each`
-/// in input order, until `each` breaks. A read error ends the walk after
-/// the chunks before it.
+/// Cuts `input` into chunks, maps each with `map` and hands each chunk and
+/// its result to `each` in input order, until `each` breaks. With one job
+/// (the current rayon pool's width, `--jobs`) everything runs on this
+/// thread; with more, that many worker threads map while a reader thread
+/// reads. A read error ends the walk after the chunks before it.
 pub fn map_chunks<R, T, M, E>(input: R, map: M, mut each: E) -> io::Result<()>
 where
     R: BufRead + Send,
@@ -29,7 +29,8 @@ where
     M: Fn(&Chunk) -> T + Sync,
     E: FnMut(Chunk, T) -> io::Result<ControlFlow<()>>,
 {
-    if rayon::current_num_threads() <= 1 {
+    let jobs = rayon::current_num_threads();
+    if jobs <= 1 {
         for chunk in ChunkReader::new(input) {
             let chunk = chunk?;
             let t = map(&chunk);
@@ -39,11 +40,25 @@ where
         }
         return Ok(());
     }
+    // Batches read but not yet handed on: the reader waits for a permit.
+    let in_flight = 2 * jobs + 2;
     std::thread::scope(|scope| {
-        let (tx, rx) = mpsc::sync_channel::<io::Result<Vec<Chunk>>>(READ_AHEAD);
+        let (permit_tx, permit_rx) = bounded::<()>(in_flight);
+        let (work_tx, work_rx) = bounded::<(usize, Vec<Chunk>)>(in_flight);
+        let (done_tx, done_rx) = unbounded::<(usize, Vec<(Chunk, T)>)>();
+        let (error_tx, error_rx) = bounded::<(usize, io::Error)>(1);
         scope.spawn(move || {
+            let mut seq = 0;
             let mut batch = Vec::new();
             let mut bytes = 0;
+            let send = |batch: Vec<Chunk>, seq: &mut usize| {
+                // No permit: the receiving side has stopped.
+                if permit_tx.send(()).is_err() || work_tx.send((*seq, batch)).is_err() {
+                    return false;
+                }
+                *seq += 1;
+                true
+            };
             for chunk in ChunkReader::new(input) {
                 match chunk {
                     Ok(c) => {
@@ -51,31 +66,66 @@ where
                         batch.push(c);
                         if bytes >= BATCH_BYTES || batch.len() >= BATCH_CHUNKS {
                             bytes = 0;
-                            // The receiver has stopped: so does the reader.
-                            if tx.send(Ok(std::mem::take(&mut batch))).is_err() {
+                            if !send(std::mem::take(&mut batch), &mut seq) {
                                 return;
                             }
                         }
                     }
                     Err(e) => {
-                        let _ = tx.send(Ok(batch));
-                        let _ = tx.send(Err(e));
+                        if send(batch, &mut seq) {
+                            let _ = error_tx.send((seq, e));
+                        }
                         return;
                     }
                 }
             }
-            let _ = tx.send(Ok(batch));
+            send(batch, &mut seq);
         });
-        for batch in rx {
-            let batch = batch?;
-            let mapped: Vec<T> = batch.par_iter().map(&map).collect();
-            for (chunk, t) in batch.into_iter().zip(mapped) {
-                if each(chunk, t)?.is_break() {
-                    return Ok(());
+        for _ in 0..jobs {
+            let (work_rx, done_tx, map) = (work_rx.clone(), done_tx.clone(), &map);
+            scope.spawn(move || {
+                for (seq, batch) in work_rx {
+                    let mapped = batch
+                        .into_iter()
+                        .map(|c| {
+                            let t = map(&c);
+                            (c, t)
+                        })
+                        .collect();
+                    if done_tx.send((seq, mapped)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop((work_rx, done_tx));
+        // Results arrive in any order; they are handed on in sequence.
+        let mut pending = BTreeMap::new();
+        let mut next = 0;
+        let result = (|| {
+            for (seq, mapped) in &done_rx {
+                pending.insert(seq, mapped);
+                while let Some(mapped) = pending.remove(&next) {
+                    next += 1;
+                    for (chunk, t) in mapped {
+                        if each(chunk, t)?.is_break() {
+                            return Ok(());
+                        }
+                    }
+                    // One batch handed on: the reader may read another.
+                    let _ = permit_rx.recv();
                 }
             }
-        }
-        Ok(())
+            match error_rx.try_recv() {
+                Ok((_, e)) => Err(e),
+                Err(_) => Ok(()),
+            }
+        })();
+        // Stopping early: the reader finds no permit and the workers no
+        // receiver once these are gone.
+        drop(permit_rx);
+        drop(done_rx);
+        result
     })
 }
 

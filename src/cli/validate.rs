@@ -92,7 +92,10 @@ fn outcome_line(o: &Outcome) -> String {
 pub fn run(args: Args) -> i32 {
     let started = Instant::now();
     let opts = match super::default_game(args.game.as_deref()) {
-        Ok(opts) => opts,
+        Ok(opts) => gamerec::archive::Options {
+            titles: args.verbose,
+            ..opts
+        },
         Err(code) => return code,
     };
     if let Err(code) = args.jobs.init() {

@@ -18,8 +18,13 @@ pub fn parse_square(text: &str, files: u8, ranks: u8) -> Option<(u8, u8)> {
         return None;
     }
     let file = f.to_ascii_lowercase() - b'a';
-    let rank: u8 = std::str::from_utf8(digits).ok()?.parse().ok()?;
+    let rank = digits_value(digits) as u8;
     (file < files && (1..=ranks).contains(&rank)).then_some((file, rank - 1))
+}
+
+/// The value of one or two ASCII digits (checked by the caller).
+pub fn digits_value(digits: &[u8]) -> u32 {
+    digits.iter().fold(0, |n, d| n * 10 + u32::from(d - b'0'))
 }
 
 /// Writes a 0-based (file, rank) as `e3`.

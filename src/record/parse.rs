@@ -281,6 +281,12 @@ impl<'a> Reader<'a> {
     /// token, the end of the chunk, or the first error.
     fn game(&mut self, follows_game: bool, style: &dyn Fn(&[Tag]) -> MovetextStyle) -> Parsed {
         let mut record = Record::default();
+        // About one turn per 6 bytes of movetext (`e3-e5 `, move numbers),
+        // so that the turns are not copied as they grow; capped, for a
+        // chunk that is mostly one long comment.
+        record
+            .turns
+            .reserve(((self.src.len() - self.pos) / 6).min(1024));
         let start = self.here();
         let error = self.read_game(&mut record, follows_game, style).err();
         if error.is_some() {
@@ -364,9 +370,13 @@ impl<'a> Reader<'a> {
                     let (number, move_text, move_at) = match move_number(token) {
                         Ok((rest, (digits, dots))) => {
                             let number_span = Span::new(at, at + digits.len() + dots);
-                            let number = std::str::from_utf8(digits)
-                                .ok()
-                                .and_then(|d| d.parse::<u64>().ok())
+                            // ASCII digits (checked by `move_number`); too
+                            // many for a u64 is malformed too.
+                            let number = digits
+                                .iter()
+                                .try_fold(0u64, |n, d| {
+                                    n.checked_mul(10)?.checked_add(u64::from(d - b'0'))
+                                })
                                 .filter(|_| dots == 1 || dots == 3)
                                 .ok_or_else(|| Problem {
                                     code: "malformed-move-number",

@@ -35,7 +35,7 @@ impl Coords {
             return None;
         }
         let letter = (letter.to_ascii_lowercase() - b'a') as i32;
-        let number: i32 = std::str::from_utf8(digits).ok()?.parse().ok()?;
+        let number = crate::games::grid::digits_value(digits) as i32;
         if letter > 14 || number > 15 {
             return None;
         }

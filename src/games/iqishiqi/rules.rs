@@ -226,6 +226,37 @@ fn ray(from: Cell, c: Cell) -> Option<(Dir, u32)> {
     Some((d, k as u32))
 }
 
+/// The destinations a drop gives: at most one per direction, kept inline
+/// (no allocation per move played).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Dests {
+    cells: [Option<Cell>; 6],
+    len: usize,
+}
+
+impl Dests {
+    fn push(&mut self, c: Cell) {
+        self.cells[self.len] = Some(c);
+        self.len += 1;
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn contains(&self, c: &Cell) -> bool {
+        self.iter().any(|d| d == *c)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = Cell> + '_ {
+        self.cells[..self.len].iter().flatten().copied()
+    }
+}
+
 /// Why a drop gives no push.
 enum NoPush {
     NoLineOfSight { size: u32 },
@@ -234,7 +265,7 @@ enum NoPush {
 
 /// The legal destinations after dropping on the empty cell `drop`, at most
 /// one per direction.
-fn pushes(pos: &Position, an: &Analysis, drop: Cell, out: &mut Vec<Cell>) -> Result<(), NoPush> {
+fn pushes(pos: &Position, an: &Analysis, drop: Cell, out: &mut Dests) -> Result<(), NoPush> {
     // The new group: the drop and every group next to it.
     let mut ids = [0u16; 6];
     let mut n_ids = 0;
@@ -259,7 +290,7 @@ fn pushes_of(
     drop: Cell,
     size: u32,
     in_group: impl Fn(Cell) -> bool,
-    out: &mut Vec<Cell>,
+    out: &mut Dests,
 ) -> Result<(), NoPush> {
     let on_ray = ray(pos.neutral, drop);
     let mut sighted = false;
@@ -313,14 +344,14 @@ fn generate(pos: &Position, emit: Generator<'_, Move>) {
         return;
     }
     let an = Analysis::new(pos);
-    let mut dests = Vec::with_capacity(6);
+    let mut dests = Dests::default();
     for drop in Cell::all() {
         if drop == pos.neutral || pos.has_stone(drop) {
             continue;
         }
         dests.clear();
         if pushes(pos, &an, drop, &mut dests).is_ok() {
-            for &dest in &dests {
+            for dest in dests.iter() {
                 let mv = Move {
                     drop,
                     dest: Some(dest),
@@ -365,7 +396,7 @@ pub fn has_legal_move(pos: &Position) -> bool {
 }
 
 /// The legal destinations after a drop on `drop`, or why there are none.
-pub fn destinations(pos: &Position, drop: Cell) -> Result<Vec<Cell>, IqishiqiError> {
+pub fn destinations(pos: &Position, drop: Cell) -> Result<Dests, IqishiqiError> {
     let label = |c: Cell| pos.coords.label(c);
     if drop == pos.neutral {
         return Err(IqishiqiError::NeutralCell { drop: label(drop) });
@@ -377,7 +408,7 @@ pub fn destinations(pos: &Position, drop: Cell) -> Result<Vec<Cell>, IqishiqiErr
         return Err(IqishiqiError::NoStonesLeft);
     }
     let (member, size) = new_group(pos, drop);
-    let mut dests = Vec::new();
+    let mut dests = Dests::default();
     match pushes_of(
         pos,
         &Rays::new(pos),
@@ -406,7 +437,7 @@ pub fn play(pos: &mut Position, mv: &Move) -> Result<(), IqishiqiError> {
     let label = |c: Cell| pos.coords.label(c);
     // The destinations' labels, for the error messages only.
     let legal = || {
-        let mut l: Vec<String> = dests.iter().map(|&c| label(c)).collect();
+        let mut l: Vec<String> = dests.iter().map(label).collect();
         l.sort();
         l
     };
@@ -419,7 +450,7 @@ pub fn play(pos: &mut Position, mv: &Move) -> Result<(), IqishiqiError> {
                 legal: legal(),
             })
         }
-        None if dests.len() == 1 => dests[0],
+        None if dests.len() == 1 => dests.iter().next().expect("one destination"),
         None => {
             return Err(IqishiqiError::Ambiguous {
                 drop: label(mv.drop),

@@ -174,7 +174,7 @@ fn the_push_needs_n_empty_on_board_cells_and_the_new_stone_blocks() {
     // L12.
     let b = pos("H8 G7,G8,H9 n");
     let dests = rules::destinations(&b, cell("H7")).unwrap();
-    let mut labels: Vec<String> = dests.iter().map(|&c| Coords::Ludii.label(c)).collect();
+    let mut labels: Vec<String> = dests.iter().map(|c| Coords::Ludii.label(c)).collect();
     labels.sort();
     assert_eq!(labels, ["L12", "L8"]);
     assert_eq!(
