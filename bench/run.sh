@@ -3,6 +3,7 @@
 #
 #   bench/run.sh                 # every game, 100 MB archives, 3 runs each
 #   SIZE_MB=20 RUNS=1 bench/run.sh oshi iqishiqi
+#   GENERATE_ONLY=1 bench/run.sh  # only make the archives
 #
 # For each game: generates an archive of about SIZE_MB megabytes with
 # `gamerec gen` (kept in $DATA, reused when present), then times `cat`,
@@ -60,6 +61,11 @@ row() { # label file games moves seconds rss
     s = (s > 0) ? s : 0.001
     printf "| %s | %.0f | %.2f | %.0f | %.2f | %.1f |\n", label, bytes / 1e6 / s, s, games / s, moves / s / 1e6, rss / 1024 }'
 }
+
+if [ -n "${GENERATE_ONLY:-}" ]; then
+  for game in "${GAMES[@]}"; do generate "$game" "$DATA/$game.grec"; done
+  exit 0
+fi
 
 echo "## gamerec $(git describe --always --dirty 2>/dev/null || echo '?'), $(date -u +%Y-%m-%d)"
 echo

@@ -201,6 +201,8 @@ pub fn run(args: Args) -> i32 {
                 eprintln!("gamerec: {name}: {e}");
             }
         }
+        // The bar goes before the summary is written.
+        progress.finish();
         if args.format == Format::Human && !args.quiet {
             let mut summary = format!(
                 "{} {}, {} {}: {} valid, {} invalid",
