@@ -101,3 +101,16 @@ row "oshi ${mb} MB: cat" "$big" "$games" "$moves" $(best_of cat "$big")
 row "oshi ${mb} MB: validate -j1" "$big" "$games" "$moves" $(best_of "$BIN" validate -q -j1 "$big")
 row "oshi ${mb} MB: validate -j$CORES" "$big" "$games" "$moves" $(best_of "$BIN" validate -q -j"$CORES" "$big")
 row "oshi ${mb} MB: convert --syntax-only -j$CORES" "$big" "$games" "$moves" $(best_of "$BIN" convert -q --syntax-only -j"$CORES" "$big")
+
+# A multi-GB stream on stdin (never on disk): memory must stay flat.
+STREAM_REPS=${STREAM_REPS:-30}
+stream_mb=$(( STREAM_REPS * $(stat -c %s "$DATA/oshi.grec") / 1000000 ))
+report=$(mktemp)
+start=$(date +%s.%N)
+for _ in $(seq "$STREAM_REPS"); do cat "$DATA/oshi.grec"; echo; done \
+  | /usr/bin/time -v -o "$report" "$BIN" validate -q -j"$CORES" - || true
+end=$(date +%s.%N)
+rss=$(awk '/Maximum resident set size/ { print $NF }' "$report")
+rm -f "$report"
+awk -v mb="$stream_mb" -v s="$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')" -v rss="$rss" -v cores="$CORES" 'BEGIN {
+  printf "| oshi %d MB on stdin: validate -j%d | %.0f | %.2f | | | %.1f |\n", mb, cores, mb / s, s, rss / 1024 }'

@@ -15,6 +15,10 @@ use gamerec::gen::{positions, GenOptions};
 use gamerec::record::{parse_chunk, ChunkReader};
 use std::hint::black_box;
 
+/// The allocator the binary uses, so that figures compare.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// About `bytes` of generated games of `name`, in the text format.
 fn archive(name: &str, bytes: usize) -> Vec<u8> {
     let rules = gamerec::games::find(name).unwrap();

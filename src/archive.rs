@@ -145,7 +145,8 @@ pub fn too_large(chunk: &Chunk) -> Problem {
 }
 
 /// Reads every game of `input`, calling `each` with the chunk it came from
-/// (for locating problems) and its report. Returns the number of games.
+/// (for locating problems) and its report, in input order (replayed in
+/// parallel as [`validate_until`] says). Returns the number of games.
 pub fn validate<R: BufRead + Send>(
     input: R,
     each: &mut dyn FnMut(&Chunk, GameReport) -> io::Result<()>,
@@ -182,8 +183,9 @@ fn check_chunk(chunk: &Chunk, opts: &Options) -> Vec<GameReport> {
         .collect()
 }
 
-/// [`validate_with`], replaying on every thread of the current rayon pool
-/// (reports still come in input order), until `each` breaks. Returns the
+/// [`validate_with`], until `each` breaks. Games are replayed on as many
+/// threads as the current rayon pool is wide (the CLI's `--jobs`; one:
+/// all on this thread); reports still come in input order. Returns the
 /// number of games reported.
 pub fn validate_until<R: BufRead + Send>(
     input: R,

@@ -110,7 +110,7 @@ pub fn read<R: BufRead + Send>(
 type Read = (Parsed, Result<&'static dyn Rules, Problem>);
 
 /// [`read`], with the work on each game (`map`: replaying, converting) done
-/// on every thread of the current rayon pool for the record format, and
+/// on as many threads as the current rayon pool is wide (record format), and
 /// its results handed to `each` in input order.
 pub fn read_mapped<R, T, M, E>(
     input: R,

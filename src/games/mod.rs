@@ -21,11 +21,12 @@ pub static GAMES: &[&dyn Rules] = &[
 
 /// The game named by a `Game` tag value (case-insensitive, aliases too).
 pub fn find(name: &str) -> Option<&'static dyn Rules> {
-    let name = name.trim().to_ascii_lowercase();
+    let name = name.trim();
+    let is = |known: &str| known.eq_ignore_ascii_case(name);
     GAMES
         .iter()
         .copied()
-        .find(|g| g.name() == name || g.aliases().contains(&name.as_str()))
+        .find(|g| is(g.name()) || g.aliases().iter().any(|a| is(a)))
 }
 
 /// The names a `Game` tag may hold, for error messages.

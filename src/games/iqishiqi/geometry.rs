@@ -41,6 +41,38 @@ const fn steps() -> [[u8; 6]; GRID] {
     table
 }
 
+/// The change of grid index of one step, by direction: grid indices grow
+/// along E, NNE and NNW.
+pub const STEP_DELTA: [i16; 6] = [15, -15, 16, -16, 1, -1];
+
+/// By grid index and direction: the cells along the ray (the cell itself
+/// left out), as bits over grid indices.
+pub static RAYS: [[[u64; 4]; 6]; GRID] = rays().0;
+/// By grid index and direction: how many cells the ray has.
+pub static RAY_LEN: [[u8; 6]; GRID] = rays().1;
+
+#[allow(clippy::type_complexity)]
+const fn rays() -> ([[[u64; 4]; 6]; GRID], [[u8; 6]; GRID]) {
+    let steps = steps();
+    let mut masks = [[[0u64; 4]; 6]; GRID];
+    let mut lens = [[0u8; 6]; GRID];
+    let mut i = 0;
+    while i < GRID {
+        let mut d = 0;
+        while d < 6 {
+            let mut c = steps[i][d];
+            while c != OFF {
+                masks[i][d][c as usize / 64] |= 1 << (c as usize % 64);
+                lens[i][d] += 1;
+                c = steps[c as usize][d];
+            }
+            d += 1;
+        }
+        i += 1;
+    }
+    (masks, lens)
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Cell {
     pub q: i8,
@@ -174,6 +206,36 @@ impl Cell {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_ray_tables_agree_with_stepping() {
+        for i in 0..GRID {
+            let Some(start) = Cell::from_index(i) else {
+                continue;
+            };
+            for d in Dir::ALL {
+                let mut c = start;
+                let mut cells = 0;
+                let mut index_grows = None;
+                while let Some(n) = c.step(d) {
+                    assert!(RAYS[i][d.index()][n.index() / 64] & (1 << (n.index() % 64)) != 0);
+                    index_grows = Some(n.index() > c.index());
+                    assert_eq!(
+                        n.index() as i64 - c.index() as i64,
+                        STEP_DELTA[d.index()] as i64
+                    );
+                    cells += 1;
+                    c = n;
+                }
+                assert_eq!(RAY_LEN[i][d.index()], cells);
+                let bits: u32 = RAYS[i][d.index()].iter().map(|w| w.count_ones()).sum();
+                assert_eq!(bits, u32::from(cells));
+                if let Some(grows) = index_grows {
+                    assert_eq!(grows, STEP_DELTA[d.index()] > 0);
+                }
+            }
+        }
+    }
 
     #[test]
     fn the_step_table_agrees_with_stepping() {

@@ -14,7 +14,12 @@ use crate::game::{fields_with_offsets, PositionError, Side};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Position {
+    /// By grid index: a white stone there. Set through [`Position::place`],
+    /// which keeps `bits` alike.
     pub stones: [bool; GRID],
+    /// The same as bits over grid indices (for walking rays a word at a
+    /// time).
+    pub bits: [u64; 4],
     pub neutral: Cell,
     pub to_move: Side,
     /// `None`: an unlimited supply.
@@ -31,11 +36,19 @@ impl Position {
     pub fn start(coords: Coords, stone_limit: Option<u32>) -> Position {
         Position {
             stones: [false; GRID],
+            bits: [0; 4],
             neutral: Cell::CENTRE,
             to_move: Side::First,
             stones_left: stone_limit,
             coords,
         }
+    }
+
+    /// Puts a white stone on `c`.
+    pub fn place(&mut self, c: Cell) {
+        let i = c.index();
+        self.stones[i] = true;
+        self.bits[i / 64] |= 1 << (i % 64);
     }
 
     pub fn has_stone(&self, c: Cell) -> bool {
@@ -78,9 +91,10 @@ impl Position {
                 if c == pos.neutral {
                     return fail(format!("{label} holds the neutral stone"), at);
                 }
-                if std::mem::replace(&mut pos.stones[c.index()], true) {
+                if pos.has_stone(c) {
                     return fail(format!("{label} is listed twice"), at);
                 }
+                pos.place(c);
                 at += label.len() + 1;
             }
         }

@@ -2,7 +2,7 @@
 //! of sight from the new group by exactly the group's size; the end by
 //! corner, edge or stalemate.
 
-use super::geometry::{Cell, Dir, GRID, OFF, STEPS};
+use super::geometry::{Cell, Dir, GRID, OFF, RAYS, RAY_LEN, STEPS, STEP_DELTA};
 use super::notation::Move;
 use super::position::Position;
 use crate::game::{any_move, collect_moves, Ending, Generator, RuleError};
@@ -120,21 +120,29 @@ impl Rays {
     pub fn new(pos: &Position) -> Rays {
         let mut first = [None; 6];
         let mut run = [0; 6];
+        let n = pos.neutral.index();
         for d in 0..6 {
-            let mut i = pos.neutral.index();
-            let mut k = 0;
-            loop {
-                let next = STEPS[i][d];
-                if next == OFF {
-                    break;
+            let ray = &RAYS[n][d];
+            let on_ray = [0, 1, 2, 3].map(|w| pos.bits[w] & ray[w]);
+            // Grid indices grow along E, NNE and NNW and shrink along the
+            // others: the nearest stone is the lowest or the highest bit.
+            let nearest = if STEP_DELTA[d] > 0 {
+                (0..4)
+                    .find(|&w| on_ray[w] != 0)
+                    .map(|w| w * 64 + on_ray[w].trailing_zeros() as usize)
+            } else {
+                (0..4)
+                    .rev()
+                    .find(|&w| on_ray[w] != 0)
+                    .map(|w| w * 64 + 63 - on_ray[w].leading_zeros() as usize)
+            };
+            match nearest {
+                Some(i) => {
+                    let k = (i.abs_diff(n) / STEP_DELTA[d].unsigned_abs() as usize) as u32;
+                    first[d] = Some((Cell::at(i), k));
+                    run[d] = k - 1;
                 }
-                k += 1;
-                if pos.stones[next as usize] {
-                    first[d] = Some((Cell::at(next as usize), k));
-                    break;
-                }
-                run[d] += 1;
-                i = next as usize;
+                None => run[d] = u32::from(RAY_LEN[n][d]),
             }
         }
         Rays { first, run }
@@ -458,7 +466,7 @@ pub fn play(pos: &mut Position, mv: &Move) -> Result<(), IqishiqiError> {
             })
         }
     };
-    pos.stones[mv.drop.index()] = true;
+    pos.place(mv.drop);
     pos.neutral = dest;
     if let Some(left) = pos.stones_left.as_mut() {
         *left -= 1;

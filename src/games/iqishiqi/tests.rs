@@ -442,3 +442,26 @@ fn abstractplay_lists_are_recognised_by_their_first_turn() {
     assert!(!looks_abstractplay(b"p1/a1"));
     assert!(!looks_abstractplay(b"a1/a2/a3"));
 }
+
+#[test]
+fn stone_bits_follow_the_stones_through_random_games() {
+    let opts = crate::gen::GenOptions::default();
+    let positions = crate::gen::positions::<Iqishiqi>(5, 300, &opts);
+    assert!(positions.len() > 1000);
+    for p in &positions {
+        for (i, &stone) in p.stones.iter().enumerate() {
+            assert_eq!(
+                p.bits[i / 64] & (1 << (i % 64)) != 0,
+                stone,
+                "{}",
+                p.write()
+            );
+        }
+    }
+    // Parsed positions too.
+    let p = pos(T4);
+    assert_eq!(
+        p.bits.iter().map(|w| w.count_ones()).sum::<u32>(),
+        p.stone_count()
+    );
+}
