@@ -21,7 +21,9 @@ const BATCH_CHUNKS: usize = 4096;
 /// its result to `each` in input order, until `each` breaks. With one job
 /// (the current rayon pool's width, `--jobs`) everything runs on this
 /// thread; with more, that many worker threads map while a reader thread
-/// reads. A read error ends the walk after the chunks before it.
+/// reads — once the input is seen to hold more than one batch (a small
+/// input is not worth the threads). A read error ends the walk after the
+/// chunks before it.
 pub fn map_chunks<R, T, M, E>(input: R, map: M, mut each: E) -> io::Result<()>
 where
     R: BufRead + Send,
@@ -30,15 +32,37 @@ where
     E: FnMut(Chunk, T) -> io::Result<ControlFlow<()>>,
 {
     let jobs = rayon::current_num_threads();
-    if jobs <= 1 {
-        for chunk in ChunkReader::new(input) {
+    let mut chunks = ChunkReader::new(input);
+    // The first batch is read here: an input that ends within it is mapped
+    // on this thread.
+    let mut first = Vec::new();
+    let mut bytes = 0;
+    let mut error = None;
+    let mut more = jobs > 1;
+    while more && bytes < BATCH_BYTES && first.len() < BATCH_CHUNKS {
+        match chunks.next() {
+            Some(Ok(c)) => {
+                bytes += c.bytes.len();
+                first.push(c);
+            }
+            Some(Err(e)) => {
+                error = Some(e);
+                more = false;
+            }
+            None => more = false,
+        }
+    }
+    if !more {
+        let rest = if jobs > 1 { None } else { Some(chunks) };
+        let read = first.into_iter().map(Ok).chain(rest.into_iter().flatten());
+        for chunk in read {
             let chunk = chunk?;
             let t = map(&chunk);
             if each(chunk, t)?.is_break() {
-                break;
+                return Ok(());
             }
         }
-        return Ok(());
+        return error.map_or(Ok(()), Err);
     }
     // Batches read but not yet handed on: the reader waits for a permit.
     let in_flight = 2 * jobs + 2;
@@ -59,7 +83,10 @@ where
                 *seq += 1;
                 true
             };
-            for chunk in ChunkReader::new(input) {
+            if !send(first, &mut seq) {
+                return;
+            }
+            for chunk in chunks {
                 match chunk {
                     Ok(c) => {
                         bytes += c.bytes.len();
@@ -176,6 +203,57 @@ mod tests {
         assert_eq!(one.len(), 20_000);
         assert!(one.windows(2).all(|w| w[0].0 < w[1].0));
         assert_eq!(lengths(&input, 3, None), one);
+    }
+
+    #[test]
+    fn a_small_input_gives_the_same_on_this_thread() {
+        let input = archive(10);
+        assert_eq!(lengths(&input, 2, None), lengths(&input, 1, None));
+        assert_eq!(lengths(&input, 2, None).len(), 10);
+    }
+
+    /// A reader that fails after `ok` bytes.
+    struct Failing<'a> {
+        data: &'a [u8],
+        ok: usize,
+    }
+
+    impl io::Read for Failing<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.ok == 0 {
+                return Err(io::Error::other("disk on fire"));
+            }
+            let n = buf.len().min(self.ok).min(self.data.len());
+            buf[..n].copy_from_slice(&self.data[..n]);
+            self.data = &self.data[n..];
+            self.ok -= n;
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn a_read_error_comes_after_the_chunks_before_it() {
+        let input = archive(10_000);
+        for (threads, ok) in [(1, 100_000), (2, 100_000), (2, 1_000_000)] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let mut seen = 0;
+            let r = pool.install(|| {
+                map_chunks(
+                    io::BufReader::new(Failing { data: &input, ok }),
+                    |c| c.offset + c.bytes.len(),
+                    |_, end| {
+                        assert!(end <= ok);
+                        seen += 1;
+                        Ok(ControlFlow::Continue(()))
+                    },
+                )
+            });
+            assert_eq!(r.unwrap_err().to_string(), "disk on fire");
+            assert!(seen > 100, "{threads} threads, {ok} bytes: {seen} chunks");
+        }
     }
 
     #[test]
