@@ -71,7 +71,8 @@ where
         let (work_tx, work_rx) = bounded::<(usize, Vec<Chunk>)>(in_flight);
         let (done_tx, done_rx) = unbounded::<(usize, Vec<(Chunk, T)>)>();
         let (error_tx, error_rx) = bounded::<(usize, io::Error)>(1);
-        scope.spawn(move || {
+        let reader = std::thread::Builder::new().name("gamerec-reader".into());
+        reader.spawn_scoped(scope, move || {
             let mut seq = 0;
             let mut batch = Vec::new();
             let mut bytes = 0;
@@ -107,10 +108,11 @@ where
                 }
             }
             send(batch, &mut seq);
-        });
+        })?;
         for _ in 0..jobs {
             let (work_rx, done_tx, map) = (work_rx.clone(), done_tx.clone(), &map);
-            scope.spawn(move || {
+            let worker = std::thread::Builder::new().name("gamerec-worker".into());
+            worker.spawn_scoped(scope, move || {
                 for (seq, batch) in work_rx {
                     let mapped = batch
                         .into_iter()
@@ -123,7 +125,7 @@ where
                         return;
                     }
                 }
-            });
+            })?;
         }
         drop((work_rx, done_tx));
         // Results arrive in any order; they are handed on in sequence.

@@ -316,8 +316,11 @@ pub fn run(args: Args) -> i32 {
                 };
                 let mut game = game;
                 if rendered.is_some() {
-                    // Only the verdict is still needed.
+                    // Only the verdict is still needed: what is waiting to
+                    // be written stays small.
                     game.turns = Vec::new();
+                    game.tags = Vec::new();
+                    game.comments = Vec::new();
                     game.trace = None;
                 }
                 Read {
