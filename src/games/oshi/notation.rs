@@ -28,6 +28,16 @@ fn err(message: impl Into<String>, at: usize) -> MoveSyntaxError {
 const SHAPE: &str = "an Oshi move is written FROM-TO, like `e3-e5`";
 
 pub fn parse_move(text: &str) -> Result<Move, MoveSyntaxError> {
+    // The usual spelling, `e3-e5`, read directly; the rest (upper case,
+    // and every error) by the parser below.
+    if let [f1 @ b'a'..=b'i', r1 @ b'1'..=b'9', b'-', f2 @ b'a'..=b'i', r2 @ b'1'..=b'9'] =
+        *text.as_bytes()
+    {
+        let square = |f: u8, r: u8| Square::new((f - b'a') as i8, (r - b'1') as i8);
+        if let (Some(from), Some(to)) = (square(f1, r1), square(f2, r2)) {
+            return Ok(Move { from, to });
+        }
+    }
     no_draw_marks(text, "Oshi")?;
     let at = |rest: &str| text.len() - rest.len();
     let truncated = || format!("truncated move: {SHAPE}");
@@ -71,6 +81,19 @@ mod tests {
         let mut s = String::new();
         write_move(&m, &mut s);
         assert_eq!(s, "e3-e5");
+    }
+
+    #[test]
+    fn the_direct_reading_agrees_with_the_parser_on_every_pair() {
+        // Lower case is read directly, upper case by the parser.
+        for a in Square::all() {
+            for b in Square::all() {
+                let lower = format!("{a}-{b}");
+                let m = parse_move(&lower).unwrap();
+                assert_eq!((m.from, m.to), (a, b));
+                assert_eq!(parse_move(&lower.to_uppercase()).unwrap(), m);
+            }
+        }
     }
 
     #[test]

@@ -56,6 +56,8 @@ pub struct Position {
     /// an id no piece has). Follows from `board`; kept so that a move need
     /// not search the board for a side's pieces.
     pub at: [Option<Square>; MAX_PIECES],
+    /// By side: the ids of its pieces, as bits (owners never change).
+    pub ids: [u16; 2],
 }
 
 fn fail<T>(message: impl Into<String>, at: usize) -> Result<T, PositionError> {
@@ -111,6 +113,7 @@ impl Position {
             forbid: [None; MAX_PIECES],
             no_return: NoReturn::Own,
             at: [None; MAX_PIECES],
+            ids: [0; 2],
         };
         // The board.
         let (board_at, board) = fields[0];
@@ -188,6 +191,7 @@ impl Position {
                 id: next_id,
             });
             pos.at[next_id as usize] = Some(sq);
+            pos.ids[owner.index()] |= 1 << next_id;
             next_id += 1;
         }
         // Side to move.

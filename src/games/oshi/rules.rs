@@ -206,19 +206,28 @@ pub fn has_legal_move(pos: &Position) -> bool {
     // Fast path: a piece of the side to move with an empty square next to
     // it that the no-return rule leaves open has a one-square move pushing
     // nothing. Only positions with none are searched in full.
-    for (id, sq) in pos.at.iter().enumerate() {
-        let Some(sq) = *sq else { continue };
-        if pos.board[sq.index()].is_some_and(|p| p.owner == pos.to_move) {
-            for dir in Dir::ALL {
-                if let Some(next) = sq.step(dir) {
-                    if pos.board[next.index()].is_none() && pos.forbid[id] != Some(next) {
-                        return true;
-                    }
+    for id in ids_of(pos.ids[pos.to_move.index()]) {
+        let Some(sq) = pos.at[id] else { continue };
+        for dir in Dir::ALL {
+            if let Some(next) = sq.step(dir) {
+                if pos.board[next.index()].is_none() && pos.forbid[id] != Some(next) {
+                    return true;
                 }
             }
         }
     }
     any_move(|emit| generate(pos, emit))
+}
+
+/// The piece ids in a bit set ([`Position::ids`]).
+fn ids_of(mut bits: u16) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let id = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            id
+        })
+    })
 }
 
 /// Checks `mv` against every rule and plays it.
@@ -270,18 +279,14 @@ pub fn play(pos: &mut Position, mv: &Move) -> Result<(), OshiError> {
         NoReturn::Own => pos.to_move,
         NoReturn::Opponent => pos.to_move.other(),
     };
-    let mut forbid = pos.forbid;
-    for (id, sq) in pos.at.iter().enumerate() {
-        if let Some(sq) = *sq {
-            if pos.board[sq.index()].is_some_and(|p| p.owner == bound) {
-                forbid[id] = Some(sq);
-            }
+    for id in ids_of(pos.ids[bound.index()]) {
+        if let Some(sq) = pos.at[id] {
+            pos.forbid[id] = Some(sq);
         }
     }
     pos.board = board;
     pos.at = at;
     pos.score = score;
-    pos.forbid = forbid;
     pos.to_move = pos.to_move.other();
     Ok(())
 }

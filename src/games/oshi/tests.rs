@@ -429,6 +429,8 @@ fn piece_locations_follow_the_board_through_random_games() {
             if let Some(piece) = p.piece(sq) {
                 on_board += 1;
                 assert_eq!(p.at[piece.id as usize], Some(sq), "{}", p.write());
+                assert!(p.ids[piece.owner.index()] & (1 << piece.id) != 0);
+                assert!(p.ids[piece.owner.other().index()] & (1 << piece.id) == 0);
             }
         }
         let located = p.at.iter().filter(|a| a.is_some()).count();
