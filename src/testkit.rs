@@ -12,21 +12,18 @@ pub fn counts(data: &str) -> Vec<(&str, usize)> {
         .collect()
 }
 
-/// A small seeded generator, so random playouts repeat exactly.
-pub struct Lcg(u64);
+/// A seeded random source for tests: `gen`'s PCG stream and its unbiased
+/// `below`.
+pub struct Random(rand_pcg::Pcg64Mcg);
 
-impl Lcg {
-    pub fn new(seed: u64) -> Lcg {
-        Lcg(seed)
+impl Random {
+    pub fn new(seed: u64) -> Random {
+        Random(crate::gen::stream(seed, 0))
     }
 
     /// A number in `0..n`.
     pub fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 33) as usize % n
+        crate::gen::below(&mut self.0, n)
     }
 }
 

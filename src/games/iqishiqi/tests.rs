@@ -376,7 +376,7 @@ fn naive_moves(p: &Position) -> BTreeSet<String> {
 
 #[test]
 fn generator_agrees_with_the_naive_rules_over_random_games() {
-    let mut rng = crate::testkit::Lcg::new(2003);
+    let mut rng = crate::testkit::Random::new(2003);
     let mut positions = 0;
     for start in ["H8 - n", T1, T2, T3, T4] {
         for _ in 0..12 {

@@ -323,7 +323,7 @@ fn legal_move_counts_match_hand_counts() {
 /// accepts, and only those, over positions reached by pseudo-random play.
 #[test]
 fn generator_agrees_with_play_on_every_square_pair() {
-    let mut rng = crate::testkit::Lcg::new(12345);
+    let mut rng = crate::testkit::Random::new(12345);
     let mut positions = 0;
     for game in 0..40 {
         let reading = if game % 2 == 0 {

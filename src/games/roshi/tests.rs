@@ -379,7 +379,7 @@ fn every_generated_turn_is_legal_and_order_matters() {
 /// and every two-action turn it lists is accepted.
 #[test]
 fn generator_agrees_with_play_over_random_games() {
-    let mut rng = crate::testkit::Lcg::new(2025);
+    let mut rng = crate::testkit::Random::new(2025);
     let mut positions = 0;
     for slide in [SlideRule::Path, SlideRule::Line] {
         for _ in 0..6 {
