@@ -11,9 +11,10 @@ use std::collections::BTreeMap;
 use std::io::{self, BufRead};
 use std::ops::ControlFlow;
 
-/// A batch is handed out once it holds this many bytes… (what a
-/// conversion makes of a batch is many times its size).
-const BATCH_BYTES: usize = 256 << 10;
+/// A batch is handed out once it holds this many bytes… (small: what a
+/// conversion makes of a batch is many times its size, and batches of
+/// 64 KiB keep two cores as busy as larger ones did).
+const BATCH_BYTES: usize = 64 << 10;
 /// …or this many chunks.
 const BATCH_CHUNKS: usize = 4096;
 

@@ -174,7 +174,7 @@ fn parallel_and_single_threaded_runs_report_the_same() {
     let (four, _) = validate_json(&["--jobs", "4"], &path, None);
     assert_eq!(code1, 1);
     assert_eq!(code2, 1);
-    // Several batches of the parallel reader (1 MiB each).
+    // Many batches of the parallel reader (64 KiB each).
     assert!(std::fs::metadata(&path).unwrap().len() > 3 << 20);
     assert!(one.len() > 3000, "{} games", one.len());
     let invalid = one.iter().filter(|g| g["valid"] == false).count();
