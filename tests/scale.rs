@@ -360,3 +360,39 @@ fn syntax_only_convert_keeps_moves_as_written_and_checks_the_envelope() {
         .assert()
         .code(2);
 }
+
+/// On a terminal a long run shows a progress bar on stderr; `--quiet`
+/// shows none. (`script` gives the run a terminal; `stats` takes long
+/// enough on a few megabytes, even in a quick build.)
+#[test]
+fn a_long_run_on_a_terminal_shows_a_progress_bar() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = gen(&["--game", "oshi", "--count", "200", "--seed", "3"]);
+    let path = dir.path().join("long.grec");
+    let mut f = std::fs::File::create(&path).unwrap();
+    // About 20 MB: a few seconds, well over the second the bar waits for.
+    for _ in 0..80 {
+        f.write_all(&games).unwrap();
+        f.write_all(b"\n").unwrap();
+    }
+    drop(f);
+    let bin = assert_cmd::cargo::cargo_bin("gamerec");
+    let out = dir.path().join("stats.csv");
+    let on_terminal = |args: &str| {
+        let command = format!(
+            "{} stats -j1 --summary -o {} {args} {}",
+            bin.display(),
+            out.display(),
+            path.display()
+        );
+        let run = std::process::Command::new("script")
+            .args(["-qec", &command, "/dev/null"])
+            .output()
+            .expect("script (util-linux) runs a command on a terminal");
+        String::from_utf8_lossy(&run.stdout).into_owned()
+    };
+    let seen = on_terminal("");
+    assert!(seen.contains(" MiB/"), "no bar: {seen:.300}");
+    let quiet = on_terminal("--quiet");
+    assert!(!quiet.contains(" MiB/"), "{quiet:.300}");
+}

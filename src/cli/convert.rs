@@ -14,7 +14,7 @@ use gamerec::game::SiteFormat;
 use gamerec::problem::Problem;
 use gamerec::record::Chunk;
 use gamerec::replay::{Rules, TraceOptions};
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -282,7 +282,9 @@ pub fn run(args: Args) -> i32 {
     let mut tally = Tally::default();
     let mut trouble = Inputs::default();
     let sources = expand(&args.paths, args.all);
-    let progress = Progress::new(total_size(&sources), args.quiet);
+    // Not over output on the same terminal.
+    let to_terminal = args.output.is_none() && io::stdout().is_terminal();
+    let progress = Progress::new(total_size(&sources), args.quiet || to_terminal);
     let result = (|| -> io::Result<()> {
         let unreadable = each_input(sources, &progress, &mut |opened| {
             let name = opened.name.clone();

@@ -1,5 +1,6 @@
 //! A progress bar on stderr for long runs: only when stderr is a terminal
-//! and not `--quiet`, and only once a run has taken more than a second.
+//! and not `--quiet` (nor, for convert and stats, when their output goes to
+//! the same terminal), and only once a run has taken more than a second.
 //! It counts the input bytes read (compressed bytes for compressed files).
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};

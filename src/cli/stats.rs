@@ -11,7 +11,7 @@ use gamerec::problem::Problem;
 use gamerec::record::Chunk;
 use gamerec::replay::{Rules, TraceOptions};
 use gamerec::stats::{game_header, game_row, summary_cell, Summary, SUMMARY_COLUMNS};
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -131,7 +131,9 @@ pub fn run(args: Args) -> i32 {
     let mut inputs = Inputs::default();
     let mut summary = Summary::default();
     let sources = expand(&args.paths, args.all);
-    let progress = Progress::new(total_size(&sources), args.quiet);
+    // Not over output on the same terminal.
+    let to_terminal = args.output.is_none() && io::stdout().is_terminal();
+    let progress = Progress::new(total_size(&sources), args.quiet || to_terminal);
     let result = (|| -> io::Result<()> {
         if args.format == StatsFormat::Csv {
             if args.summary {
