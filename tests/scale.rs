@@ -270,16 +270,12 @@ fn fail_fast_and_max_errors_stop_after_that_many_invalid_games() {
         text.contains("stopped after 2 invalid (--max-errors)"),
         "{text}"
     );
-    gamerec()
-        .args(["validate", "--max-errors", "0"])
-        .arg(&path)
-        .assert()
-        .code(2);
-    gamerec()
-        .args(["validate", "--fail-fast", "--max-errors", "3"])
-        .arg(&path)
-        .assert()
-        .code(2);
+    // Usage errors.
+    assert_eq!(run(&["validate", "--max-errors", "0"], &path).2, 2);
+    assert_eq!(
+        run(&["validate", "--fail-fast", "--max-errors", "3"], &path).2,
+        2
+    );
 }
 
 /// No progress bar in a pipe: stderr stays empty on a valid run.
@@ -354,11 +350,10 @@ fn syntax_only_convert_keeps_moves_as_written_and_checks_the_envelope() {
     assert_eq!(code, 1);
     assert!(String::from_utf8(err).unwrap().contains("too-far"));
     // Text only.
-    gamerec()
-        .args(["convert", "--syntax-only", "--to", "json"])
-        .arg(&path)
-        .assert()
-        .code(2);
+    assert_eq!(
+        run(&["convert", "--syntax-only", "--to", "json"], &path).2,
+        2
+    );
 }
 
 /// On a terminal a long run shows a progress bar on stderr; `--quiet`
