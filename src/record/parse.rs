@@ -359,7 +359,14 @@ impl<'a> Reader<'a> {
                     let span = Span::new(at, at + token.len());
                     let text = self.utf8(token, at, "this token")?;
                     self.advance_to(rest);
-                    if let Some(result) = ResultToken::parse(text) {
+                    // Results start `1`, `0` or `*`; move numbers with a
+                    // digit: other tokens (most moves) skip both checks.
+                    let first = token[0];
+                    let result = match first {
+                        b'0' | b'1' | b'*' => ResultToken::parse(text),
+                        _ => None,
+                    };
+                    if let Some(result) = result {
                         if pending_number.is_some() {
                             return Err(self.dangling(pending_number, ", not by the result"));
                         }
@@ -367,8 +374,12 @@ impl<'a> Reader<'a> {
                         self.trailing_comments(record)?;
                         return Ok(());
                     }
-                    let (number, move_text, move_at) = match move_number(token) {
-                        Ok((rest, (digits, dots))) => {
+                    let numbered = first
+                        .is_ascii_digit()
+                        .then(|| move_number(token).ok())
+                        .flatten();
+                    let (number, move_text, move_at) = match numbered {
+                        Some((rest, (digits, dots))) => {
                             let number_span = Span::new(at, at + digits.len() + dots);
                             // ASCII digits (checked by `move_number`); too
                             // many for a u64 is malformed too.
@@ -402,7 +413,7 @@ impl<'a> Reader<'a> {
                             }
                             (Some(n), &text[text.len() - rest.len()..], number_span.end)
                         }
-                        Err(_) => (pending_number.take(), text, at),
+                        None => (pending_number.take(), text, at),
                     };
                     let number = number.or(pending_number.take());
                     record.turns.push(Turn {
