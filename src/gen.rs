@@ -5,7 +5,7 @@
 
 use crate::convert::{Converted, TurnOut};
 use crate::game::{Ending, Game, Side};
-use crate::replay::result_token;
+use crate::replay::{result_token, turn_at};
 use rand_core::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
@@ -141,16 +141,10 @@ fn play_out<G: Game>(
             // The move generator and the rules disagree: a bug, not input.
             panic!("{}: generated move {text} is illegal: {e}", G::NAME);
         }
-        let k = turns.len() + usize::from(starts_second);
-        let second = k % 2 == 1;
-        let mover = if second {
-            first_mover.other()
-        } else {
-            first_mover
-        };
+        let (number, second, mover) = turn_at(turns.len(), first_mover, starts_second);
         turns.push(TurnOut {
             ply: turns.len() + 1,
-            number: (k / 2 + 1) as u64,
+            number,
             second,
             side: G::SIDES[mover.index()],
             text,

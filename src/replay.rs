@@ -54,6 +54,21 @@ fn describe_ending<G: Game>(ending: &Ending, ply: usize) -> String {
     }
 }
 
+/// Where the 0-based ply `i` stands in the move numbering: its move number,
+/// whether it is the second mover's turn of that number (`N...`), and the
+/// side that makes it. `first_mover` makes the `N.` turns; `starts_second`:
+/// the start has the other side to move (`1...`).
+pub fn turn_at(i: usize, first_mover: Side, starts_second: bool) -> (u64, bool, Side) {
+    let k = i + usize::from(starts_second);
+    let second = k % 2 == 1;
+    let mover = if second {
+        first_mover.other()
+    } else {
+        first_mover
+    };
+    ((k / 2 + 1) as u64, second, mover)
+}
+
 /// The span of a tag's value, or of the record's start when the tag is absent.
 fn tag_span(record: &Record, name: &str) -> Span {
     record
@@ -123,14 +138,8 @@ pub fn run_observed<G: Game>(
                 .with_token(turn.text.clone())
         };
         // The side to move and the move number follow from the ply.
-        let k = i + usize::from(starts_second);
-        let (number, second) = ((k / 2 + 1) as u64, k % 2 == 1);
-        let mover = G::SIDES[if second {
-            first_mover.other()
-        } else {
-            first_mover
-        }
-        .index()];
+        let (number, second, mover) = turn_at(i, first_mover, starts_second);
+        let mover = G::SIDES[mover.index()];
         if let Some(n) = turn.number {
             if n.number != number || n.second != second {
                 let written = format!("{}{}", n.number, if n.second { "..." } else { "." });
@@ -582,5 +591,24 @@ pub fn record_from_position(position: &str) -> Record {
         }],
         span,
         ..Record::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plies_are_numbered_from_the_first_mover() {
+        let f = Side::First;
+        assert_eq!(turn_at(0, f, false), (1, false, Side::First));
+        assert_eq!(turn_at(1, f, false), (1, true, Side::Second));
+        assert_eq!(turn_at(2, f, false), (2, false, Side::First));
+        // The other side to move at the start: `1...` first.
+        assert_eq!(turn_at(0, f, true), (1, true, Side::Second));
+        assert_eq!(turn_at(1, f, true), (2, false, Side::First));
+        // Retsami's `FirstPlayer "White"`: White makes the `N.` turns.
+        assert_eq!(turn_at(0, Side::Second, false), (1, false, Side::Second));
+        assert_eq!(turn_at(3, Side::Second, false), (2, true, Side::First));
     }
 }

@@ -12,7 +12,7 @@ pub mod text;
 use crate::game::{MoveFacts, Side};
 use crate::problem::Problem;
 use crate::record::{Record, ResultToken};
-use crate::replay::{Outcome, Rules, Trace, TraceOptions};
+use crate::replay::{turn_at, Outcome, Rules, Trace, TraceOptions};
 
 /// Tags written first, in this order (the two side tags follow `Round`).
 pub const LEADING_TAGS: [&str; 5] = ["Game", "Event", "Site", "Date", "Round"];
@@ -141,19 +141,13 @@ pub fn convert(
         .into_iter()
         .enumerate()
         .map(|(i, turn)| {
-            let k = i + usize::from(starts_second);
-            let second = k % 2 == 1;
-            let mover = if second {
-                first_mover.other()
-            } else {
-                first_mover
-            };
+            let (number, second, mover) = turn_at(i, first_mover, starts_second);
             // Facts come one per legal ply, from the first turn on.
             let f = facts.next();
             let respelled = f.as_ref().filter(|f| f.canonical != turn.text);
             TurnOut {
                 ply: i + 1,
-                number: (k / 2 + 1) as u64,
+                number,
                 second,
                 side: sides[mover.index()],
                 written: respelled.map(|_| turn.text.clone()),
