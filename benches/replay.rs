@@ -1,27 +1,24 @@
 //! Criterion suite, per game: parsing the envelope only, full replay
 //! (`validate`'s work), and legal-move generation at positions from random
-//! games. Inputs come from `gen` with fixed seeds, so runs compare.
+//! games. Inputs come from `gen` with fixed seeds, so runs compare. Every
+//! game in the registry is measured.
 //!
 //! `cargo bench --bench replay` (all), `cargo bench --bench replay -- oshi`.
 
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use gamerec::archive;
 use gamerec::convert::text::write_game;
-use gamerec::game::Game;
-use gamerec::games::{
-    iqishiqi::Iqishiqi, oshi::Oshi, retsami::Retsami, roshi::Roshi, vagabond::Vagabond,
-};
-use gamerec::gen::{positions, GenOptions};
+use gamerec::gen::GenOptions;
 use gamerec::record::{parse_chunk, ChunkReader};
+use gamerec::registry::{AnyGame, GAMES};
 use std::hint::black_box;
 
 /// The allocator the binary uses, so that figures compare.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// About `bytes` of generated games of `name`, in the text format.
-fn archive(name: &str, bytes: usize) -> Vec<u8> {
-    let rules = gamerec::games::find(name).unwrap();
+/// About `bytes` of generated games, in the text format.
+fn archive(rules: &dyn AnyGame, bytes: usize) -> Vec<u8> {
     let opts = GenOptions::default();
     let mut text = String::new();
     let mut i = 1;
@@ -35,12 +32,31 @@ fn archive(name: &str, bytes: usize) -> Vec<u8> {
     text.into_bytes()
 }
 
+/// How much of each game to generate: games whose positions have thousands
+/// of legal moves are slow to generate, so they get a smaller sample.
+fn sample_size(rules: &dyn AnyGame) -> (usize, u64) {
+    let probe = rules.sample_positions(
+        11,
+        1,
+        &GenOptions {
+            max_plies: 20,
+            finish: false,
+        },
+    );
+    let mut probe = probe;
+    let per_position = probe.count_legal_moves() / probe.len().max(1);
+    match per_position {
+        0..=200 => (1 << 20, 100),
+        201..=1000 => (1 << 20, 5),
+        _ => (256 << 10, 2),
+    }
+}
+
 fn parse_and_replay(c: &mut Criterion) {
-    for name in ["oshi", "iqishiqi", "retsami", "roshi", "vagabond"] {
-        // Roshi's games are slow to generate (thousands of moves a ply).
-        let size = if name == "roshi" { 256 << 10 } else { 1 << 20 };
-        let input = archive(name, size);
-        let mut group = c.benchmark_group(name);
+    for rules in GAMES {
+        let (size, _) = sample_size(*rules);
+        let input = archive(*rules, size);
+        let mut group = c.benchmark_group(rules.name());
         group.throughput(Throughput::Bytes(input.len() as u64));
         group.sample_size(20);
         group.bench_function("parse", |b| {
@@ -67,39 +83,22 @@ fn parse_and_replay(c: &mut Criterion) {
     }
 }
 
-fn legal_moves_of<G: Game>(c: &mut Criterion, name: &str, games: u64) {
+fn legal_moves(c: &mut Criterion) {
     let opts = GenOptions {
         max_plies: 120,
         finish: false,
     };
-    let positions = positions::<G>(11, games, &opts);
-    let mut group = c.benchmark_group(name);
-    group.throughput(Throughput::Elements(positions.len() as u64));
-    group.sample_size(20);
-    group.bench_function("legal-moves", |b| {
-        b.iter_batched_ref(
-            Vec::new,
-            |moves| {
-                let mut n = 0;
-                for p in &positions {
-                    moves.clear();
-                    G::legal_moves(p, moves);
-                    n += moves.len();
-                }
-                black_box(n)
-            },
-            BatchSize::SmallInput,
-        )
-    });
-    group.finish();
-}
-
-fn legal_moves(c: &mut Criterion) {
-    legal_moves_of::<Oshi>(c, "oshi", 20);
-    legal_moves_of::<Iqishiqi>(c, "iqishiqi", 100);
-    legal_moves_of::<Retsami>(c, "retsami", 20);
-    legal_moves_of::<Roshi>(c, "roshi", 2);
-    legal_moves_of::<Vagabond>(c, "vagabond", 5);
+    for rules in GAMES {
+        let (_, games) = sample_size(*rules);
+        let mut positions = rules.sample_positions(11, games, &opts);
+        let mut group = c.benchmark_group(rules.name());
+        group.throughput(Throughput::Elements(positions.len() as u64));
+        group.sample_size(20);
+        group.bench_function("legal-moves", |b| {
+            b.iter(|| black_box(positions.count_legal_moves()))
+        });
+        group.finish();
+    }
 }
 
 criterion_group!(benches, parse_and_replay, legal_moves);

@@ -2,13 +2,13 @@
 //! the envelope, find the game's rules, replay. Memory is bounded by the
 //! largest game, not by the input.
 
-use crate::games;
-use crate::problem::Problem;
+use crate::problem::{Code, Problem};
 use crate::record::{
     parse_chunk_with, Chunk, ChunkReader, MovetextStyle, Parsed, Record, Span, Tag,
     MAX_RECORD_BYTES,
 };
-use crate::replay::{Outcome, Rules};
+use crate::registry::{self, AnyGame};
+use crate::replay::Outcome;
 use std::io::{self, BufRead};
 use std::ops::ControlFlow;
 
@@ -40,7 +40,7 @@ impl GameReport {
 pub struct Options {
     /// The rules for records without a `Game` tag (e.g. a bare Garden Gate
     /// move string).
-    pub default_game: Option<&'static dyn Rules>,
+    pub default_game: Option<&'static dyn AnyGame>,
     /// Give valid games their title too (for listing them).
     pub titles: bool,
 }
@@ -51,7 +51,7 @@ impl Options {
         let named = tags
             .iter()
             .find(|t| t.name == "Game")
-            .map(|t| games::find(&t.value));
+            .map(|t| registry::find(&t.value));
         match named {
             Some(rules) => rules,
             None => self.default_game,
@@ -62,18 +62,18 @@ impl Options {
 }
 
 /// The rules a record asks for with its `Game` tag, or the default.
-pub fn rules_for(record: &Record, opts: &Options) -> Result<&'static dyn Rules, Problem> {
+pub fn rules_for(record: &Record, opts: &Options) -> Result<&'static dyn AnyGame, Problem> {
     if let (None, Some(default)) = (record.tag("Game"), opts.default_game) {
         return Ok(default);
     }
     match record.tag("Game") {
-        Some(tag) => games::find(&tag.value).ok_or_else(|| {
+        Some(tag) => registry::find(&tag.value).ok_or_else(|| {
             Problem::new(
-                "unknown-game",
+                Code::UnknownGame,
                 format!(
                     "unknown game `{}`: the Game tag names one of {}",
                     tag.value,
-                    games::names().join(", ")
+                    registry::names().join(", ")
                 ),
                 tag.value_span,
             )
@@ -87,10 +87,10 @@ pub fn rules_for(record: &Record, opts: &Options) -> Result<&'static dyn Rules, 
                 .or(record.turns.first().map(|t| t.span))
                 .unwrap_or(Span::new(record.span.start, record.span.start));
             Err(Problem::new(
-                "missing-game",
+                Code::MissingGame,
                 format!(
                     "this game has no [Game \"…\"] tag, which names its rules ({})",
-                    games::names().join(", ")
+                    registry::names().join(", ")
                 ),
                 span,
             ))
@@ -135,7 +135,7 @@ pub fn check(parsed: &Parsed, index: usize, opts: &Options) -> GameReport {
 pub fn too_large(chunk: &Chunk) -> Problem {
     let at = chunk.offset;
     Problem::new(
-        "record-too-large",
+        Code::RecordTooLarge,
         format!(
             "this game is longer than {} MiB; it is skipped",
             MAX_RECORD_BYTES >> 20
@@ -217,7 +217,7 @@ pub fn validate_until<R: BufRead + Send>(
             plies: 0,
             outcome: None,
             error: Some(Problem::new(
-                "no-games",
+                Code::NoGames,
                 "no game here: the input is empty or holds only white space",
                 Span::new(0, 0),
             )),

@@ -4,10 +4,9 @@
 //! from the seed and the index), so games can be generated in parallel.
 
 use crate::convert::{Converted, TurnOut};
-use crate::game::{Ending, Game, Side};
+use crate::game::{Ending, Notation, Rules, Side};
+pub use crate::random::{below, stream};
 use crate::replay::{result_token, turn_at};
-use rand_core::{Rng, SeedableRng};
-use rand_pcg::Pcg64Mcg;
 
 /// How games are generated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,31 +28,11 @@ impl Default for GenOptions {
     }
 }
 
-/// The random stream of game `index` (1-based) of `seed`.
-pub fn stream(seed: u64, index: u64) -> Pcg64Mcg {
-    // Distinct (seed, index) pairs give distinct 64-bit inputs for the
-    // generator's own seed expansion.
-    Pcg64Mcg::seed_from_u64(seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15))
-}
-
-/// A uniform index below `n` (`n > 0`): Lemire's multiply-and-reject, no
-/// bias.
-pub fn below(rng: &mut impl Rng, n: usize) -> usize {
-    let n = n as u64;
-    let threshold = n.wrapping_neg() % n;
-    loop {
-        let m = u128::from(rng.next_u64()) * u128::from(n);
-        if (m as u64) >= threshold {
-            return (m >> 64) as usize;
-        }
-    }
-}
-
 /// Game `index` (1-based) of `seed`: random legal turns from the standard
 /// start until the rules end the game or `max_plies` are played, with its
 /// tags and the result the rules give (`*` when unfinished or when play
 /// stops with no result).
-pub fn game<G: Game>(seed: u64, index: u64, opts: &GenOptions) -> Converted {
+pub fn game<G: Rules + Notation>(seed: u64, index: u64, opts: &GenOptions) -> Converted {
     let (turns, ending) = play_out::<G>(seed, index, opts, &mut |_| {});
     let result = match ending {
         Some(e) if e.decided => result_token(e.winner),
@@ -89,7 +68,11 @@ pub fn game<G: Game>(seed: u64, index: u64, opts: &GenOptions) -> Converted {
 
 /// Every position played from in games `1..=games` of `seed` (for
 /// benchmarks of move generation and tests over many positions).
-pub fn positions<G: Game>(seed: u64, games: u64, opts: &GenOptions) -> Vec<G::Position> {
+pub fn positions<G: Rules + Notation>(
+    seed: u64,
+    games: u64,
+    opts: &GenOptions,
+) -> Vec<G::Position> {
     let mut out = Vec::new();
     for index in 1..=games {
         play_out::<G>(seed, index, opts, &mut |p| out.push(p.clone()));
@@ -99,7 +82,7 @@ pub fn positions<G: Game>(seed: u64, games: u64, opts: &GenOptions) -> Vec<G::Po
 
 /// Plays game `index` of `seed`, showing `visit` each position before a
 /// turn is chosen; returns the turns and the ending reached.
-fn play_out<G: Game>(
+fn play_out<G: Rules + Notation>(
     seed: u64,
     index: u64,
     opts: &GenOptions,
@@ -156,30 +139,4 @@ fn play_out<G: Game>(
         ending = G::ending(&pos);
     }
     (turns, ending)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn below_is_in_range_and_covers_it() {
-        let mut rng = stream(7, 1);
-        let mut seen = [0usize; 5];
-        for _ in 0..5000 {
-            seen[below(&mut rng, 5)] += 1;
-        }
-        // Each of 5 values about 1000 times (binomial sd ≈ 28).
-        for n in seen {
-            assert!((850..1150).contains(&n), "{seen:?}");
-        }
-    }
-
-    #[test]
-    fn streams_differ_by_seed_and_index() {
-        let first = |s, i| stream(s, i).next_u64();
-        assert_eq!(first(1, 1), first(1, 1));
-        assert_ne!(first(1, 1), first(1, 2));
-        assert_ne!(first(1, 1), first(2, 1));
-    }
 }

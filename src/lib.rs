@@ -3,9 +3,12 @@
 //! Retsami.
 //!
 //! The layers: [`record`] reads the envelope (tags, movetext, comments,
-//! results) and knows no game; [`game::Game`] is the seam a game plugs into;
-//! [`games`] is the registry; [`replay`] drives any game through a record;
-//! [`archive`] streams whole inputs game by game.
+//! results) and knows no game; [`game`] is the seam a game plugs into, one
+//! small trait per concern; [`games`] holds the games; [`replay`] drives any
+//! game through a record; [`convert`], [`gen`] and [`perft`] build on it;
+//! [`registry`] lists the games and lets the rest pick one by name;
+//! [`stats`], [`archive`] and [`input`] stream whole inputs game by game.
+//! ARCHITECTURE.md has the whole map.
 //!
 //! ```
 //! use gamerec::archive;
@@ -24,17 +27,32 @@
 //! assert_eq!(chunk.locate(problem.span.start), (3, 19));
 //! ```
 
-pub mod archive;
-pub mod convert;
+// The layers, lowest first: a module uses only modules of the layers above
+// it (tests/architecture.rs checks it; ARCHITECTURE.md explains them).
+// What is wrong, and the raw input:
 pub mod decode;
+pub mod problem;
+// The envelope, and cutting an input into records:
+pub mod pipeline;
+pub mod record;
+// Seeded random streams:
+pub mod random;
+// The seam a game implements, and the games:
 pub mod game;
 pub mod games;
-pub mod gen;
-pub mod pipeline;
-pub mod problem;
-pub mod record;
+// Generic over a game:
+pub mod perft;
 pub mod replay;
+// ...and built on the replay:
+pub mod convert;
+pub mod gen;
+// The list of games, and choosing one by name:
+pub mod registry;
+// Whole inputs:
+pub mod archive;
 pub mod stats;
+// Every input format:
+pub mod input;
 
 #[cfg(test)]
 mod testkit;

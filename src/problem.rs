@@ -1,12 +1,119 @@
-//! What is wrong with a record, and where.
+//! What is wrong with a record, and where: [`Problem`], its stable [`Code`]
+//! and the [`Span`] it points at. The lowest layer: it knows neither the
+//! envelope nor any game.
 
-use crate::record::Span;
+use serde::Serialize;
+use std::fmt;
+
+/// A byte range in the whole input (file or stdin), end exclusive.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Self {
+        Span { start, end }
+    }
+}
+
+macro_rules! codes {
+    ($( $(#[$doc:meta])* $variant:ident = $text:literal, )*) => {
+        /// A problem's stable kebab-case name, for scripts and fixtures
+        /// (`[code]` in diagnostics, `error.code` in JSON). The envelope's,
+        /// the replay's and the readers' codes are variants; a game's own
+        /// refusals (`train-too-long`, …) come as [`Code::Rule`].
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub enum Code {
+            $( $(#[$doc])* $variant, )*
+            /// A move the game's rules refuse, with the game's own code.
+            Rule(&'static str),
+        }
+
+        impl Code {
+            /// Every code that is not a game's own, in documentation order.
+            pub const ALL: &'static [Code] = &[$(Code::$variant),*];
+
+            /// The code as written in diagnostics and JSON.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $( Code::$variant => $text, )*
+                    Code::Rule(code) => code,
+                }
+            }
+        }
+    };
+}
+
+codes! {
+    /// An input with no game at all.
+    NoGames = "no-games",
+    /// A byte that is not UTF-8 text.
+    #[default]
+    InvalidUtf8 = "invalid-utf8",
+    UnterminatedTag = "unterminated-tag",
+    MalformedTag = "malformed-tag",
+    UnterminatedComment = "unterminated-comment",
+    StrayBrace = "stray-brace",
+    TagInMovetext = "tag-in-movetext",
+    JunkBetweenGames = "junk-between-games",
+    MalformedMoveNumber = "malformed-move-number",
+    DanglingMoveNumber = "dangling-move-number",
+    RecordTooLarge = "record-too-large",
+    MissingGame = "missing-game",
+    UnknownGame = "unknown-game",
+    BadSetup = "bad-setup",
+    /// A `Result` tag that is no result.
+    BadResult = "bad-result",
+    /// The result token and the `Result` tag disagree.
+    ResultMismatch = "result-mismatch",
+    /// The declared result is not the one the rules reached.
+    WrongResult = "wrong-result",
+    WrongMoveNumber = "wrong-move-number",
+    MoveAfterEnd = "move-after-end",
+    MalformedMove = "malformed-move",
+    /// A position asked for beyond the game's end (`moves --ply`).
+    NoSuchPly = "no-such-ply",
+    MalformedJson = "malformed-json",
+    UnsupportedJson = "unsupported-json",
+    MalformedComment = "malformed-comment",
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl PartialEq<&str> for Code {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<str> for Code {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl From<Code> for String {
+    fn from(code: Code) -> String {
+        code.as_str().to_string()
+    }
+}
+
+impl Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
 
 /// One reason a record is invalid, located in the input.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Problem {
-    /// Stable kebab-case name, e.g. `train-too-long`, `unterminated-comment`.
-    pub code: &'static str,
+    pub code: Code,
     /// The sentence a player reads.
     pub message: String,
     /// The offending token (absolute byte range).
@@ -14,13 +121,13 @@ pub struct Problem {
     /// The ply (1-based) of the offending turn, when it is one.
     pub ply: Option<usize>,
     /// The offending token's text.
-    pub token: Option<String>,
+    pub token: Option<Box<str>>,
     /// Further hints.
     pub notes: Vec<String>,
 }
 
 impl Problem {
-    pub fn new(code: &'static str, message: impl Into<String>, span: Span) -> Self {
+    pub fn new(code: Code, message: impl Into<String>, span: Span) -> Self {
         Problem {
             code,
             message: message.into(),
@@ -37,12 +144,33 @@ impl Problem {
     }
 
     pub fn with_token(mut self, token: impl Into<String>) -> Self {
-        self.token = Some(token.into());
+        self.token = Some(token.into().into_boxed_str());
         self
     }
 
     pub fn with_note(mut self, note: impl Into<String>) -> Self {
         self.notes.push(note.into());
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_kebab_case_and_distinct() {
+        let mut seen = std::collections::HashSet::new();
+        for code in Code::ALL {
+            let s = code.as_str();
+            assert!(
+                s.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b == b'-' || b.is_ascii_digit()),
+                "{s}"
+            );
+            assert!(seen.insert(s), "{s} twice");
+        }
+        assert_eq!(Code::Rule("too-far").as_str(), "too-far");
+        assert_eq!(Code::WrongResult, "wrong-result");
     }
 }

@@ -1,15 +1,14 @@
-//! The generic replay loop: drives any [`Game`] through a record, checks move
-//! numbers, every move, the end of the game and the declared result.
+//! The generic replay: drives any game through a record — move numbers,
+//! every move, the end of the game — telling a [`Visitor`] what happens
+//! (the way pgn-reader's `Visitor` keeps reading apart from what the caller
+//! does). Judging the declared result is a separate step after the moves
+//! ([`judge`]). Depends only on the game seam, the record and problems.
 
-use crate::convert::Converted;
-use crate::game::{
-    Counts, Ending, Game, MoveFacts, MovetextStyle, RuleError, Side, SiteFormat, Stat,
-};
-use crate::gen::GenOptions;
-use crate::problem::Problem;
-use crate::record::{Record, ResultToken, Span, Tag};
+use crate::game::{Ending, Notation, RuleError, Rules, Side};
+use crate::problem::{Code, Problem};
+use crate::record::{Record, ResultToken, Span};
 use serde::Serialize;
-use std::marker::PhantomData;
+use std::ops::ControlFlow;
 
 /// The verdict on a valid game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -36,6 +35,43 @@ pub struct Replay {
     pub error: Option<Problem>,
 }
 
+/// What a replay tells its caller as it goes. Every method has a default
+/// that does nothing, so a visitor implements only what it needs.
+pub trait Visitor<G: Rules> {
+    /// Before ply `ply` (1-based) is read, with the position it would be
+    /// played from. `Break` stops the replay there (no later checks).
+    fn before_ply(&mut self, _ply: usize, _pos: &G::Position) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+
+    /// After ply `ply` was played legally: the move and the position after
+    /// it.
+    fn after_ply(&mut self, _ply: usize, _mv: &G::Move, _after: &G::Position) {}
+
+    /// Where the replay stopped (the end of the record, an error, or a
+    /// `Break`), when the record's start could be set up.
+    fn end(&mut self, _pos: &G::Position) {}
+}
+
+/// Sees nothing: a plain replay.
+impl<G: Rules> Visitor<G> for () {}
+
+/// What [`play`] found, before the declared result is judged.
+#[derive(Clone, Debug)]
+pub struct Played<P> {
+    /// Plies played legally.
+    pub plies: usize,
+    /// How the rules ended the game, and after which ply.
+    pub ended: Option<(Ending, usize)>,
+    /// Why the moves cannot be replayed (a bad start, a wrong move number,
+    /// an illegal move…).
+    pub error: Option<Problem>,
+    /// The ply the visitor stopped before, if it did.
+    pub stopped: Option<usize>,
+    /// The position reached; `None` when the start could not be set up.
+    pub position: Option<P>,
+}
+
 /// The result a win for `side` (or a draw) is written as.
 pub fn result_token(winner: Option<Side>) -> ResultToken {
     match winner {
@@ -45,7 +81,7 @@ pub fn result_token(winner: Option<Side>) -> ResultToken {
     }
 }
 
-fn describe_ending<G: Game>(ending: &Ending, ply: usize) -> String {
+fn describe_ending<G: Notation>(ending: &Ending, ply: usize) -> String {
     let how = G::describe_reason(ending.reason);
     match ending.winner {
         Some(side) => format!("{} won {how} at ply {ply}", G::SIDES[side.index()]),
@@ -69,6 +105,19 @@ pub fn turn_at(i: usize, first_mover: Side, starts_second: bool) -> (u64, bool, 
     ((k / 2 + 1) as u64, second, mover)
 }
 
+/// The side whose turns are numbered `N.`, and whether the record's start
+/// has the other side to move (`1...`), from its tags alone (the
+/// first-named side and `false` when they set up no start).
+pub fn first_turn<G: Rules>(record: &Record) -> (Side, bool) {
+    match G::start(&record.tags) {
+        Ok(p) => {
+            let first = G::first_mover(&p);
+            (first, G::side_to_move(&p) != first)
+        }
+        Err(_) => (Side::First, false),
+    }
+}
+
 /// The span of a tag's value, or of the record's start when the tag is absent.
 fn tag_span(record: &Record, name: &str) -> Span {
     record
@@ -77,62 +126,75 @@ fn tag_span(record: &Record, name: &str) -> Span {
         .unwrap_or(Span::new(record.span.start, record.span.start))
 }
 
-/// Replays `record` under `G`. `visit` sees the position before each ply
-/// (1-based) is played; with `stop_before = Some(k)` the replay stops before
-/// ply `k` and no end-of-record checks are made. Returns the report and the
-/// position where the replay stopped (`None` if the start position failed).
-pub fn run<G: Game>(
-    record: &Record,
-    stop_before: Option<usize>,
-    visit: &mut dyn FnMut(usize, &G::Position),
-) -> (Replay, Option<G::Position>) {
-    run_observed::<G>(record, stop_before, visit, None)
+/// The problem of a start the tags cannot set up.
+fn bad_setup(record: &Record, e: crate::game::SetupError) -> Problem {
+    let base = tag_span(record, e.tag);
+    let span = match e.at {
+        Some(at) => {
+            let start = (base.start + at).min(base.end);
+            Span::new(start, (start + 1).min(base.end).max(start))
+        }
+        None => base,
+    };
+    let token = record.tag_value(e.tag).map(Box::from);
+    let mut p = Problem::new(
+        Code::BadSetup,
+        format!("the {} tag cannot be used: {}", e.tag, e.message),
+        span,
+    );
+    p.token = token;
+    p
 }
 
-/// What [`run_observed`] calls after each legal ply: the ply, the positions
-/// before and after it, and the move.
-pub type Played<'a, G> =
-    &'a mut dyn FnMut(usize, &<G as Game>::Position, &<G as Game>::Move, &<G as Game>::Position);
-
-/// [`run`], also calling `played` after each legal ply.
-pub fn run_observed<G: Game>(
-    record: &Record,
-    stop_before: Option<usize>,
-    visit: &mut dyn FnMut(usize, &G::Position),
-    mut played: Option<Played<'_, G>>,
-) -> (Replay, Option<G::Position>) {
-    let mut report = Replay::default();
+/// Replays the moves of `record` under `G`, telling `visitor`: the move
+/// numbers, every move against the rules, and no move after the end. The
+/// declared result is not looked at ([`judge`] does that).
+pub fn play<G, V>(record: &Record, visitor: &mut V) -> Played<G::Position>
+where
+    G: Rules + Notation,
+    V: Visitor<G>,
+{
+    let mut played = Played {
+        plies: 0,
+        ended: None,
+        error: None,
+        stopped: None,
+        position: None,
+    };
     let mut pos = match G::start(&record.tags) {
         Ok(p) => p,
         Err(e) => {
-            let base = tag_span(record, e.tag);
-            let span = match e.at {
-                Some(at) => {
-                    let start = (base.start + at).min(base.end);
-                    Span::new(start, (start + 1).min(base.end).max(start))
-                }
-                None => base,
-            };
-            let token = record.tag_value(e.tag).map(str::to_owned);
-            let mut p = Problem::new(
-                "bad-setup",
-                format!("the {} tag cannot be used: {}", e.tag, e.message),
-                span,
-            );
-            p.token = token;
-            report.error = Some(p);
-            return (report, None);
+            played.error = Some(bad_setup(record, e));
+            return played;
         }
     };
-    let first_mover = G::first_mover(&pos);
-    let starts_second = G::side_to_move(&pos) != first_mover;
-    let mut ended: Option<(Ending, usize)> = G::ending(&pos).map(|e| (e, 0));
+    played.error = moves::<G, V>(record, &mut pos, visitor, &mut played);
+    visitor.end(&pos);
+    played.position = Some(pos);
+    played
+}
+
+/// The loop of [`play`]: returns the problem that stopped it, if any.
+fn moves<G, V>(
+    record: &Record,
+    pos: &mut G::Position,
+    visitor: &mut V,
+    played: &mut Played<G::Position>,
+) -> Option<Problem>
+where
+    G: Rules + Notation,
+    V: Visitor<G>,
+{
+    let first_mover = G::first_mover(pos);
+    let starts_second = G::side_to_move(pos) != first_mover;
+    played.ended = G::ending(pos).map(|e| (e, 0));
     for (i, turn) in record.turns.iter().enumerate() {
         let ply = i + 1;
-        if stop_before == Some(ply) {
-            return (report, Some(pos));
+        if visitor.before_ply(ply, pos).is_break() {
+            played.stopped = Some(ply);
+            return None;
         }
-        let fail = |code: &'static str, message: String, span: Span| {
+        let fail = |code: Code, message: String, span: Span| {
             Problem::new(code, message, span)
                 .with_ply(ply)
                 .with_token(turn.text.clone())
@@ -145,78 +207,81 @@ pub fn run_observed<G: Game>(
                 let written = format!("{}{}", n.number, if n.second { "..." } else { "." });
                 let right = format!("{number}{}", if second { "..." } else { "." });
                 let mut p = fail(
-                    "wrong-move-number",
+                    Code::WrongMoveNumber,
                     format!(
                         "move number `{written}` is wrong here: this is move {number}, \
                          {mover}'s turn (`{right}`)"
                     ),
                     n.span,
                 );
-                p.token = Some(written);
-                report.error = Some(p);
-                return (report, Some(pos));
+                p.token = Some(written.into_boxed_str());
+                return Some(p);
             }
         }
-        if let Some((ending, at)) = &ended {
-            report.error = Some(fail(
-                "move-after-end",
+        if let Some((ending, at)) = &played.ended {
+            return Some(fail(
+                Code::MoveAfterEnd,
                 format!(
                     "the game is already over ({}); no move may follow",
                     describe_ending::<G>(ending, *at)
                 ),
                 turn.span,
             ));
-            return (report, Some(pos));
         }
-        visit(ply, &pos);
-        let mv = match G::parse_move(&pos, &turn.text) {
+        let mv = match G::parse_move(pos, &turn.text) {
             Ok(mv) => mv,
             Err(e) => {
                 let at = turn.span.start + e.at.min(turn.text.len());
-                let mut p = fail("malformed-move", e.message, turn.span);
+                let mut p = fail(Code::MalformedMove, e.message, turn.span);
                 if at > turn.span.start && at < turn.span.end {
                     p.span = Span::new(at, turn.span.end);
                 }
-                report.error = Some(p);
-                return (report, Some(pos));
+                return Some(p);
             }
         };
-        let before = played.is_some().then(|| pos.clone());
-        if let Err(e) = G::play(&mut pos, &mv) {
-            report.error = Some(fail(e.code(), e.to_string(), turn.span));
-            return (report, Some(pos));
+        if let Err(e) = G::play(pos, &mv) {
+            return Some(fail(Code::Rule(e.code()), e.to_string(), turn.span));
         }
-        if let (Some(played), Some(before)) = (played.as_mut(), before.as_ref()) {
-            played(ply, before, &mv, &pos);
-        }
-        report.plies = ply;
-        if let Some(e) = G::ending(&pos) {
-            ended = Some((e, ply));
+        visitor.after_ply(ply, &mv, pos);
+        played.plies = ply;
+        if let Some(e) = G::ending(pos) {
+            played.ended = Some((e, ply));
         }
     }
-    if let Some(k) = stop_before {
-        if k != record.turns.len() + 1 {
-            let end = record.span.end;
-            report.error = Some(Problem::new(
-                "no-such-ply",
-                format!(
-                    "the game has {} plies; there is no position before ply {k}",
-                    record.turns.len()
-                ),
-                Span::new(end, end),
-            ));
-        }
-        return (report, Some(pos));
-    }
-    match check_result::<G>(record, ended, report.plies) {
-        Ok(outcome) => report.outcome = Some(outcome),
-        Err(p) => report.error = Some(p),
-    }
-    (report, Some(pos))
+    None
 }
 
-/// The declared result against what the replay found.
-fn check_result<G: Game>(
+/// Replays `record` and judges its declared result: the report `validate`
+/// gives.
+pub fn replay<G: Rules + Notation>(record: &Record) -> Replay {
+    replay_with::<G, ()>(record, &mut ()).0
+}
+
+/// [`replay`], telling `visitor`; also returns the position reached.
+pub fn replay_with<G, V>(record: &Record, visitor: &mut V) -> (Replay, Option<G::Position>)
+where
+    G: Rules + Notation,
+    V: Visitor<G>,
+{
+    let played = play::<G, V>(record, visitor);
+    let mut report = Replay {
+        plies: played.plies,
+        ..Replay::default()
+    };
+    match played.error {
+        Some(p) => report.error = Some(p),
+        None => match judge::<G>(record, played.ended, played.plies) {
+            Ok(outcome) => report.outcome = Some(outcome),
+            Err(p) => report.error = Some(p),
+        },
+    }
+    (report, played.position)
+}
+
+/// The declared result (result token and `Result` tag) against what the
+/// replay found: how the rules ended the game, if they did, after `plies`
+/// legal plies.
+pub fn judge<G: Notation>(
     record: &Record,
     ended: Option<(Ending, usize)>,
     plies: usize,
@@ -226,7 +291,7 @@ fn check_result<G: Game>(
             Some(r) => Some((r, t.value_span)),
             None => {
                 return Err(Problem::new(
-                    "bad-result",
+                    Code::BadResult,
                     "a Result is one of `1-0`, `0-1`, `1/2-1/2` or `*`",
                     t.value_span,
                 )
@@ -239,7 +304,7 @@ fn check_result<G: Game>(
     if let (Some((t, _)), Some((m, span))) = (tag, token) {
         if t != m {
             return Err(Problem::new(
-                "result-mismatch",
+                Code::ResultMismatch,
                 format!(
                     "the result token `{}` disagrees with the Result tag `{}`",
                     m.as_str(),
@@ -273,7 +338,7 @@ fn check_result<G: Game>(
         if let Some((d, span)) = declared {
             if d != due {
                 return Err(Problem::new(
-                    "wrong-result",
+                    Code::WrongResult,
                     format!(
                         "the record declares `{}`, but {}; the result must be `{}`",
                         d.as_str(),
@@ -314,106 +379,53 @@ fn check_result<G: Game>(
     })
 }
 
-/// One ply's figure for `moves --each`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct PlyCount {
-    pub ply: usize,
-    /// Legal turns before this ply.
-    pub legal: usize,
-    /// The turn as written in the record.
-    pub played: String,
-}
+/// Stops the replay before ply `k`.
+struct StopBefore(Option<usize>);
 
-/// What tracing a record asks for besides each ply's facts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct TraceOptions {
-    /// Do not replay at all: the envelope only, turns as written
-    /// (`convert --syntax-only`).
-    pub syntax_only: bool,
-    /// Count the legal moves before every ply (the branching factor).
-    pub branching: bool,
-    /// Write every ply in the game's site notation.
-    pub site: bool,
-}
-
-/// A replay with what every legal ply did (for `convert` and `stats`).
-#[derive(Clone, Debug)]
-pub struct Trace {
-    pub replay: Replay,
-    /// One per legal ply (a consumer may take them out).
-    pub facts: Vec<MoveFacts>,
-    /// One per legal ply, in the site notation, when asked (a consumer may
-    /// take them out).
-    pub site: Vec<String>,
-    /// The game's statistics over the legal plies.
-    pub counts: Counts,
-    /// Legal moves summed over the positions before each legal ply.
-    pub legal_total: u64,
-    /// The side that makes the game's first turn (move numbers `N.`).
-    pub first_mover: Side,
-    /// The record starts with the other side to move (`1...`).
-    pub starts_second: bool,
-}
-
-impl Trace {
-    /// The mean number of legal moves per position played from.
-    pub fn branching(&self) -> Option<f64> {
-        let plies = self.replay.plies;
-        (plies > 0).then(|| self.legal_total as f64 / plies as f64)
+impl<G: Rules> Visitor<G> for StopBefore {
+    fn before_ply(&mut self, ply: usize, _: &G::Position) -> ControlFlow<()> {
+        if Some(ply) == self.0 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
     }
 }
 
-/// A game as the generic machinery sees it: object-safe, one per game in the
-/// registry.
-pub trait Rules: Sync {
-    fn name(&self) -> &'static str;
-    fn aliases(&self) -> &'static [&'static str];
-    fn sides(&self) -> [&'static str; 2];
-    /// How this game's movetext is tokenised.
-    fn style(&self) -> MovetextStyle;
-    fn replay(&self, record: &Record) -> Replay;
-    /// The legal turns (canonical, sorted) before ply `ply` (1-based), or
-    /// after the last turn when `None`.
-    fn legal_moves_at(&self, record: &Record, ply: Option<usize>) -> Result<Vec<String>, Problem>;
-    /// The number of legal turns before every ply of the record.
-    fn legal_move_counts(&self, record: &Record) -> Result<Vec<PlyCount>, Problem>;
-    /// The position before ply `ply`, or after the last turn, in the game's
-    /// `Position` notation.
-    fn position_at(&self, record: &Record, ply: Option<usize>) -> Result<String, Problem>;
-    /// Replays, recording what each legal ply did.
-    fn trace(&self, record: &Record, opts: TraceOptions) -> Trace;
-    /// The game-specific statistics, in column order.
-    fn stats(&self) -> &'static [Stat];
-    /// The site notation the game exports to.
-    fn site(&self) -> Option<SiteFormat>;
-    /// Whether the record starts where a game read back from the site
-    /// would: the standard start, with no setting the site cannot express.
-    fn site_can_carry(&self, record: &Record) -> bool;
-    /// Game `index` (1-based) of `seed`: random legal turns (`gamerec gen`).
-    fn generate(&self, seed: u64, index: u64, opts: &GenOptions) -> Converted;
-    /// The side whose turns are numbered `N.`, and whether the record's
-    /// start position has the other side to move (`1...`), from its tags
-    /// alone (the first-named side and `false` when they set up no start).
-    fn first_turn(&self, record: &Record) -> (Side, bool);
-}
-
-/// Plugs a [`Game`] into the registry.
-pub struct Registered<G>(PhantomData<fn() -> G>);
-
-impl<G> Registered<G> {
-    pub const fn new() -> Self {
-        Registered(PhantomData)
+/// The position before ply `ply` (1-based) of `record`, or after its last
+/// turn when `None`. A wrong declared result does not matter here.
+pub fn position_before<G: Rules + Notation>(
+    record: &Record,
+    ply: Option<usize>,
+) -> Result<G::Position, Problem> {
+    let played = play::<G, _>(record, &mut StopBefore(ply));
+    if let Some(p) = played.error {
+        return Err(p);
     }
-}
-
-impl<G> Default for Registered<G> {
-    fn default() -> Self {
-        Self::new()
+    if let (Some(k), None) = (ply, played.stopped) {
+        if k != record.turns.len() + 1 {
+            let end = record.span.end;
+            return Err(Problem::new(
+                Code::NoSuchPly,
+                format!(
+                    "the game has {} plies; there is no position before ply {k}",
+                    record.turns.len()
+                ),
+                Span::new(end, end),
+            ));
+        }
     }
+    Ok(played
+        .position
+        .expect("a replay without error has a position"))
 }
 
-/// The canonical spellings of every legal turn, sorted, each once.
-pub fn canonical_moves<G: Game>(pos: &G::Position) -> Vec<String> {
+/// The canonical spellings of every legal turn, sorted, each once; none
+/// where the game has ended.
+pub fn canonical_moves<G: Rules + Notation>(pos: &G::Position) -> Vec<String> {
+    if G::ending(pos).is_some() {
+        return Vec::new();
+    }
     let mut moves = Vec::new();
     G::legal_moves(pos, &mut moves);
     let mut out: Vec<String> = moves
@@ -429,168 +441,55 @@ pub fn canonical_moves<G: Game>(pos: &G::Position) -> Vec<String> {
     out
 }
 
-impl<G> Registered<G>
-where
-    G: Game,
-{
-    fn position_before(&self, record: &Record, ply: Option<usize>) -> Result<G::Position, Problem> {
-        let (report, pos) = run::<G>(record, ply, &mut |_, _| {});
-        match (report.error, pos) {
-            // The record's result is not needed to know a position.
-            (Some(p), _)
-                if !matches!(p.code, "wrong-result" | "result-mismatch" | "bad-result") =>
-            {
-                Err(p)
-            }
-            (_, Some(pos)) => Ok(pos),
-            (e, None) => Err(e.expect("a failed start reports why")),
-        }
-    }
+/// One ply's figure for `moves --each`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlyCount {
+    pub ply: usize,
+    /// Legal turns before this ply.
+    pub legal: usize,
+    /// The turn as written in the record.
+    pub played: String,
 }
 
-impl<G: Game> Rules for Registered<G> {
-    fn name(&self) -> &'static str {
-        G::NAME
-    }
+/// Counts the legal turns before every ply.
+struct CountEach<'a> {
+    record: &'a Record,
+    counts: Vec<PlyCount>,
+}
 
-    fn aliases(&self) -> &'static [&'static str] {
-        G::ALIASES
-    }
-
-    fn sides(&self) -> [&'static str; 2] {
-        G::SIDES
-    }
-
-    fn style(&self) -> MovetextStyle {
-        G::STYLE
-    }
-
-    fn replay(&self, record: &Record) -> Replay {
-        run::<G>(record, None, &mut |_, _| {}).0
-    }
-
-    fn legal_moves_at(&self, record: &Record, ply: Option<usize>) -> Result<Vec<String>, Problem> {
-        let pos = self.position_before(record, ply)?;
-        if G::ending(&pos).is_some() {
-            return Ok(Vec::new());
-        }
-        Ok(canonical_moves::<G>(&pos))
-    }
-
-    fn legal_move_counts(&self, record: &Record) -> Result<Vec<PlyCount>, Problem> {
-        let mut counts = Vec::new();
-        let (report, _) = run::<G>(record, None, &mut |ply, pos| {
-            counts.push(PlyCount {
-                ply,
-                legal: canonical_moves::<G>(pos).len(),
-                played: record.turns[ply - 1].text.clone(),
-            })
-        });
-        match report.error {
-            Some(p) if !matches!(p.code, "wrong-result" | "result-mismatch" | "bad-result") => {
-                Err(p)
-            }
-            _ => Ok(counts),
-        }
-    }
-
-    fn position_at(&self, record: &Record, ply: Option<usize>) -> Result<String, Problem> {
-        self.position_before(record, ply)
-            .map(|p| G::write_position(&p))
-    }
-
-    fn trace(&self, record: &Record, opts: TraceOptions) -> Trace {
-        let mut facts = Vec::new();
-        let mut site = Vec::new();
-        let mut counts = Counts::new(G::STATS);
-        let mut legal_total = 0u64;
+impl<G: Rules + Notation> Visitor<G> for CountEach<'_> {
+    fn before_ply(&mut self, ply: usize, pos: &G::Position) -> ControlFlow<()> {
         let mut moves = Vec::new();
-        let mut played = |ply: usize, before: &G::Position, mv: &G::Move, after: &G::Position| {
-            let f = G::describe(before, mv, after);
-            if opts.branching {
-                moves.clear();
-                G::legal_moves(before, &mut moves);
-                legal_total += moves.len() as u64;
-            }
-            if opts.site {
-                site.push(G::site_move(before, mv, after, &f));
-            }
-            G::count(before, mv, after, &f, ply, &mut counts);
-            facts.push(f);
-        };
-        let (replay, end) = run_observed::<G>(record, None, &mut |_, _| {}, Some(&mut played));
-        if let Some(end) = &end {
-            G::count_end(end, &mut counts);
-        }
-        let (first_mover, starts_second) = self.first_turn(record);
-        Trace {
-            replay,
-            facts,
-            site,
-            counts,
-            legal_total,
-            first_mover,
-            starts_second,
-        }
-    }
-
-    fn stats(&self) -> &'static [Stat] {
-        G::STATS
-    }
-
-    fn site(&self) -> Option<SiteFormat> {
-        G::SITE
-    }
-
-    fn site_can_carry(&self, record: &Record) -> bool {
-        let Some(site) = G::SITE else { return false };
-        let tag = |name: &str, value: &str| Tag {
-            name: name.into(),
-            value: value.into(),
-            span: Span::default(),
-            value_span: Span::default(),
-        };
-        let site_tags: Vec<Tag> = site.tags.iter().map(|(n, v)| tag(n, v)).collect();
-        let mut tags: Vec<Tag> = record
-            .tags
+        G::legal_moves(pos, &mut moves);
+        let legal = moves
             .iter()
-            .filter(|t| !site.tags.iter().any(|(n, _)| *n == t.name))
-            .cloned()
-            .collect();
-        tags.extend(site_tags.iter().cloned());
-        match (G::start(&tags), G::start(&site_tags)) {
-            (Ok(a), Ok(b)) => G::write_position(&a) == G::write_position(&b),
-            _ => false,
-        }
-    }
-
-    fn generate(&self, seed: u64, index: u64, opts: &GenOptions) -> Converted {
-        crate::gen::game::<G>(seed, index, opts)
-    }
-
-    fn first_turn(&self, record: &Record) -> (Side, bool) {
-        match G::start(&record.tags) {
-            Ok(p) => {
-                let first = G::first_mover(&p);
-                (first, G::side_to_move(&p) != first)
-            }
-            Err(_) => (Side::First, false),
-        }
+            .map(|m| {
+                let mut s = String::new();
+                G::write_move(m, &mut s);
+                s
+            })
+            .collect::<std::collections::BTreeSet<_>>()
+            .len();
+        self.counts.push(PlyCount {
+            ply,
+            legal,
+            played: self.record.turns[ply - 1].text.clone(),
+        });
+        ControlFlow::Continue(())
     }
 }
 
-/// A record holding only a `Position` tag (for `moves --position`).
-pub fn record_from_position(position: &str) -> Record {
-    let span = Span::new(0, position.len());
-    Record {
-        tags: vec![Tag {
-            name: "Position".into(),
-            value: position.into(),
-            span,
-            value_span: span,
-        }],
-        span,
-        ..Record::default()
+/// The number of legal turns before every ply of `record`; a problem with
+/// its moves (not with its declared result) is an error.
+pub fn legal_move_counts<G: Rules + Notation>(record: &Record) -> Result<Vec<PlyCount>, Problem> {
+    let mut each = CountEach {
+        record,
+        counts: Vec::new(),
+    };
+    let played = play::<G, _>(record, &mut each);
+    match played.error {
+        Some(p) => Err(p),
+        None => Ok(each.counts),
     }
 }
 

@@ -2,8 +2,8 @@
 //! (`--summary`), as JSON or CSV with fixed columns (notation/stats.md).
 
 use crate::convert::Converted;
-use crate::games::GAMES;
 use crate::record::ResultToken;
+use crate::registry::stats_columns;
 use serde::Serialize;
 use serde_json::{Map, Number, Value};
 use std::collections::{BTreeMap, HashMap};
@@ -35,9 +35,9 @@ pub const GAME_COLUMNS: [&str; 19] = [
 /// statistics as `<game>_<name>`, games in registry order.
 pub fn game_header() -> Vec<String> {
     let mut h: Vec<String> = GAME_COLUMNS.iter().map(|s| s.to_string()).collect();
-    for rules in GAMES {
-        for stat in rules.stats() {
-            h.push(format!("{}_{}", rules.name(), stat.name));
+    for (game, columns) in stats_columns() {
+        for stat in columns {
+            h.push(format!("{game}_{}", stat.name));
         }
     }
     h
@@ -89,7 +89,7 @@ pub fn game_row(file: &str, g: &Converted) -> GameRow {
         ("index", num(Some(g.index as u64))),
         ("game", text(g.game)),
         ("valid", Value::Bool(g.is_valid())),
-        ("error", text(g.error.as_ref().map(|p| p.code))),
+        ("error", text(g.error.as_ref().map(|p| p.code.as_str()))),
         ("first_side", text(g.game.map(|_| g.sides[0]))),
         ("first_player", text(player(g.sides[0]))),
         ("second_side", text(g.game.map(|_| g.sides[1]))),
@@ -116,15 +116,7 @@ pub fn game_row(file: &str, g: &Converted) -> GameRow {
         ),
         ("event", text(g.tag("Event"))),
     ];
-    let counts = match (g.game.and_then(crate::games::find), trace) {
-        (Some(rules), Some(t)) => rules
-            .stats()
-            .iter()
-            .zip(&t.counts.0)
-            .map(|(s, v)| (s.name, *v))
-            .collect(),
-        _ => Vec::new(),
-    };
+    let counts = trace.map_or_else(Vec::new, |t| t.stats.clone());
     GameRow {
         values: values
             .into_iter()
@@ -159,9 +151,9 @@ impl GameRow {
             .iter()
             .find(|(k, _)| k == "game")
             .map(|(_, v)| v);
-        for rules in GAMES {
-            let mine = game.and_then(Value::as_str) == Some(rules.name());
-            for (i, _) in rules.stats().iter().enumerate() {
+        for (name, columns) in stats_columns() {
+            let mine = game.and_then(Value::as_str) == Some(name);
+            for (i, _) in columns.iter().enumerate() {
                 out.push(match (mine, self.counts.get(i)) {
                     (true, Some((_, Some(v)))) => v.to_string(),
                     _ => String::new(),

@@ -530,3 +530,106 @@ fn moves_reports_bad_input_with_the_contract_exit_codes() {
         .code(2);
     gamerec().args(["moves"]).assert().code(2);
 }
+
+#[test]
+fn perft_counts_from_a_start_a_position_or_a_recorded_game() {
+    assert_eq!(stdout_of(["perft", "2", "--game", "oshi"], 0), "1156\n");
+    assert_eq!(stdout_of(["perft", "0", "--game", "retsami"], 0), "1\n");
+    // --divide: one line per legal first move, the same moves `moves`
+    // lists, adding up to the total on the last line.
+    let start = "c7c/2baaab2/4a4/9/9/9/4A4/2BAAAB2/C7C r 0-0 -";
+    let divided = stdout_of(
+        [
+            "perft",
+            "2",
+            "--game",
+            "oshi",
+            "--position",
+            start,
+            "--divide",
+        ],
+        0,
+    );
+    let mut lines: Vec<&str> = divided.lines().collect();
+    let total: u64 = lines.pop().unwrap().parse().unwrap();
+    assert_eq!(total, 1156);
+    let split: Vec<(&str, u64)> = lines
+        .iter()
+        .map(|l| {
+            let (m, n) = l.split_once('\t').unwrap();
+            (m, n.parse().unwrap())
+        })
+        .collect();
+    assert_eq!(split.iter().map(|(_, n)| n).sum::<u64>(), total);
+    let listed = stdout_of(["moves", "--game-type", "oshi", "--position", start], 0);
+    let moves: Vec<&str> = split.iter().map(|(m, _)| *m).collect();
+    assert_eq!(moves, listed.lines().collect::<Vec<_>>());
+    // Game 1 of a file before ply 5: depth 1 is the legal-move count there.
+    let file = fixture("points-win.grec");
+    let count = stdout_of(
+        [
+            "moves".as_ref(),
+            file.as_os_str(),
+            "--game".as_ref(),
+            "1".as_ref(),
+            "--ply".as_ref(),
+            "5".as_ref(),
+            "--count".as_ref(),
+        ],
+        0,
+    );
+    let perft = stdout_of(
+        [
+            "perft".as_ref(),
+            "1".as_ref(),
+            file.as_os_str(),
+            "--index".as_ref(),
+            "1".as_ref(),
+            "--ply".as_ref(),
+            "5".as_ref(),
+        ],
+        0,
+    );
+    assert_eq!(perft, count);
+}
+
+#[test]
+fn perft_reports_bad_input_with_the_contract_exit_codes() {
+    // A record invalid before the asked point: 1, with a diagnostic.
+    gamerec()
+        .args(["perft", "1", "--index", "8", "--color", "never"])
+        .arg(fixture("illegal-moves.grec"))
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("no-return"));
+    gamerec()
+        .args(["perft", "1", "--ply", "40"])
+        .arg(fixture("points-win.grec"))
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("no-such-ply"));
+    // Usage: no game, an unknown game, a bad position, no such game: 2.
+    gamerec().args(["perft", "2"]).assert().code(2);
+    gamerec()
+        .args(["perft", "2", "--game", "chess"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unknown game `chess`"));
+    gamerec()
+        .args(["perft", "1", "--game", "oshi", "--position", "9/9 r 0-0 -"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("9 ranks"));
+    gamerec()
+        .args(["perft", "1", "--index", "99"])
+        .arg(fixture("endings.grec"))
+        .assert()
+        .code(2);
+    // A record without a Game tag, read with --game.
+    gamerec()
+        .args(["perft", "1", "--game", "vagabond", "-"])
+        .write_stdin("0H.L(0,-6);0G.L(2,6)\n")
+        .assert()
+        .code(0)
+        .stdout("980\n");
+}

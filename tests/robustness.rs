@@ -4,8 +4,9 @@
 
 use gamerec::archive;
 use gamerec::convert::text::TextWriter;
-use gamerec::convert::{convert, csv, json, read};
-use gamerec::replay::TraceOptions;
+use gamerec::convert::{csv, json, TraceOptions};
+use gamerec::input as read;
+use gamerec::registry::convert;
 use gamerec::stats;
 use proptest::prelude::*;
 use std::io::Read;

@@ -23,7 +23,7 @@ fn root() -> &'static Path {
 /// outcome the replay finds, and a game that stops early is unfinished.
 #[test]
 fn generated_games_validate_for_every_game_and_seed() {
-    for rules in gamerec::games::GAMES {
+    for rules in gamerec::registry::GAMES {
         for seed in [1, 2, 99, u64::MAX] {
             for finish in [false, true] {
                 // Trying every move for an ending is slow in a debug build
@@ -69,7 +69,7 @@ fn generated_games_validate_for_every_game_and_seed() {
 #[test]
 fn generation_is_deterministic() {
     let opts = GenOptions::default();
-    for rules in gamerec::games::GAMES {
+    for rules in gamerec::registry::GAMES {
         let game = |seed, i| {
             let mut s = String::new();
             write_game(&rules.generate(seed, i, &opts), &mut s);
@@ -84,7 +84,7 @@ fn generation_is_deterministic() {
 /// Biasing towards finishing finishes more games.
 #[test]
 fn the_finishing_bias_finishes_more_games() {
-    let rules = gamerec::games::find("oshi").unwrap();
+    let rules = gamerec::registry::find("oshi").unwrap();
     let finished = |finish| {
         let opts = GenOptions {
             max_plies: 40,

@@ -1,57 +1,103 @@
 //! `gamerec convert`: rewrite records as canonical text, JSON, JSON Lines,
-//! CSV, or a site's move strings (The Garden Gate, AbstractPlay).
+//! CSV, or a site's move strings (every site notation the registry's games
+//! have).
 
 use super::input::{each_input, expand, read_games, total_size, Inputs};
 use super::progress::Progress;
 use super::render::{diagnostic, locate, ColorChoice};
 use super::EXIT_TROUBLE;
-use clap::{Args as ClapArgs, ValueEnum};
+use clap::builder::{PossibleValue, PossibleValuesParser};
+use clap::Args as ClapArgs;
 use gamerec::convert::json::{self, ErrorOut};
-use gamerec::convert::site::{line, rules_for_site, site_names};
+use gamerec::convert::site::line;
 use gamerec::convert::text::write_game;
-use gamerec::convert::{convert, csv as csv_rows, Converted};
+use gamerec::convert::{csv as csv_rows, Converted, TraceOptions};
 use gamerec::game::SiteFormat;
 use gamerec::problem::Problem;
 use gamerec::record::Chunk;
-use gamerec::replay::{Rules, TraceOptions};
+use gamerec::registry::{self, convert, AnyGame, AnySite};
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum To {
+/// The output formats.
+#[derive(Clone, Copy)]
+enum To {
     /// The canonical record format.
     Text,
     /// One JSON document holding every game (schema: notation/json.md).
     Json,
     /// JSON Lines: one game object per line.
     Jsonl,
-    /// One row per turn (header: notation/csv.md).
+    /// One row per turn (columns: notation/convert.md).
     Csv,
-    /// Vagabond games as The Garden Gate's `;`-joined move strings.
-    Gardengate,
-    /// Iqishiqi games as AbstractPlay move lists (AbstractPlay's labels).
-    Abstractplay,
+    /// A site's move strings, for the game that has that notation.
+    Site(&'static dyn AnySite),
+}
+
+impl To {
+    fn named(name: &str) -> Option<To> {
+        Some(match name {
+            "text" => To::Text,
+            "json" => To::Json,
+            "jsonl" => To::Jsonl,
+            "csv" => To::Csv,
+            site => To::Site(registry::find_site(site)?),
+        })
+    }
+
+    fn is_text(self) -> bool {
+        matches!(self, To::Text)
+    }
+}
+
+/// `--to`'s values: the built-in formats and every registered site notation.
+fn to_values() -> PossibleValuesParser {
+    let mut values = vec![
+        PossibleValue::new("text").help("The canonical record format"),
+        PossibleValue::new("json")
+            .help("One JSON document holding every game (schema: notation/json.md)"),
+        PossibleValue::new("jsonl").help("JSON Lines: one game object per line"),
+        PossibleValue::new("csv").help("One row per turn (columns: notation/convert.md)"),
+    ];
+    values.extend(
+        registry::sites().map(|s| PossibleValue::new(s.format().name).help(s.format().title)),
+    );
+    PossibleValuesParser::new(values)
+}
+
+/// How input formats are detected, with each site notation's example.
+fn after_help() -> String {
+    let sites: Vec<String> = registry::sites()
+        .map(|s| {
+            format!(
+                "a first turn like `{}` {}",
+                s.format().example,
+                s.format().name
+            )
+        })
+        .collect();
+    format!(
+        "Input formats are detected: `.json` and input starting `{{\"format\"` is a gamerec JSON \
+         document, `.jsonl` or `{{` JSON Lines, {}, anything else the record format.\n\
+         Problems go to stderr; exit codes: 0 every game valid, 1 some game invalid (converted \
+         up to its error, or left out with --skip-invalid), 2 usage or I/O error, or a game the \
+         target cannot carry.",
+        sites.join(", ")
+    )
 }
 
 #[derive(ClapArgs)]
-#[command(
-    after_help = "Input formats are detected: `.json` and input starting `{\"format\"` is a \
-gamerec JSON document, `.jsonl` or `{` JSON Lines, a first turn like `0H.L(0,-6)` a Garden Gate \
-string, like `h9/h7` an AbstractPlay move list, anything else the record format.\n\
-Problems go to stderr; exit codes: 0 every game valid, 1 some game invalid (converted up to its \
-error, or left out with --skip-invalid), 2 usage or I/O error, or a game the target cannot \
-carry."
-)]
+#[command(after_help = after_help())]
 pub struct Args {
     /// Files or directories (walked for .grec and .txt files); `-` is stdin.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// The output format.
-    #[arg(long, value_enum, default_value = "text")]
-    to: To,
+    #[arg(long, default_value = "text", value_parser = to_values())]
+    to: String,
     /// The input format (default: detected per input).
-    #[arg(long, value_enum, default_value = "auto")]
-    from: super::input::From,
+    #[arg(long, default_value = "auto", value_parser = super::input::from_values())]
+    from: String,
     /// Write here instead of stdout.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
@@ -117,7 +163,7 @@ enum Sink {
 fn problem_out<'a>(chunk: Option<&Chunk>, p: &'a Problem) -> ErrorOut<'a> {
     let at = chunk.map(|c| locate(c, p.span));
     ErrorOut {
-        code: p.code,
+        code: p.code.as_str(),
         message: &p.message,
         line: at.map(|a| a.line),
         column: at.map(|a| a.column),
@@ -221,7 +267,11 @@ impl Sink {
 }
 
 pub fn run(args: Args) -> i32 {
-    if args.syntax_only && args.to != To::Text {
+    let Some(to) = To::named(&args.to) else {
+        eprintln!("gamerec: no output format `{}`", args.to);
+        return EXIT_TROUBLE;
+    };
+    if args.syntax_only && !to.is_text() {
         eprintln!("gamerec: --syntax-only writes text only (--to text)");
         return EXIT_TROUBLE;
     }
@@ -236,21 +286,16 @@ pub fn run(args: Args) -> i32 {
         Ok(out) => out,
         Err(code) => return code,
     };
-    let site = match args.to {
-        To::Gardengate => Some("gardengate"),
-        To::Abstractplay => Some("abstractplay"),
+    // The site notation written, and the game that has it.
+    let site = match to {
+        To::Site(s) => Some(s.format().name),
         _ => None,
     };
-    let site_rules = site.and_then(rules_for_site);
-    let site_game = site_rules.map(|(r, _)| r.name());
-    if site.is_some() && site_game.is_none() {
-        eprintln!(
-            "gamerec: no game writes this site notation (known: {})",
-            site_names().join(", ")
-        );
-        return EXIT_TROUBLE;
-    }
-    let mut sink = match args.to {
+    let site_game = match to {
+        To::Site(s) => Some(s.game().name()),
+        _ => None,
+    };
+    let mut sink = match to {
         To::Text => Sink::Text { first: true },
         To::Json => {
             if let Err(e) = out.write_all(json::document_start().as_bytes()) {
@@ -271,7 +316,7 @@ pub fn run(args: Args) -> i32 {
             }
             Sink::Csv(Box::new(w))
         }
-        To::Gardengate | To::Abstractplay => Sink::Site(site_rules.expect("checked above").1),
+        To::Site(s) => Sink::Site(s.format()),
     };
     let color = args.color.for_stderr();
     let trace = TraceOptions {
@@ -292,18 +337,18 @@ pub fn run(args: Args) -> i32 {
             // Replayed in parallel; reported and written in input order.
             let map = |chunk: Option<&Chunk>,
                        parsed: gamerec::record::Parsed,
-                       rules: Result<&'static dyn Rules, Problem>| {
+                       rules: Result<&'static dyn AnyGame, Problem>| {
                 let record = &parsed.record;
                 let known = rules.as_ref().ok();
                 let title = record.title(known.map_or(["", ""], |r| r.sides()));
                 let nothing_read =
                     record.tags.is_empty() && record.turns.is_empty() && record.comments.is_empty();
-                let carried = match (site, known) {
-                    (Some(_), Some(rules)) => rules.site_can_carry(record),
+                let carried = match (to, known) {
+                    (To::Site(site), Some(_)) => site.can_carry(record),
                     _ => true,
                 };
                 let game = convert(0, parsed.record, parsed.error, rules, trace);
-                let rendered = match args.to {
+                let rendered = match to {
                     To::Text => {
                         let mut s = String::new();
                         write_game(&game, &mut s);
@@ -377,7 +422,7 @@ pub fn run(args: Args) -> i32 {
                 tally.written += 1;
                 sink.write(&mut out, &name, &game, rendered.as_deref(), &mut tally)
             };
-            read_games(opened, args.from, &opts, map, each, &mut trouble)
+            read_games(opened, &args.from, &opts, map, each, &mut trouble)
         })?;
         trouble.unreadable += unreadable;
         std::mem::replace(&mut sink, Sink::Jsonl).finish(&mut out)?;
@@ -387,18 +432,14 @@ pub fn run(args: Args) -> i32 {
     if let Err(code) = super::finished(result) {
         return code;
     }
-    let lossy = matches!(args.to, To::Csv | To::Gardengate | To::Abstractplay);
+    let lossy = matches!(to, To::Csv | To::Site(_));
     let [tags, comments, results] = tally.dropped;
     if lossy && !args.quiet && tags + comments + results > 0 {
         eprintln!(
             "gamerec: note: {} cannot carry tags, {}or results: left out {tags} tags, \
              {comments} comments and {results} results",
-            match args.to {
-                To::Csv => "csv",
-                To::Gardengate => "gardengate",
-                _ => "abstractplay",
-            },
-            if args.to == To::Csv {
+            args.to,
+            if matches!(to, To::Csv) {
                 "comments before the first turn "
             } else {
                 "comments "

@@ -19,8 +19,8 @@ the rules end it or --max-plies is reached (then it is unfinished, `*`). Its Res
 one the rules give. Game i of seed S is the same on every machine and with any --jobs."
 )]
 pub struct Args {
-    /// The game: oshi, iqishiqi, retsami, roshi or vagabond.
-    #[arg(long, value_name = "GAME")]
+    /// The game.
+    #[arg(long, value_name = "GAME", help = format!("The game: {}", super::game_names()))]
     game: String,
     /// How many games.
     #[arg(long, default_value_t = 1, value_name = "N")]
@@ -42,11 +42,11 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> i32 {
-    let Some(rules) = gamerec::games::find(&args.game) else {
+    let Some(rules) = gamerec::registry::find(&args.game) else {
         eprintln!(
             "gamerec: unknown game `{}`: one of {}",
             args.game,
-            gamerec::games::names().join(", ")
+            gamerec::registry::names().join(", ")
         );
         return super::EXIT_TROUBLE;
     };

@@ -2,13 +2,13 @@
 //! and what each holds (the record format, JSON, a site's strings).
 
 use super::progress::Progress;
-use clap::ValueEnum;
+use clap::builder::{PossibleValue, PossibleValuesParser};
 use gamerec::archive::Options;
-use gamerec::convert::read::{self, Format};
 use gamerec::decode::{self, Input};
+use gamerec::input::{self as read, Format};
 use gamerec::problem::Problem;
 use gamerec::record::{Chunk, Parsed};
-use gamerec::replay::Rules;
+use gamerec::registry::{self, AnyGame};
 
 use std::fs::File;
 use std::io::{self, BufRead};
@@ -156,31 +156,32 @@ pub fn each_input(
     Ok(unreadable)
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-/// `--from`: an input's format.
-pub enum From {
-    /// Decide from the file name and its first bytes.
-    Auto,
-    Text,
-    Json,
-    Jsonl,
-    Gardengate,
-    Abstractplay,
+/// `--from`'s values: `auto`, the formats of the record itself, and every
+/// registered site notation.
+pub fn from_values() -> PossibleValuesParser {
+    let mut values = vec![
+        PossibleValue::new("auto").help("Decide from the file name and its first bytes"),
+        PossibleValue::new("text").help("The record format"),
+        PossibleValue::new("json").help("A gamerec JSON document"),
+        PossibleValue::new("jsonl").help("gamerec JSON Lines"),
+    ];
+    values.extend(
+        registry::sites().map(|s| PossibleValue::new(s.format().name).help(s.format().title)),
+    );
+    PossibleValuesParser::new(values)
 }
 
-impl From {
-    /// The format of `opened`: as given, or detected from its name and its
-    /// first bytes (which stay unread).
-    pub fn format(self, opened: &mut Opened) -> io::Result<Format> {
-        let site = |name| Format::named(name).expect("a registered site");
-        Ok(match self {
-            From::Auto => read::detect(opened.extension.as_deref(), opened.reader.fill_buf()?),
-            From::Text => Format::Text,
-            From::Json => Format::Json,
-            From::Jsonl => Format::Jsonl,
-            From::Gardengate => site("gardengate"),
-            From::Abstractplay => site("abstractplay"),
-        })
+/// The format of `opened`: `from` (a value of [`from_values`]), or, for
+/// `auto`, detected from its name and its first bytes (which stay unread).
+pub fn format(from: &str, opened: &mut Opened) -> io::Result<Format> {
+    match from {
+        "auto" => Ok(read::detect(
+            opened.extension.as_deref(),
+            opened.reader.fill_buf()?,
+        )),
+        name => Format::named(name).ok_or_else(|| {
+            io::Error::new(io::ErrorKind::InvalidInput, format!("no format {name}"))
+        }),
     }
 }
 
@@ -197,7 +198,7 @@ pub struct Inputs {
 /// counted); a closed stdout stops the run.
 pub fn read_games<T, M, E>(
     mut opened: Opened,
-    from: From,
+    from: &str,
     opts: &Options,
     map: M,
     each: E,
@@ -205,12 +206,11 @@ pub fn read_games<T, M, E>(
 ) -> io::Result<()>
 where
     T: Send,
-    M: Fn(Option<&Chunk>, Parsed, Result<&'static dyn Rules, Problem>) -> T + Sync,
+    M: Fn(Option<&Chunk>, Parsed, Result<&'static dyn AnyGame, Problem>) -> T + Sync,
     E: FnMut(Option<&Chunk>, T) -> io::Result<()>,
 {
     let name = opened.name.clone();
-    let result = from
-        .format(&mut opened)
+    let result = format(from, &mut opened)
         .and_then(|format| read::read_mapped(opened.reader, format, opts, map, each));
     match result {
         Ok(0) => {

@@ -3,17 +3,20 @@
 //! Exit codes are a contract: 0 every game valid, 1 some record invalid,
 //! 2 a usage or I/O error (the rest of the input is still processed).
 
+mod at;
 mod convert;
 mod gen;
 mod input;
 mod jobs;
 mod moves;
+mod perft;
 mod progress;
 mod render;
 mod stats;
 mod validate;
 
 use clap::{Parser, Subcommand};
+use gamerec::registry;
 
 pub const EXIT_VALID: i32 = 0;
 pub const EXIT_INVALID: i32 = 1;
@@ -23,8 +26,7 @@ pub const EXIT_TROUBLE: i32 = 2;
 #[command(
     name = "gamerec",
     version,
-    about = "Validate, convert and analyse recorded games of Roshi, Oshi, Iqishiqi, \
-             Vagabond Pai Sho and Retsami",
+    about = about(),
     after_help = "Exit codes: 0 every game valid, 1 some record invalid, 2 usage or I/O error."
 )]
 struct Cli {
@@ -44,6 +46,49 @@ enum Command {
     Stats(stats::Args),
     /// Generate random legal games (seeded), for benchmarks and tests.
     Gen(gen::Args),
+    /// Count the move sequences of a given length from a position (perft).
+    Perft(perft::Args),
+}
+
+/// "Validate, convert and analyse recorded games of A, B and C", the
+/// games from the registry.
+fn about() -> String {
+    let titles: Vec<&str> = registry::GAMES.iter().map(|g| g.title()).collect();
+    let list = match titles.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    };
+    format!("Validate, convert and analyse recorded games of {list}")
+}
+
+/// The registered games' names, `a, b or c`, for help texts.
+pub fn game_names() -> String {
+    let names = registry::names();
+    match names.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+/// `--game`'s help: the rules for records without a `Game` tag, with a
+/// site notation's bare strings as the example where a game has one.
+pub fn default_game_help() -> String {
+    let example = registry::sites()
+        .next()
+        .map(|s| {
+            format!(
+                ", e.g. `{}` for a bare move string like `{}`",
+                s.game().name(),
+                s.format().example
+            )
+        })
+        .unwrap_or_default();
+    format!(
+        "The rules for records without a [Game] tag ({}){example}.",
+        game_names()
+    )
 }
 
 /// Options for `--game G`: the rules for records without a `Game` tag.
@@ -51,12 +96,12 @@ enum Command {
 pub fn default_game(name: Option<&str>) -> Result<gamerec::archive::Options, i32> {
     let mut opts = gamerec::archive::Options::default();
     if let Some(name) = name {
-        match gamerec::games::find(name) {
+        match registry::find(name) {
             Some(rules) => opts.default_game = Some(rules),
             None => {
                 eprintln!(
                     "gamerec: unknown game `{name}`: one of {}",
-                    gamerec::games::names().join(", ")
+                    registry::names().join(", ")
                 );
                 return Err(EXIT_TROUBLE);
             }
@@ -124,5 +169,6 @@ pub fn run() -> i32 {
         Command::Convert(args) => convert::run(args),
         Command::Stats(args) => stats::run(args),
         Command::Gen(args) => gen::run(args),
+        Command::Perft(args) => perft::run(args),
     }
 }

@@ -234,7 +234,11 @@ mod tests {
             truncated: false,
         };
         let at = 5000 + text.find("zz").unwrap();
-        let p = Problem::new("malformed-move", "bad", Span::new(at, at + 2));
+        let p = Problem::new(
+            gamerec::problem::Code::MalformedMove,
+            "bad",
+            Span::new(at, at + 2),
+        );
         let plain = render(&chunk, &p, false);
         assert!(plain.contains("f.grec:999:10"), "{plain}");
         assert!(plain.contains(" 999 │ 1. e3-e4 zz *"), "{plain}");
@@ -268,7 +272,7 @@ impl<'a> JsonError<'a> {
     pub fn new(chunk: &Chunk, p: &'a Problem) -> Self {
         let at = locate(chunk, p.span);
         JsonError {
-            code: p.code,
+            code: p.code.as_str(),
             message: &p.message,
             line: at.line,
             column: at.column,

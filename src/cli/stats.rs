@@ -6,10 +6,10 @@ use super::input::{each_input, expand, read_games, total_size, Inputs};
 use super::progress::Progress;
 use super::render::ColorChoice;
 use clap::{Args as ClapArgs, ValueEnum};
-use gamerec::convert::{convert, Converted};
+use gamerec::convert::{Converted, TraceOptions};
 use gamerec::problem::Problem;
 use gamerec::record::Chunk;
-use gamerec::replay::{Rules, TraceOptions};
+use gamerec::registry::{convert, AnyGame};
 use gamerec::stats::{game_header, game_row, summary_cell, Summary, SUMMARY_COLUMNS};
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
@@ -55,8 +55,8 @@ pub struct Args {
     #[arg(long, value_name = "GAME")]
     game: Option<String>,
     /// The input format (default: detected per input, as for convert).
-    #[arg(long, value_enum, default_value = "auto")]
-    from: super::input::From,
+    #[arg(long, default_value = "auto", value_parser = super::input::from_values())]
+    from: String,
     /// In directories, read every file, not only .grec and .txt.
     #[arg(long)]
     all: bool,
@@ -148,7 +148,7 @@ pub fn run(args: Args) -> i32 {
             // Replayed in parallel; counted and written in input order.
             let map = |_: Option<&Chunk>,
                        parsed: gamerec::record::Parsed,
-                       rules: Result<&'static dyn Rules, Problem>| {
+                       rules: Result<&'static dyn AnyGame, Problem>| {
                 let sides = rules.as_ref().map_or(["", ""], |r| r.sides());
                 let title = parsed.record.title(sides);
                 let game = convert(0, parsed.record, parsed.error, rules, trace);
@@ -174,7 +174,7 @@ pub fn run(args: Args) -> i32 {
                     StatsFormat::Json => csv.json(&row.to_json()),
                 }
             };
-            read_games(opened, args.from, &opts, map, each, &mut inputs)
+            read_games(opened, &args.from, &opts, map, each, &mut inputs)
         })?;
         if args.summary {
             for row in summary.rows() {

@@ -23,9 +23,8 @@ pub struct Args {
     /// In directories, read every file, not only *.grec and *.txt.
     #[arg(long)]
     all: bool,
-    /// The rules for records without a [Game] tag, e.g. `vagabond` for a
-    /// bare Garden Gate move string.
-    #[arg(long, value_name = "GAME")]
+    /// The rules for records without a [Game] tag.
+    #[arg(long, value_name = "GAME", help = super::default_game_help())]
     game: Option<String>,
     /// `human`: diagnostics and a summary; `json`: one JSON object per game
     /// per line (schema: notation/validate-json.md).

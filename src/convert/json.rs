@@ -4,7 +4,7 @@
 
 use super::{Converted, TurnOut};
 use crate::game::MoveFacts;
-use crate::problem::Problem;
+use crate::problem::{Code, Problem};
 use crate::record::{Comment, Record, ResultMark, ResultToken, Span, Tag, Turn};
 use crate::replay::Outcome;
 use serde::{Deserialize, Serialize};
@@ -158,7 +158,7 @@ pub struct DocumentIn {
     pub games: Vec<GameIn>,
 }
 
-fn bad(code: &'static str, message: String) -> Problem {
+fn bad(code: Code, message: String) -> Problem {
     Problem::new(code, message, Span::default())
 }
 
@@ -169,7 +169,7 @@ impl GameIn {
         let comment = |text: String| -> Result<Comment, Problem> {
             if text.contains('}') {
                 return Err(bad(
-                    "malformed-comment",
+                    Code::MalformedComment,
                     format!("a comment cannot hold `}}`: {text:?}"),
                 ));
             }
@@ -178,13 +178,13 @@ impl GameIn {
         for (name, value) in &self.tags {
             if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
                 return Err(bad(
-                    "malformed-tag",
+                    Code::MalformedTag,
                     format!("a tag name is letters, digits and `_`, not {name:?}"),
                 ));
             }
             if value.contains(['\n', '\r']) {
                 return Err(bad(
-                    "malformed-tag",
+                    Code::MalformedTag,
                     format!("the value of tag {name} cannot hold a line break"),
                 ));
             }
@@ -194,14 +194,14 @@ impl GameIn {
             let text = t.text.trim().to_string();
             if text.is_empty() || text.contains(|c: char| c.is_whitespace() || "{}[]".contains(c)) {
                 let mut p = bad(
-                    "malformed-move",
+                    Code::MalformedMove,
                     format!(
                         "a turn is one token without spaces or brackets: {:?}",
                         t.text
                     ),
                 );
                 p.ply = Some(i + 1);
-                p.token = Some(t.text);
+                p.token = Some(t.text.into_boxed_str());
                 return Err(p);
             }
             turns.push(Turn {
@@ -220,7 +220,7 @@ impl GameIn {
             Some(r) => Some(ResultMark {
                 result: ResultToken::parse(&r).ok_or_else(|| {
                     bad(
-                        "bad-result",
+                        Code::BadResult,
                         format!("a result is one of `1-0`, `0-1`, `1/2-1/2` or `*`, not {r:?}"),
                     )
                 })?,

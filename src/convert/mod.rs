@@ -1,18 +1,17 @@
 //! Conversion: a game read from any format becomes a [`Converted`] game (its
 //! tags in canonical order, every turn with what the replay found), which
-//! each output format writes. Nothing here knows a game's rules; they come
-//! through [`Rules::trace`].
+//! each output format writes. [`convert`] and [`trace`] are generic over a
+//! game's traits; the registry picks the game. The writers know no game.
 
 pub mod csv;
 pub mod json;
-pub mod read;
 pub mod site;
 pub mod text;
 
-use crate::game::{MoveFacts, Side};
+use crate::game::{Facts, MoveFacts, Side, Statistics};
 use crate::problem::Problem;
 use crate::record::{Record, ResultToken};
-use crate::replay::{turn_at, Outcome, Rules, Trace, TraceOptions};
+use crate::replay::{first_turn, replay_with, turn_at, Outcome, Replay, Visitor};
 
 /// Tags written first, in this order (the two side tags follow `Round`).
 pub const LEADING_TAGS: [&str; 5] = ["Game", "Event", "Site", "Date", "Round"];
@@ -78,8 +77,11 @@ impl Converted {
 /// The tags in canonical order: `Game` (the rules' own name), `Event`,
 /// `Site`, `Date`, `Round`, the two side tags, `Result`, then every other
 /// tag in the order written. A repeated tag keeps its place among the rest.
-pub fn canonical_tags(record: &Record, rules: Option<&dyn Rules>) -> Vec<(String, String)> {
-    let sides = rules.map_or(["", ""], |r| r.sides());
+pub fn canonical_tags(
+    record: &Record,
+    game: Option<(&'static str, [&'static str; 2])>,
+) -> Vec<(String, String)> {
+    let sides = game.map_or(["", ""], |g| g.1);
     let mut order: Vec<&str> = LEADING_TAGS.to_vec();
     order.extend(sides.iter().filter(|s| !s.is_empty()));
     order.push("Result");
@@ -89,8 +91,8 @@ pub fn canonical_tags(record: &Record, rules: Option<&dyn Rules>) -> Vec<(String
         if let Some(i) = record.tags.iter().position(|t| t.name == name) {
             used[i] = true;
             let t = &record.tags[i];
-            let value = match (name, rules) {
-                ("Game", Some(r)) => r.name().to_string(),
+            let value = match (name, game) {
+                ("Game", Some((game, _))) => game.to_string(),
                 _ => t.value.clone(),
             };
             out.push((t.name.clone(), value));
@@ -104,36 +106,186 @@ pub fn canonical_tags(record: &Record, rules: Option<&dyn Rules>) -> Vec<(String
     out
 }
 
-/// Replays `record` (when its rules are known) and builds its converted
-/// form (taking the record's strings). `parse_error` is the envelope's own
-/// problem, which takes precedence over what the replay finds.
-pub fn convert(
+/// What tracing a record asks for besides each ply's facts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TraceOptions {
+    /// Do not replay at all: the envelope only, turns as written
+    /// (`convert --syntax-only`).
+    pub syntax_only: bool,
+    /// Count the legal moves before every ply (the branching factor).
+    pub branching: bool,
+    /// Write every ply in the game's site notation.
+    pub site: bool,
+}
+
+/// A game's site notation, as [`trace`] calls it: `(before, move, after,
+/// facts)` to the turn as the site writes it.
+pub type SiteMove<G> = fn(
+    &<G as crate::game::Game>::Position,
+    &<G as crate::game::Game>::Move,
+    &<G as crate::game::Game>::Position,
+    &MoveFacts,
+) -> String;
+
+/// A replay with what every legal ply did (for `convert` and `stats`).
+#[derive(Clone, Debug)]
+pub struct Trace {
+    pub replay: Replay,
+    /// One per legal ply (a consumer may take them out).
+    pub facts: Vec<MoveFacts>,
+    /// One per legal ply, in the site notation, when asked (a consumer may
+    /// take them out).
+    pub site: Vec<String>,
+    /// The game's statistics over the legal plies: (column, value).
+    pub stats: Vec<(&'static str, Option<u64>)>,
+    /// Legal moves summed over the positions before each legal ply.
+    pub legal_total: u64,
+    /// The side that makes the game's first turn (move numbers `N.`).
+    pub first_mover: Side,
+    /// The record starts with the other side to move (`1...`).
+    pub starts_second: bool,
+}
+
+impl Trace {
+    /// The mean number of legal moves per position played from.
+    pub fn branching(&self) -> Option<f64> {
+        let plies = self.replay.plies;
+        (plies > 0).then(|| self.legal_total as f64 / plies as f64)
+    }
+}
+
+/// The visitor behind [`trace`].
+struct Tracer<G: Facts> {
+    opts: TraceOptions,
+    site_move: Option<SiteMove<G>>,
+    /// The position before the ply being played.
+    before: Option<G::Position>,
+    facts: Vec<MoveFacts>,
+    site: Vec<String>,
+    stats: G::Stats,
+    legal_total: u64,
+    moves: Vec<G::Move>,
+}
+
+impl<G: Facts> Visitor<G> for Tracer<G> {
+    fn before_ply(&mut self, _: usize, pos: &G::Position) -> std::ops::ControlFlow<()> {
+        match &mut self.before {
+            Some(before) => before.clone_from(pos),
+            None => self.before = Some(pos.clone()),
+        }
+        std::ops::ControlFlow::Continue(())
+    }
+
+    fn after_ply(&mut self, ply: usize, mv: &G::Move, after: &G::Position) {
+        let before = self.before.as_ref().expect("before_ply came first");
+        let f = G::describe(before, mv, after);
+        if self.opts.branching {
+            self.moves.clear();
+            G::legal_moves(before, &mut self.moves);
+            self.legal_total += self.moves.len() as u64;
+        }
+        if let (true, Some(site_move)) = (self.opts.site, self.site_move) {
+            self.site.push(site_move(before, mv, after, &f));
+        }
+        G::count(&mut self.stats, before, mv, after, ply);
+        self.facts.push(f);
+    }
+
+    fn end(&mut self, pos: &G::Position) {
+        G::count_end(&mut self.stats, pos);
+    }
+}
+
+/// Replays `record` under `G`, recording what each legal ply did, the
+/// game's statistics and (with `site_move`) each ply in a site's notation.
+pub fn trace<G: Facts>(
+    record: &Record,
+    opts: TraceOptions,
+    site_move: Option<SiteMove<G>>,
+) -> Trace {
+    let mut tracer = Tracer::<G> {
+        opts,
+        site_move,
+        before: None,
+        facts: Vec::new(),
+        site: Vec::new(),
+        stats: G::Stats::default(),
+        legal_total: 0,
+        moves: Vec::new(),
+    };
+    let (replay, _) = replay_with::<G, _>(record, &mut tracer);
+    let (first_mover, starts_second) = first_turn::<G>(record);
+    let stats = G::Stats::COLUMNS
+        .iter()
+        .map(|c| c.name)
+        .zip(tracer.stats.values())
+        .collect();
+    Trace {
+        replay,
+        facts: tracer.facts,
+        site: tracer.site,
+        stats,
+        legal_total: tracer.legal_total,
+        first_mover,
+        starts_second,
+    }
+}
+
+/// Replays `record` under `G` and builds its converted form (taking the
+/// record's strings). `parse_error` is the envelope's own problem, which
+/// takes precedence over what the replay finds.
+pub fn convert<G: Facts>(
     index: usize,
     record: Record,
     parse_error: Option<Problem>,
-    rules: Result<&'static dyn Rules, Problem>,
     opts: TraceOptions,
+    site_move: Option<SiteMove<G>>,
 ) -> Converted {
-    let (rules, rules_error) = match rules {
-        Ok(r) => (Some(r), None),
-        Err(p) => (None, Some(p)),
-    };
-    let mut trace = rules
-        .filter(|_| !opts.syntax_only)
-        .map(|r| r.trace(&record, opts));
-    let sides = rules.map_or(["", ""], |r| r.sides());
-    let (first_mover, starts_second) = match (&trace, rules) {
-        (Some(t), _) => (t.first_mover, t.starts_second),
-        (None, Some(r)) => r.first_turn(&record),
-        (None, None) => (Side::First, false),
-    };
+    let trace = (!opts.syntax_only).then(|| trace::<G>(&record, opts, site_move));
+    let turn = trace.as_ref().map_or_else(
+        || first_turn::<G>(&record),
+        |t| (t.first_mover, t.starts_second),
+    );
+    assemble(
+        index,
+        record,
+        parse_error,
+        Some((G::NAME, G::SIDES)),
+        turn,
+        trace,
+    )
+}
+
+/// The converted form of a record whose rules are not known (`problem`
+/// says why): its envelope only, turns as written.
+pub fn without_rules(index: usize, record: Record, problem: Problem) -> Converted {
+    assemble(
+        index,
+        record,
+        Some(problem),
+        None,
+        (Side::First, false),
+        None,
+    )
+}
+
+/// Builds the converted form from the record and its trace.
+fn assemble(
+    index: usize,
+    record: Record,
+    error: Option<Problem>,
+    game: Option<(&'static str, [&'static str; 2])>,
+    (first_mover, starts_second): (Side, bool),
+    mut trace: Option<Trace>,
+) -> Converted {
+    let sides = game.map_or(["", ""], |g| g.1);
     // The turns own what each ply did; the trace keeps its totals.
     let (facts, site) = trace.as_mut().map_or((Vec::new(), Vec::new()), |t| {
         (std::mem::take(&mut t.facts), std::mem::take(&mut t.site))
     });
     let mut facts = facts.into_iter();
     let mut site = site.into_iter();
-    let tags = canonical_tags(&record, rules);
+    let tags = canonical_tags(&record, game);
     let result = record.result.map(|r| r.result);
     let comments = record.comments.into_iter().map(|c| c.text).collect();
     let turns = record
@@ -160,10 +312,10 @@ pub fn convert(
         .collect();
     let replay_error = trace.as_mut().and_then(|t| t.replay.error.take());
     let outcome = trace.as_mut().and_then(|t| t.replay.outcome.take());
-    let error = parse_error.or(rules_error).or(replay_error);
+    let error = error.or(replay_error);
     Converted {
         index,
-        game: rules.map(|r| r.name()),
+        game: game.map(|g| g.0),
         sides,
         tags,
         comments,

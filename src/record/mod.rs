@@ -9,20 +9,8 @@ pub use parse::{parse_chunk, parse_chunk_with};
 pub use reader::{Chunk, ChunkReader, MAX_RECORD_BYTES};
 
 use crate::problem::Problem;
+pub use crate::problem::Span;
 use serde::Serialize;
-
-/// A byte range in the whole input (file or stdin), end exclusive.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Span {
-    pub start: usize,
-    pub end: usize,
-}
-
-impl Span {
-    pub fn new(start: usize, end: usize) -> Self {
-        Span { start, end }
-    }
-}
 
 /// How a game's movetext is tokenised, beyond white space; the game is
 /// known from the tag section, so the caller decides from the tags.
@@ -131,6 +119,22 @@ impl Record {
 
     pub fn tag_value(&self, name: &str) -> Option<&str> {
         self.tag(name).map(|t| t.value.as_str())
+    }
+
+    /// A record holding only a `Position` tag (for a bare position given on
+    /// the command line).
+    pub fn from_position(position: &str) -> Record {
+        let span = Span::new(0, position.len());
+        Record {
+            tags: vec![Tag {
+                name: "Position".into(),
+                value: position.into(),
+                span,
+                value_span: span,
+            }],
+            span,
+            ..Record::default()
+        }
     }
 
     /// A short human title: `Round 3, Ana vs Ben` from whatever is present.

@@ -6,7 +6,7 @@ use super::{
     Chunk, Comment, MoveNumber, MovetextStyle, Parsed, Record, ResultMark, ResultToken, Span, Tag,
     Turn,
 };
-use crate::problem::Problem;
+use crate::problem::{Code, Problem};
 use nom::bytes::complete::{tag, take_while, take_while1};
 use nom::character::complete::{char, space0};
 use nom::error::{ContextError, ErrorKind, ParseError};
@@ -123,7 +123,7 @@ fn utf8<'a>(bytes: In<'a>, start: usize, what: &str) -> Result<&'a str, Problem>
     std::str::from_utf8(bytes).map_err(|e| {
         let at = start + e.valid_up_to();
         Problem {
-            code: "invalid-utf8",
+            code: Code::InvalidUtf8,
             message: format!("{what} holds a byte that is not UTF-8 text"),
             span: Span::new(at, at + e.error_len().unwrap_or(1)),
             token: None,
@@ -198,18 +198,22 @@ impl<'a> Reader<'a> {
         Span::new(at, at + len.max(1).min(self.src.len() - rel))
     }
 
+    fn token_text_boxed(&self, span: Span) -> Option<Box<str>> {
+        self.token_text(span).map(String::into_boxed_str)
+    }
+
     fn token_text(&self, span: Span) -> Option<String> {
         let bytes = &self.src[span.start - self.base..span.end - self.base];
         (!bytes.is_empty()).then(|| String::from_utf8_lossy(bytes).into_owned())
     }
 
-    fn error_at(&self, code: &'static str, message: String, at: usize) -> Problem {
+    fn error_at(&self, code: Code, message: String, at: usize) -> Problem {
         let span = self.token_span_at(at);
         Problem {
             code,
             message,
             span,
-            token: self.token_text(span),
+            token: self.token_text_boxed(span),
             ..Default::default()
         }
     }
@@ -235,18 +239,18 @@ impl<'a> Reader<'a> {
                 let unterminated = matches!(e.at.first(), None | Some(b'\n' | b'\r'));
                 if unterminated {
                     Err(Problem {
-                        code: "unterminated-tag",
+                        code: Code::UnterminatedTag,
                         message: format!(
                             "unterminated tag pair: the line ends where {} was expected",
                             e.what
                         ),
                         span: Span::new(start, at.max(start + 1)),
-                        token: self.token_text(Span::new(start, at)),
+                        token: self.token_text_boxed(Span::new(start, at)),
                         ..Default::default()
                     })
                 } else {
                     Err(self.error_at(
-                        "malformed-tag",
+                        Code::MalformedTag,
                         format!("malformed tag pair: expected {}", e.what),
                         at,
                     ))
@@ -268,7 +272,7 @@ impl<'a> Reader<'a> {
                 })
             }
             Err(_) => Err(Problem {
-                code: "unterminated-comment",
+                code: Code::UnterminatedComment,
                 message: "unterminated comment: this `{` is never closed by a `}`".into(),
                 span: Span::new(start, start + 1),
                 token: Some("{".into()),
@@ -313,9 +317,9 @@ impl<'a> Reader<'a> {
         self.skip_blank();
         if record.tags.is_empty() && follows_game {
             return Err(self.error_at(
-                "junk-between-games",
+                Code::JunkBetweenGames,
                 "text after the result of the previous game; a new game starts \
-                 with its tag pairs, like [Game \"oshi\"]"
+                 with its tag pairs, like [Game \"...\"]"
                     .into(),
                 self.here(),
             ));
@@ -336,7 +340,7 @@ impl<'a> Reader<'a> {
                 }
                 Some(b'[') => {
                     return Err(self.error_at(
-                        "tag-in-movetext",
+                        Code::TagInMovetext,
                         "a tag pair cannot stand inside the movetext; a new game's tag \
                          section starts on a line of its own"
                             .into(),
@@ -345,7 +349,7 @@ impl<'a> Reader<'a> {
                 }
                 Some(b'}') => {
                     return Err(self.error_at(
-                        "stray-brace",
+                        Code::StrayBrace,
                         "`}` without a `{` opening a comment".into(),
                         at,
                     ))
@@ -390,13 +394,13 @@ impl<'a> Reader<'a> {
                                 })
                                 .filter(|_| dots == 1 || dots == 3)
                                 .ok_or_else(|| Problem {
-                                    code: "malformed-move-number",
+                                    code: Code::MalformedMoveNumber,
                                     message: "a move number is written `N.` before the \
                                               first mover's turn or `N...` before the \
                                               second mover's"
                                         .into(),
                                     span: number_span,
-                                    token: self.token_text(number_span),
+                                    token: self.token_text_boxed(number_span),
                                     ..Default::default()
                                 })?;
                             let n = MoveNumber {
@@ -435,10 +439,10 @@ impl<'a> Reader<'a> {
     fn dangling(&self, number: Option<MoveNumber>, what_follows: &str) -> Problem {
         let span = number.map_or(Span::new(self.here(), self.here()), |n| n.span);
         Problem {
-            code: "dangling-move-number",
+            code: Code::DanglingMoveNumber,
             message: format!("a move number must be followed by its turn{what_follows}"),
             span,
-            token: self.token_text(span),
+            token: self.token_text_boxed(span),
             ..Default::default()
         }
     }
@@ -585,11 +589,11 @@ mod tests {
     #[test]
     fn invalid_utf8_is_located_in_tokens_comments_and_tags() {
         let e = one(b"[Game \"oshi\"]\n1. e3\xFF-e5").error.unwrap();
-        assert_eq!((e.code, e.span.start), ("invalid-utf8", 19));
+        assert_eq!((e.code.as_str(), e.span.start), ("invalid-utf8", 19));
         let e = one(b"[Game \"oshi\"]\n{caf\xC3} *").error.unwrap();
-        assert_eq!((e.code, e.span.start), ("invalid-utf8", 18));
+        assert_eq!((e.code.as_str(), e.span.start), ("invalid-utf8", 18));
         let e = one(b"[Event \"\xFE\"]\n*").error.unwrap();
-        assert_eq!((e.code, e.span.start), ("invalid-utf8", 8));
+        assert_eq!((e.code.as_str(), e.span.start), ("invalid-utf8", 8));
     }
 
     #[test]

@@ -3,7 +3,9 @@
 
 use super::geometry::Cell;
 use super::labels::Coords;
-use crate::game::{no_draw_marks, MoveSyntaxError};
+use super::position::Position;
+use super::Iqishiqi;
+use crate::game::{no_draw_marks, MoveSyntaxError, Notation, PositionError};
 use nom::bytes::complete::take_while1;
 use nom::character::complete::char;
 use nom::combinator::opt;
@@ -26,52 +28,80 @@ fn shape(i: &str) -> IResult<&str, (&str, Option<&str>), ()> {
     (label, opt(preceded(char('/'), label))).parse(i)
 }
 
-pub fn parse_move(text: &str, coords: Coords) -> Result<Move, MoveSyntaxError> {
-    let err = |message: String, at: usize| MoveSyntaxError { message, at };
-    let how = match coords {
-        Coords::Ludii => "an Iqishiqi move is written DROP/DEST, like `F5/A7`",
-        Coords::AbstractPlay => "an Iqishiqi move is written DROP/DEST, like `e3/g1`",
-    };
-    no_draw_marks(text, "Iqishiqi")?;
-    let (rest, (drop, dest)) =
-        shape(text).map_err(|_| err(format!("expected a cell: {how}"), 0))?;
-    if !rest.is_empty() {
-        return Err(err(
-            format!("unexpected `{rest}`: {how}"),
-            text.len() - rest.len(),
-        ));
-    }
-    let cell = |l: &str, at: usize| {
-        coords.parse(l).ok_or_else(|| {
-            err(
-                format!("`{l}` is not a cell in {} labels: {how}", coords.name()),
-                at,
-            )
+impl Notation for Iqishiqi {
+    fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveSyntaxError> {
+        let coords = pos.coords;
+        let err = |message: String, at: usize| MoveSyntaxError { message, at };
+        let how = match coords {
+            Coords::Ludii => "an Iqishiqi move is written DROP/DEST, like `F5/A7`",
+            Coords::AbstractPlay => "an Iqishiqi move is written DROP/DEST, like `e3/g1`",
+        };
+        no_draw_marks(text, "Iqishiqi")?;
+        let (rest, (drop, dest)) =
+            shape(text).map_err(|_| err(format!("expected a cell: {how}"), 0))?;
+        if !rest.is_empty() {
+            return Err(err(
+                format!("unexpected `{rest}`: {how}"),
+                text.len() - rest.len(),
+            ));
+        }
+        let cell = |l: &str, at: usize| {
+            coords.parse(l).ok_or_else(|| {
+                err(
+                    format!("`{l}` is not a cell in {} labels: {how}", coords.name()),
+                    at,
+                )
+            })
+        };
+        let drop_cell = cell(drop, 0)?;
+        let dest = match dest {
+            Some(d) => Some(cell(d, drop.len() + 1)?),
+            None => None,
+        };
+        Ok(Move {
+            drop: drop_cell,
+            dest,
+            coords,
         })
-    };
-    let drop_cell = cell(drop, 0)?;
-    let dest = match dest {
-        Some(d) => Some(cell(d, drop.len() + 1)?),
-        None => None,
-    };
-    Ok(Move {
-        drop: drop_cell,
-        dest,
-        coords,
-    })
-}
+    }
 
-pub fn write_move(mv: &Move, out: &mut String) {
-    mv.coords.write(mv.drop, out);
-    if let Some(dest) = mv.dest {
-        out.push('/');
-        mv.coords.write(dest, out);
+    fn write_move(mv: &Move, out: &mut String) {
+        mv.coords.write(mv.drop, out);
+        if let Some(dest) = mv.dest {
+            out.push('/');
+            mv.coords.write(dest, out);
+        }
+    }
+
+    fn parse_position(text: &str) -> Result<Position, PositionError> {
+        Position::parse(text, Coords::Ludii, None)
+    }
+
+    fn write_position(pos: &Position) -> String {
+        pos.write()
+    }
+
+    fn describe_reason(reason: &str) -> String {
+        match reason {
+            "corner" => "by pushing the neutral stone onto a corner".into(),
+            "edge" => "as the neutral stone reached one of their edges".into(),
+            "stalemate" => "by stalemate (the opponent had no legal move)".into(),
+            other => other.replace('-', " "),
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn parse_move(text: &str, coords: Coords) -> Result<Move, MoveSyntaxError> {
+        Iqishiqi::parse_move(&Position::start(coords, None), text)
+    }
+
+    fn write_move(mv: &Move, out: &mut String) {
+        Iqishiqi::write_move(mv, out)
+    }
 
     #[test]
     fn reads_both_forms_in_both_schemes() {

@@ -3,9 +3,12 @@
 //! corner, edge or stalemate.
 
 use super::geometry::{Cell, Dir, GRID, OFF, RAYS, RAY_LEN, STEPS, STEP_DELTA};
+use super::labels::Coords;
 use super::notation::Move;
 use super::position::Position;
-use crate::game::{any_move, collect_moves, Ending, Generator, RuleError};
+use super::Iqishiqi;
+use crate::game::{any_move, tag_value, Ending, Generator, RuleError, Rules, SetupError, Side};
+use crate::record::Tag;
 use std::fmt;
 
 /// Why a move is illegal. Cells are kept as written labels.
@@ -345,64 +348,6 @@ fn can_drop(pos: &Position) -> bool {
     pos.stones_left != Some(0)
 }
 
-/// Every legal move, each with its destination; `emit` returns `false` to
-/// stop early.
-fn generate(pos: &Position, emit: Generator<'_, Move>) {
-    if !can_drop(pos) {
-        return;
-    }
-    let an = Analysis::new(pos);
-    let mut dests = Dests::default();
-    for drop in Cell::all() {
-        if drop == pos.neutral || pos.has_stone(drop) {
-            continue;
-        }
-        dests.clear();
-        if pushes(pos, &an, drop, &mut dests).is_ok() {
-            for dest in dests.iter() {
-                let mv = Move {
-                    drop,
-                    dest: Some(dest),
-                    coords: pos.coords,
-                };
-                if !emit(mv) {
-                    return;
-                }
-            }
-        }
-    }
-}
-
-pub fn legal_moves(pos: &Position, out: &mut Vec<Move>) {
-    collect_moves(|emit| generate(pos, emit), out)
-}
-
-pub fn has_legal_move(pos: &Position) -> bool {
-    if !can_drop(pos) {
-        return false;
-    }
-    // Fast path: a drop on the empty run along a ray is the first stone in
-    // sight there; it is legal when the run the other way has room for its
-    // group. Most positions have one; only those that do not are searched in
-    // full.
-    let rays = Rays::new(pos);
-    for d in Dir::ALL {
-        let room = rays.run[d.opposite().index()];
-        if room == 0 {
-            continue;
-        }
-        let mut c = pos.neutral;
-        for _ in 0..rays.run[d.index()] {
-            c = c.step(d).expect("the run is on the board");
-            let (_, size) = new_group(pos, c);
-            if size <= room {
-                return true;
-            }
-        }
-    }
-    any_move(|emit| generate(pos, emit))
-}
-
 /// The legal destinations after a drop on `drop`, or why there are none.
 pub fn destinations(pos: &Position, drop: Cell) -> Result<Dests, IqishiqiError> {
     let label = |c: Cell| pos.coords.label(c);
@@ -439,55 +384,146 @@ pub fn destinations(pos: &Position, drop: Cell) -> Result<Dests, IqishiqiError> 
     }
 }
 
-/// Checks `mv` against every rule and plays it.
-pub fn play(pos: &mut Position, mv: &Move) -> Result<(), IqishiqiError> {
-    let dests = destinations(pos, mv.drop)?;
-    let label = |c: Cell| pos.coords.label(c);
-    // The destinations' labels, for the error messages only.
-    let legal = || {
-        let mut l: Vec<String> = dests.iter().map(label).collect();
-        l.sort();
-        l
-    };
-    let dest = match mv.dest {
-        Some(d) if dests.contains(&d) => d,
-        Some(d) => {
-            return Err(IqishiqiError::Unreachable {
-                drop: label(mv.drop),
-                dest: label(d),
-                legal: legal(),
-            })
-        }
-        None if dests.len() == 1 => dests.iter().next().expect("one destination"),
-        None => {
-            return Err(IqishiqiError::Ambiguous {
-                drop: label(mv.drop),
-                legal: legal(),
-            })
-        }
-    };
-    pos.place(mv.drop);
-    pos.neutral = dest;
-    if let Some(left) = pos.stones_left.as_mut() {
-        *left -= 1;
-    }
-    pos.to_move = pos.to_move.other();
-    Ok(())
-}
+impl Rules for Iqishiqi {
+    type Error = IqishiqiError;
 
-/// Checked after each move, in this order: the neutral stone on a corner
-/// (the pusher wins), on an edge (its owner wins), the next player without
-/// a legal move (the pusher wins).
-pub fn ending(pos: &Position) -> Option<Ending> {
-    let pusher = pos.to_move.other();
-    if pos.neutral.is_corner() {
-        return Some(Ending::win(pusher, "corner"));
+    /// The standard start or the `Position` tag's, in the labels `Coords`
+    /// names and with the supply `StoneLimit` sets.
+    fn start(tags: &[Tag]) -> Result<Position, SetupError> {
+        let coords = match tag_value(tags, "Coords").map(str::to_ascii_lowercase) {
+            None => Coords::Ludii,
+            Some(v) if v == "ludii" => Coords::Ludii,
+            Some(v) if v == "abstractplay" => Coords::AbstractPlay,
+            Some(_) => {
+                return Err(SetupError {
+                    tag: "Coords",
+                    message: "Coords is `ludii` (the default) or `abstractplay`".into(),
+                    at: None,
+                })
+            }
+        };
+        let limit = match tag_value(tags, "StoneLimit") {
+            None => None,
+            Some(v) => Some(v.trim().parse::<u32>().map_err(|_| SetupError {
+                tag: "StoneLimit",
+                message: "StoneLimit is the number of white stones in the supply, like `75`".into(),
+                at: None,
+            })?),
+        };
+        match tag_value(tags, "Position") {
+            None => Ok(Position::start(coords, limit)),
+            Some(text) => Position::parse(text, coords, limit).map_err(SetupError::from),
+        }
     }
-    if let Some(edge) = pos.neutral.edges().next() {
-        return Some(Ending::win(edge.owner(), "edge"));
+
+    fn side_to_move(pos: &Position) -> Side {
+        pos.to_move
     }
-    if !has_legal_move(pos) {
-        return Some(Ending::win(pusher, "stalemate"));
+
+    /// Checks `mv` against every rule and plays it.
+    fn play(pos: &mut Position, mv: &Move) -> Result<(), IqishiqiError> {
+        let dests = destinations(pos, mv.drop)?;
+        let label = |c: Cell| pos.coords.label(c);
+        // The destinations' labels, for the error messages only.
+        let legal = || {
+            let mut l: Vec<String> = dests.iter().map(label).collect();
+            l.sort();
+            l
+        };
+        let dest = match mv.dest {
+            Some(d) if dests.contains(&d) => d,
+            Some(d) => {
+                return Err(IqishiqiError::Unreachable {
+                    drop: label(mv.drop),
+                    dest: label(d),
+                    legal: legal(),
+                })
+            }
+            None if dests.len() == 1 => dests.iter().next().expect("one destination"),
+            None => {
+                return Err(IqishiqiError::Ambiguous {
+                    drop: label(mv.drop),
+                    legal: legal(),
+                })
+            }
+        };
+        pos.place(mv.drop);
+        pos.neutral = dest;
+        if let Some(left) = pos.stones_left.as_mut() {
+            *left -= 1;
+        }
+        pos.to_move = pos.to_move.other();
+        Ok(())
     }
-    None
+
+    /// Every legal move, each with its destination; `emit` returns `false` to
+    /// stop early.
+    fn generate(pos: &Position, emit: Generator<'_, Move>) {
+        if !can_drop(pos) {
+            return;
+        }
+        let an = Analysis::new(pos);
+        let mut dests = Dests::default();
+        for drop in Cell::all() {
+            if drop == pos.neutral || pos.has_stone(drop) {
+                continue;
+            }
+            dests.clear();
+            if pushes(pos, &an, drop, &mut dests).is_ok() {
+                for dest in dests.iter() {
+                    let mv = Move {
+                        drop,
+                        dest: Some(dest),
+                        coords: pos.coords,
+                    };
+                    if !emit(mv) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    fn has_legal_move(pos: &Position) -> bool {
+        if !can_drop(pos) {
+            return false;
+        }
+        // Fast path: a drop on the empty run along a ray is the first stone in
+        // sight there; it is legal when the run the other way has room for its
+        // group. Most positions have one; only those that do not are searched in
+        // full.
+        let rays = Rays::new(pos);
+        for d in Dir::ALL {
+            let room = rays.run[d.opposite().index()];
+            if room == 0 {
+                continue;
+            }
+            let mut c = pos.neutral;
+            for _ in 0..rays.run[d.index()] {
+                c = c.step(d).expect("the run is on the board");
+                let (_, size) = new_group(pos, c);
+                if size <= room {
+                    return true;
+                }
+            }
+        }
+        any_move(|emit| Self::generate(pos, emit))
+    }
+
+    /// Checked after each move, in this order: the neutral stone on a corner
+    /// (the pusher wins), on an edge (its owner wins), the next player without
+    /// a legal move (the pusher wins).
+    fn ending(pos: &Position) -> Option<Ending> {
+        let pusher = pos.to_move.other();
+        if pos.neutral.is_corner() {
+            return Some(Ending::win(pusher, "corner"));
+        }
+        if let Some(edge) = pos.neutral.edges().next() {
+            return Some(Ending::win(edge.owner(), "edge"));
+        }
+        if !Self::has_legal_move(pos) {
+            return Some(Ending::win(pusher, "stalemate"));
+        }
+        None
+    }
 }

@@ -7,7 +7,7 @@ use super::labels::Coords;
 use super::position::Position;
 use super::rules::{self, IqishiqiError};
 use super::{Iqishiqi, Move};
-use crate::game::{Game, RuleError, Side};
+use crate::game::{Notation, RuleError, Rules, Side};
 use crate::record::Tag;
 use std::collections::BTreeSet;
 
@@ -22,11 +22,11 @@ fn pos(text: &str) -> Position {
 }
 
 fn mv(text: &str) -> Move {
-    super::notation::parse_move(text, Coords::Ludii).unwrap()
+    Iqishiqi::parse_move(&Iqishiqi::start(&[]).unwrap(), text).unwrap()
 }
 
 fn play(p: &mut Position, text: &str) -> Result<(), IqishiqiError> {
-    rules::play(p, &mv(text))
+    Iqishiqi::play(p, &mv(text))
 }
 
 fn legal(p: &Position) -> BTreeSet<String> {
@@ -61,7 +61,7 @@ fn t1_drop_f5_makes_a_group_of_four_with_two_pushes() {
     // F5/A7 puts the neutral stone on the SW edge: North's.
     let mut q = p.clone();
     play(&mut q, "F5/A7").unwrap();
-    let e = rules::ending(&q).unwrap();
+    let e = Iqishiqi::ending(&q).unwrap();
     assert_eq!((e.winner, e.reason), (Some(Side::First), "edge"));
 }
 
@@ -70,7 +70,7 @@ fn t2_south_stalemates_north() {
     let mut p = pos(T2);
     play(&mut p, "N8/N10").unwrap();
     assert!(legal(&p).is_empty());
-    let e = rules::ending(&p).unwrap();
+    let e = Iqishiqi::ending(&p).unwrap();
     assert_eq!((e.winner, e.reason), (Some(Side::Second), "stalemate"));
 }
 
@@ -78,7 +78,7 @@ fn t2_south_stalemates_north() {
 fn t3_south_has_twenty_replies() {
     let mut p = pos(T3);
     play(&mut p, "F9/C6").unwrap();
-    assert_eq!(rules::ending(&p), None);
+    assert_eq!(Iqishiqi::ending(&p), None);
     assert_eq!(legal(&p).len(), 20);
 }
 
@@ -246,7 +246,7 @@ fn the_stone_limit_ends_the_supply() {
     assert_eq!(code(play(&mut p.clone(), "H6")), "no-stones-left");
     assert!(legal(&p).is_empty());
     // The next player cannot move: the pusher wins by stalemate.
-    let e = rules::ending(&p).unwrap();
+    let e = Iqishiqi::ending(&p).unwrap();
     assert_eq!((e.winner, e.reason), (Some(Side::First), "stalemate"));
     assert!(Iqishiqi::start(&[tag("many")]).is_err());
 }
@@ -258,12 +258,12 @@ fn a_corner_wins_for_the_pusher_even_on_the_opponents_edge() {
     // H1 is a corner (S, South's; SE, North's). North pushes there.
     let mut p = pos("H2 - n");
     play(&mut p, "H3/H1").unwrap();
-    let e = rules::ending(&p).unwrap();
+    let e = Iqishiqi::ending(&p).unwrap();
     assert_eq!((e.winner, e.reason), (Some(Side::First), "corner"));
     // South pushes there: South wins.
     let mut p = pos("H2 - s");
     play(&mut p, "H3/H1").unwrap();
-    let e = rules::ending(&p).unwrap();
+    let e = Iqishiqi::ending(&p).unwrap();
     assert_eq!((e.winner, e.reason), (Some(Side::Second), "corner"));
 }
 
@@ -273,7 +273,7 @@ fn an_edge_wins_for_its_owner_whoever_pushed() {
     for (side, text) in [(Side::First, "D2 - n"), (Side::Second, "D2 - s")] {
         let mut p = pos(text);
         play(&mut p, "D3/D1").unwrap();
-        let e = rules::ending(&p).unwrap();
+        let e = Iqishiqi::ending(&p).unwrap();
         assert_eq!(
             (e.winner, e.reason),
             (Some(Side::Second), "edge"),
@@ -290,7 +290,7 @@ fn an_edge_wins_for_its_owner_whoever_pushed() {
         ("O10", Side::Second), // NE
     ] {
         let p = pos(&format!("{neutral} - n"));
-        let e = rules::ending(&p).unwrap();
+        let e = Iqishiqi::ending(&p).unwrap();
         assert_eq!((e.winner, e.reason), (Some(owner), "edge"), "{neutral}");
     }
 }
@@ -299,11 +299,11 @@ fn an_edge_wins_for_its_owner_whoever_pushed() {
 fn corner_is_checked_before_edge_and_edge_before_stalemate() {
     // On a corner with no legal move for the next player: still "corner".
     let p = pos("H1 - s 0");
-    assert_eq!(rules::ending(&p).unwrap().reason, "corner");
+    assert_eq!(Iqishiqi::ending(&p).unwrap().reason, "corner");
     let p = pos("D1 - s 0");
-    assert_eq!(rules::ending(&p).unwrap().reason, "edge");
+    assert_eq!(Iqishiqi::ending(&p).unwrap().reason, "edge");
     let p = pos("H8 - s 0");
-    assert_eq!(rules::ending(&p).unwrap().reason, "stalemate");
+    assert_eq!(Iqishiqi::ending(&p).unwrap().reason, "stalemate");
 }
 
 // --- Counts and the generator -----------------------------------------------
@@ -385,9 +385,9 @@ fn generator_agrees_with_the_naive_rules_over_random_games() {
                 let generated = legal(&p);
                 assert_eq!(generated, naive_moves(&p), "{}", p.write());
                 // The quick answer (drops along the rays first) agrees.
-                assert_eq!(rules::has_legal_move(&p), !generated.is_empty());
+                assert_eq!(Iqishiqi::has_legal_move(&p), !generated.is_empty());
                 positions += 1;
-                if rules::ending(&p).is_some() {
+                if Iqishiqi::ending(&p).is_some() {
                     break;
                 }
                 let pick: Vec<&String> = generated.iter().collect();
@@ -421,19 +421,18 @@ fn facts_resolve_the_destination_and_stats_measure_pushes_and_groups() {
 
 #[test]
 fn abstractplay_moves_use_its_labels() {
-    use crate::game::Game;
     let pos = super::Iqishiqi::start(&[]).unwrap();
     let mv = super::Iqishiqi::parse_move(&pos, "H9").unwrap();
     let mut after = pos.clone();
     super::Iqishiqi::play(&mut after, &mv).unwrap();
     // H9 is i7 in AbstractPlay's labels and H7 is g8 (the fixture game in
     // AbstractPlay labels opens with i7/g8).
-    assert_eq!(super::facts::abstractplay_move(&mv, &after), "i7/g8");
+    assert_eq!(super::site::abstractplay_move(&mv, &after), "i7/g8");
 }
 
 #[test]
 fn abstractplay_lists_are_recognised_by_their_first_turn() {
-    use super::facts::looks_abstractplay;
+    use super::site::looks_abstractplay;
     assert!(looks_abstractplay(b"i7/g8"));
     assert!(looks_abstractplay(b"o1/h15"));
     // Ludii's canonical labels are uppercase; a lone drop is ambiguous.
@@ -464,4 +463,24 @@ fn stone_bits_follow_the_stones_through_random_games() {
         p.bits.iter().map(|w| w.count_ones()).sum::<u32>(),
         p.stone_count()
     );
+}
+
+/// Every move that can be written: a drop on each cell, the neutral stone
+/// to each cell.
+fn candidates(p: &Position) -> Vec<Move> {
+    Cell::all()
+        .flat_map(|drop| {
+            Cell::all().map(move |dest| Move {
+                drop,
+                dest: Some(dest),
+                coords: p.coords,
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn perft_counts_agree_with_trying_every_move() {
+    let checked = crate::testkit::check_perft_file::<Iqishiqi>("iqishiqi", 2_000, &candidates);
+    assert!(checked >= 3, "{checked}");
 }

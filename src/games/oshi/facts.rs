@@ -2,18 +2,25 @@
 //! statistics.
 
 use super::geometry::Square;
-use super::notation::{write_move, Move};
+use super::notation::Move;
 use super::position::{Piece, Position, MAX_PIECES};
-use crate::game::{Counts, Effect, MoveFacts, Side, Stat};
+use super::Oshi;
+use crate::game::{Effect, Facts, MoveFacts, Notation, Side};
 
-pub const STATS: &[Stat] = &[
-    Stat::sum("points_first"),
-    Stat::sum("points_second"),
-    Stat::sum("pushed_off_by_first"),
-    Stat::sum("pushed_off_by_second"),
-    Stat::sum("pushes_first"),
-    Stat::sum("pushes_second"),
-];
+crate::statistics! {
+    /// Oshi's statistics (notation/oshi.md).
+    pub struct OshiStats {
+        /// Points scored by the first-named side (Red).
+        points_first: Sum,
+        points_second: Sum,
+        /// Pieces the first-named side pushed off the board.
+        pushed_off_by_first: Sum,
+        pushed_off_by_second: Sum,
+        /// The first-named side's moves that pushed another piece.
+        pushes_first: Sum,
+        pushes_second: Sum,
+    }
+}
 
 fn name(p: Piece) -> String {
     format!("{} {}-story", super::SIDES[p.owner.index()], p.height)
@@ -30,57 +37,62 @@ fn squares(pos: &Position) -> [Option<(Square, Piece)>; MAX_PIECES] {
     at
 }
 
-pub fn describe(before: &Position, mv: &Move, after: &Position) -> MoveFacts {
-    let mut canonical = String::new();
-    write_move(mv, &mut canonical);
-    let mover = before.piece(mv.from).map(|p| p.id);
-    let (was, now) = (squares(before), squares(after));
-    let mut effects = Vec::new();
-    for (id, (old, new)) in was.iter().zip(now.iter()).enumerate() {
-        let Some((from, piece)) = old else { continue };
-        if Some(id as u8) == mover {
-            continue;
-        }
-        match new {
-            Some((to, _)) if to == from => {}
-            Some((to, _)) => effects.push(Effect {
-                piece: Some(name(*piece)),
-                from: Some(from.to_string()),
-                to: Some(to.to_string()),
-                ..Effect::new("pushed")
-            }),
-            None => effects.push(Effect {
-                piece: Some(name(*piece)),
-                from: Some(from.to_string()),
-                points: Some(u32::from(piece.height)),
-                ..Effect::new("pushed-off")
-            }),
-        }
-    }
-    let kind = if effects.is_empty() { "move" } else { "push" };
-    MoveFacts {
-        canonical,
-        kind: kind.into(),
-        from: Some(mv.from.to_string()),
-        to: Some(mv.to.to_string()),
-        effects,
-        offer: false,
-    }
-}
+impl Facts for Oshi {
+    type Stats = OshiStats;
 
-pub fn count(before: &Position, after: &Position, facts: &MoveFacts, counts: &mut Counts) {
-    for side in Side::BOTH {
-        let gained = after.score[side.index()].saturating_sub(before.score[side.index()]);
-        counts.add(side.index(), u64::from(gained));
+    fn describe(before: &Position, mv: &Move, after: &Position) -> MoveFacts {
+        let mut canonical = String::new();
+        Oshi::write_move(mv, &mut canonical);
+        let mover = before.piece(mv.from).map(|p| p.id);
+        let (was, now) = (squares(before), squares(after));
+        let mut effects = Vec::new();
+        for (id, (old, new)) in was.iter().zip(now.iter()).enumerate() {
+            let Some((from, piece)) = old else { continue };
+            if Some(id as u8) == mover {
+                continue;
+            }
+            match new {
+                Some((to, _)) if to == from => {}
+                Some((to, _)) => effects.push(Effect {
+                    piece: Some(name(*piece)),
+                    from: Some(from.to_string()),
+                    to: Some(to.to_string()),
+                    ..Effect::new("pushed")
+                }),
+                None => effects.push(Effect {
+                    piece: Some(name(*piece)),
+                    from: Some(from.to_string()),
+                    points: Some(u32::from(piece.height)),
+                    ..Effect::new("pushed-off")
+                }),
+            }
+        }
+        let kind = if effects.is_empty() { "move" } else { "push" };
+        MoveFacts {
+            canonical,
+            kind: kind.into(),
+            from: Some(mv.from.to_string()),
+            to: Some(mv.to.to_string()),
+            effects,
+            offer: false,
+        }
     }
-    let mover = before.to_move.index();
-    let off = facts
-        .effects
-        .iter()
-        .filter(|e| e.what == "pushed-off")
-        .count();
-    counts.add(2 + mover, off as u64);
-    if facts.kind == "push" {
-        counts.add(4 + mover, 1);
+
+    fn count(stats: &mut OshiStats, before: &Position, mv: &Move, after: &Position, _: usize) {
+        let [first, second] = [Side::First, Side::Second]
+            .map(|s| u64::from(after.score[s.index()].saturating_sub(before.score[s.index()])));
+        stats.points_first.add(first);
+        stats.points_second.add(second);
+        let mover = before.piece(mv.from).map(|p| p.id as usize);
+        let off = (0..MAX_PIECES)
+            .filter(|&id| before.at[id].is_some() && after.at[id].is_none())
+            .count() as u64;
+        let pushed = (0..MAX_PIECES).any(|id| Some(id) != mover && before.at[id] != after.at[id]);
+        let (pushed_off, pushes) = match before.to_move {
+            Side::First => (&mut stats.pushed_off_by_first, &mut stats.pushes_first),
+            Side::Second => (&mut stats.pushed_off_by_second, &mut stats.pushes_second),
+        };
+        pushed_off.add(off);
+        pushes.add(u64::from(pushed));
     }
 }

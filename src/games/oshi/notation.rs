@@ -1,7 +1,9 @@
 //! Oshi move syntax: `FROM-TO`, e.g. `e3-e5` (uppercase accepted).
 
 use super::geometry::Square;
-use crate::game::{no_draw_marks, MoveSyntaxError};
+use super::position::Position;
+use super::Oshi;
+use crate::game::{no_draw_marks, MoveSyntaxError, Notation, PositionError};
 use nom::bytes::complete::take;
 use nom::character::complete::char;
 use nom::{IResult, Parser};
@@ -27,48 +29,74 @@ fn err(message: impl Into<String>, at: usize) -> MoveSyntaxError {
 
 const SHAPE: &str = "an Oshi move is written FROM-TO, like `e3-e5`";
 
-pub fn parse_move(text: &str) -> Result<Move, MoveSyntaxError> {
-    // The usual spelling, `e3-e5`, read directly; the rest (upper case,
-    // and every error) by the parser below.
-    if let [f1 @ b'a'..=b'i', r1 @ b'1'..=b'9', b'-', f2 @ b'a'..=b'i', r2 @ b'1'..=b'9'] =
-        *text.as_bytes()
-    {
-        let square = |f: u8, r: u8| Square::new((f - b'a') as i8, (r - b'1') as i8);
-        if let (Some(from), Some(to)) = (square(f1, r1), square(f2, r2)) {
-            return Ok(Move { from, to });
+impl Notation for Oshi {
+    fn parse_move(_: &Position, text: &str) -> Result<Move, MoveSyntaxError> {
+        // The usual spelling, `e3-e5`, read directly; the rest (upper case,
+        // and every error) by the parser below.
+        if let [f1 @ b'a'..=b'i', r1 @ b'1'..=b'9', b'-', f2 @ b'a'..=b'i', r2 @ b'1'..=b'9'] =
+            *text.as_bytes()
+        {
+            let square = |f: u8, r: u8| Square::new((f - b'a') as i8, (r - b'1') as i8);
+            if let (Some(from), Some(to)) = (square(f1, r1), square(f2, r2)) {
+                return Ok(Move { from, to });
+            }
+        }
+        no_draw_marks(text, "Oshi")?;
+        let at = |rest: &str| text.len() - rest.len();
+        let truncated = || format!("truncated move: {SHAPE}");
+        let not_square = |s: &str| format!("`{s}` is not a square a1..i9: {SHAPE}");
+        let (rest, a) = two_chars(text).map_err(|_| err(truncated(), 0))?;
+        let from = Square::parse(a).ok_or_else(|| err(not_square(a), 0))?;
+        let (rest, _) = char::<_, ()>('-').parse(rest).map_err(|_| {
+            err(
+                format!("expected `-` after the first square: {SHAPE}"),
+                at(rest),
+            )
+        })?;
+        let (tail, b) = two_chars(rest).map_err(|_| err(truncated(), at(rest)))?;
+        let to = Square::parse(b).ok_or_else(|| err(not_square(b), at(rest)))?;
+        if !tail.is_empty() {
+            return Err(err(
+                format!("unexpected `{tail}` after the move: {SHAPE}"),
+                at(tail),
+            ));
+        }
+        Ok(Move { from, to })
+    }
+
+    fn write_move(mv: &Move, out: &mut String) {
+        use std::fmt::Write;
+        let _ = write!(out, "{}-{}", mv.from, mv.to);
+    }
+
+    fn parse_position(text: &str) -> Result<Position, PositionError> {
+        Position::parse(text)
+    }
+
+    fn write_position(pos: &Position) -> String {
+        pos.write()
+    }
+
+    fn describe_reason(reason: &str) -> String {
+        match reason {
+            "points" => "on points".into(),
+            "no-legal-move" => "as the opponent had no legal move".into(),
+            other => other.replace('-', " "),
         }
     }
-    no_draw_marks(text, "Oshi")?;
-    let at = |rest: &str| text.len() - rest.len();
-    let truncated = || format!("truncated move: {SHAPE}");
-    let not_square = |s: &str| format!("`{s}` is not a square a1..i9: {SHAPE}");
-    let (rest, a) = two_chars(text).map_err(|_| err(truncated(), 0))?;
-    let from = Square::parse(a).ok_or_else(|| err(not_square(a), 0))?;
-    let (rest, _) = char::<_, ()>('-').parse(rest).map_err(|_| {
-        err(
-            format!("expected `-` after the first square: {SHAPE}"),
-            at(rest),
-        )
-    })?;
-    let (tail, b) = two_chars(rest).map_err(|_| err(truncated(), at(rest)))?;
-    let to = Square::parse(b).ok_or_else(|| err(not_square(b), at(rest)))?;
-    if !tail.is_empty() {
-        return Err(err(
-            format!("unexpected `{tail}` after the move: {SHAPE}"),
-            at(tail),
-        ));
-    }
-    Ok(Move { from, to })
-}
-
-pub fn write_move(mv: &Move, out: &mut String) {
-    use std::fmt::Write;
-    let _ = write!(out, "{}-{}", mv.from, mv.to);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn parse_move(text: &str) -> Result<Move, MoveSyntaxError> {
+        Oshi::parse_move(&Position::start(super::super::NoReturn::Own), text)
+    }
+
+    fn write_move(mv: &Move, out: &mut String) {
+        Oshi::write_move(mv, out)
+    }
 
     #[test]
     fn reads_plain_and_uppercase_moves() {

@@ -7,8 +7,10 @@ use super::position::{Board, NoReturn, Piece, Position, MAX_PIECES, POINTS_TO_WI
 
 /// Piece locations by id ([`Position::at`]).
 type Locations = [Option<Square>; MAX_PIECES];
+use super::Oshi;
 use super::SIDES;
-use crate::game::{any_move, collect_moves, Ending, Generator, RuleError, Side};
+use crate::game::{any_move, tag_value, Ending, Generator, RuleError, Rules, SetupError, Side};
+use crate::record::Tag;
 use std::fmt;
 
 /// Why a move is illegal.
@@ -170,53 +172,160 @@ fn step(
     Ok(next)
 }
 
-/// Every legal move of the side to move, in generation order; `emit`
-/// returns `false` to stop early.
-fn generate(pos: &Position, emit: Generator<'_, Move>) {
-    for from in Square::all() {
-        let Some(piece) = pos.piece(from).filter(|p| p.owner == pos.to_move) else {
-            continue;
+impl Rules for Oshi {
+    type Error = OshiError;
+
+    /// The standard start or the `Position` tag's, under the `NoReturn`
+    /// setting.
+    fn start(tags: &[Tag]) -> Result<Position, SetupError> {
+        let no_return = match tag_value(tags, "NoReturn").map(str::to_ascii_lowercase) {
+            None => NoReturn::Own,
+            Some(v) if v == "own" => NoReturn::Own,
+            Some(v) if v == "opponent" => NoReturn::Opponent,
+            Some(_) => {
+                return Err(SetupError {
+                    tag: "NoReturn",
+                    message: "NoReturn is `own` (the default) or `opponent`".into(),
+                    at: None,
+                })
+            }
         };
-        for dir in Dir::ALL {
-            let mut board = pos.board;
-            let mut at = pos.at;
-            let mut score = pos.score;
-            let mut m = from;
-            for _ in 0..piece.height {
-                if m.step(dir).is_none() {
-                    break;
+        match tag_value(tags, "Position") {
+            None => Ok(Position::start(no_return)),
+            Some(text) => {
+                let mut pos = Position::parse(text).map_err(SetupError::from)?;
+                pos.no_return = no_return;
+                Ok(pos)
+            }
+        }
+    }
+
+    fn side_to_move(pos: &Position) -> Side {
+        pos.to_move
+    }
+
+    /// Checks `mv` against every rule and plays it.
+    fn play(pos: &mut Position, mv: &Move) -> Result<(), OshiError> {
+        let Move { from, to } = *mv;
+        let piece: Piece = pos.piece(from).ok_or(OshiError::NoPiece { from })?;
+        if piece.owner != pos.to_move {
+            return Err(OshiError::NotYourPiece {
+                from,
+                owner: piece.owner,
+            });
+        }
+        if from == to {
+            return Err(OshiError::NullMove { from });
+        }
+        let (dir, distance) = Dir::between(from, to).ok_or(OshiError::NotStraight { from, to })?;
+        if distance > piece.height {
+            return Err(OshiError::TooFar {
+                from,
+                height: piece.height,
+                distance,
+            });
+        }
+        let mut board = pos.board;
+        let mut at = pos.at;
+        let mut score = pos.score;
+        let mut m = from;
+        for k in 1..=distance {
+            m = step(&mut board, &mut at, &mut score, m, dir, piece.height).map_err(|train| {
+                OshiError::TrainTooLong {
+                    from,
+                    step: k,
+                    at: m,
+                    train,
+                    height: piece.height,
                 }
-                match step(&mut board, &mut at, &mut score, m, dir, piece.height) {
-                    Ok(n) => m = n,
-                    Err(_) => break,
-                }
-                if pos.forbid[piece.id as usize] != Some(m) && !emit(Move { from, to: m }) {
-                    return;
+            })?;
+        }
+        if pos.forbid[piece.id as usize] == Some(to) {
+            return Err(OshiError::NoReturn {
+                from,
+                to,
+                reading: pos.no_return,
+            });
+        }
+        // The no-return squares for the next turn of the side the rule binds:
+        // where its pieces stood before this move.
+        let bound = match pos.no_return {
+            NoReturn::Own => pos.to_move,
+            NoReturn::Opponent => pos.to_move.other(),
+        };
+        for id in ids_of(pos.ids[bound.index()]) {
+            if let Some(sq) = pos.at[id] {
+                pos.forbid[id] = Some(sq);
+            }
+        }
+        pos.board = board;
+        pos.at = at;
+        pos.score = score;
+        pos.to_move = pos.to_move.other();
+        Ok(())
+    }
+
+    /// Every legal move of the side to move, in generation order; `emit`
+    /// returns `false` to stop early.
+    fn generate(pos: &Position, emit: Generator<'_, Move>) {
+        for from in Square::all() {
+            let Some(piece) = pos.piece(from).filter(|p| p.owner == pos.to_move) else {
+                continue;
+            };
+            for dir in Dir::ALL {
+                let mut board = pos.board;
+                let mut at = pos.at;
+                let mut score = pos.score;
+                let mut m = from;
+                for _ in 0..piece.height {
+                    if m.step(dir).is_none() {
+                        break;
+                    }
+                    match step(&mut board, &mut at, &mut score, m, dir, piece.height) {
+                        Ok(n) => m = n,
+                        Err(_) => break,
+                    }
+                    if pos.forbid[piece.id as usize] != Some(m) && !emit(Move { from, to: m }) {
+                        return;
+                    }
                 }
             }
         }
     }
-}
 
-pub fn legal_moves(pos: &Position, out: &mut Vec<Move>) {
-    collect_moves(|emit| generate(pos, emit), out)
-}
-
-pub fn has_legal_move(pos: &Position) -> bool {
-    // Fast path: a piece of the side to move with an empty square next to
-    // it that the no-return rule leaves open has a one-square move pushing
-    // nothing. Only positions with none are searched in full.
-    for id in ids_of(pos.ids[pos.to_move.index()]) {
-        let Some(sq) = pos.at[id] else { continue };
-        for dir in Dir::ALL {
-            if let Some(next) = sq.step(dir) {
-                if pos.board[next.index()].is_none() && pos.forbid[id] != Some(next) {
-                    return true;
+    fn has_legal_move(pos: &Position) -> bool {
+        // Fast path: a piece of the side to move with an empty square next to
+        // it that the no-return rule leaves open has a one-square move pushing
+        // nothing. Only positions with none are searched in full.
+        for id in ids_of(pos.ids[pos.to_move.index()]) {
+            let Some(sq) = pos.at[id] else { continue };
+            for dir in Dir::ALL {
+                if let Some(next) = sq.step(dir) {
+                    if pos.board[next.index()].is_none() && pos.forbid[id] != Some(next) {
+                        return true;
+                    }
                 }
             }
         }
+        any_move(|emit| Self::generate(pos, emit))
     }
-    any_move(|emit| generate(pos, emit))
+
+    /// The end of the game, checked after each move: 7 points wins (both at
+    /// once: the mover wins); a player to move with no legal move loses.
+    fn ending(pos: &Position) -> Option<Ending> {
+        let mover = pos.to_move.other();
+        let reached = |s: Side| pos.score[s.index()] >= POINTS_TO_WIN;
+        if reached(mover) {
+            return Some(Ending::win(mover, "points"));
+        }
+        if reached(pos.to_move) {
+            return Some(Ending::win(pos.to_move, "points"));
+        }
+        if !Self::has_legal_move(pos) {
+            return Some(Ending::win(mover, "no-legal-move"));
+        }
+        None
+    }
 }
 
 /// The piece ids in a bit set ([`Position::ids`]).
@@ -228,82 +337,4 @@ fn ids_of(mut bits: u16) -> impl Iterator<Item = usize> {
             id
         })
     })
-}
-
-/// Checks `mv` against every rule and plays it.
-pub fn play(pos: &mut Position, mv: &Move) -> Result<(), OshiError> {
-    let Move { from, to } = *mv;
-    let piece: Piece = pos.piece(from).ok_or(OshiError::NoPiece { from })?;
-    if piece.owner != pos.to_move {
-        return Err(OshiError::NotYourPiece {
-            from,
-            owner: piece.owner,
-        });
-    }
-    if from == to {
-        return Err(OshiError::NullMove { from });
-    }
-    let (dir, distance) = Dir::between(from, to).ok_or(OshiError::NotStraight { from, to })?;
-    if distance > piece.height {
-        return Err(OshiError::TooFar {
-            from,
-            height: piece.height,
-            distance,
-        });
-    }
-    let mut board = pos.board;
-    let mut at = pos.at;
-    let mut score = pos.score;
-    let mut m = from;
-    for k in 1..=distance {
-        m = step(&mut board, &mut at, &mut score, m, dir, piece.height).map_err(|train| {
-            OshiError::TrainTooLong {
-                from,
-                step: k,
-                at: m,
-                train,
-                height: piece.height,
-            }
-        })?;
-    }
-    if pos.forbid[piece.id as usize] == Some(to) {
-        return Err(OshiError::NoReturn {
-            from,
-            to,
-            reading: pos.no_return,
-        });
-    }
-    // The no-return squares for the next turn of the side the rule binds:
-    // where its pieces stood before this move.
-    let bound = match pos.no_return {
-        NoReturn::Own => pos.to_move,
-        NoReturn::Opponent => pos.to_move.other(),
-    };
-    for id in ids_of(pos.ids[bound.index()]) {
-        if let Some(sq) = pos.at[id] {
-            pos.forbid[id] = Some(sq);
-        }
-    }
-    pos.board = board;
-    pos.at = at;
-    pos.score = score;
-    pos.to_move = pos.to_move.other();
-    Ok(())
-}
-
-/// The end of the game, checked after each move: 7 points wins (both at
-/// once: the mover wins); a player to move with no legal move loses.
-pub fn ending(pos: &Position) -> Option<Ending> {
-    let mover = pos.to_move.other();
-    let reached = |s: Side| pos.score[s.index()] >= POINTS_TO_WIN;
-    if reached(mover) {
-        return Some(Ending::win(mover, "points"));
-    }
-    if reached(pos.to_move) {
-        return Some(Ending::win(pos.to_move, "points"));
-    }
-    if !has_legal_move(pos) {
-        return Some(Ending::win(mover, "no-legal-move"));
-    }
-    None
 }

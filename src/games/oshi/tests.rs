@@ -2,9 +2,9 @@
 //! worked out by hand (tests/data/oshi-counts.txt).
 
 use super::position::{NoReturn, Position};
-use super::rules::{self, OshiError};
+use super::rules::OshiError;
 use super::{Move, Oshi, Square};
-use crate::game::{Game, RuleError, Side};
+use crate::game::{Notation, RuleError, Rules, Side};
 use crate::record::Tag;
 
 fn sq(s: &str) -> Square {
@@ -16,11 +16,11 @@ fn pos(text: &str) -> Position {
 }
 
 fn mv(text: &str) -> Move {
-    super::notation::parse_move(text).unwrap()
+    Oshi::parse_move(&Oshi::start(&[]).unwrap(), text).unwrap()
 }
 
 fn play(p: &mut Position, text: &str) -> Result<(), OshiError> {
-    rules::play(p, &mv(text))
+    Oshi::play(p, &mv(text))
 }
 
 fn play_all(p: &mut Position, moves: &str) {
@@ -268,9 +268,9 @@ fn opponent_reading_uses_the_start_of_the_opponents_last_turn() {
 #[test]
 fn seven_points_win_at_once() {
     let mut p = pos("4a4/4a4/4C4/9/9/9/9/9/9 r 5-0 -");
-    assert_eq!(rules::ending(&p), None);
+    assert_eq!(Oshi::ending(&p), None);
     play(&mut p, "e7-e9").unwrap();
-    let e = rules::ending(&p).unwrap();
+    let e = Oshi::ending(&p).unwrap();
     assert_eq!((e.winner, e.reason), (Some(Side::First), "points"));
 }
 
@@ -279,7 +279,7 @@ fn pushing_your_own_piece_off_can_hand_the_opponent_the_win() {
     // White has 6; Red's 3-story pushes its own 1-story off.
     let mut p = pos("4A4/4C4/9/9/9/9/9/9/a8 r 0-6 -");
     play(&mut p, "e8-e9").unwrap();
-    let e = rules::ending(&p).unwrap();
+    let e = Oshi::ending(&p).unwrap();
     assert_eq!((e.winner, e.reason), (Some(Side::Second), "points"));
 }
 
@@ -290,7 +290,7 @@ fn when_both_reach_seven_the_mover_wins() {
     let mut p = pos("4a4/4A4/4C4/9/9/9/9/9/9 r 6-6 -");
     play(&mut p, "e7-e9").unwrap();
     assert_eq!(p.score, [7, 7]);
-    let e = rules::ending(&p).unwrap();
+    let e = Oshi::ending(&p).unwrap();
     assert_eq!((e.winner, e.reason), (Some(Side::First), "points"));
 }
 
@@ -298,7 +298,7 @@ fn when_both_reach_seven_the_mover_wins() {
 fn a_player_with_no_legal_move_loses() {
     let p = pos("9/9/9/9/9/9/a8/a8/Aaa6 r 0-0 -");
     assert!(legal(&p).is_empty());
-    let e = rules::ending(&p).unwrap();
+    let e = Oshi::ending(&p).unwrap();
     assert_eq!((e.winner, e.reason), (Some(Side::Second), "no-legal-move"));
     // The no-return rule alone can leave a player without a move.
     let p = pos("9/9/9/9/9/9/a8/a8/Aa7 r 0-0 R(a1=b1)");
@@ -333,14 +333,14 @@ fn generator_agrees_with_play_on_every_square_pair() {
         };
         let mut p = Position::start(reading);
         for _ in 0..80 {
-            if rules::ending(&p).is_some() {
+            if Oshi::ending(&p).is_some() {
                 break;
             }
             let mut brute = Vec::new();
             for from in Square::all() {
                 for to in Square::all() {
                     let m = Move { from, to };
-                    if rules::play(&mut p.clone(), &m).is_ok() {
+                    if Oshi::play(&mut p.clone(), &m).is_ok() {
                         brute.push(format!("{from}-{to}"));
                     }
                 }
@@ -349,7 +349,7 @@ fn generator_agrees_with_play_on_every_square_pair() {
             let generated = legal(&p);
             assert_eq!(generated, brute, "{}", p.write());
             // The quick answer agrees.
-            assert_eq!(rules::has_legal_move(&p), !generated.is_empty());
+            assert_eq!(Oshi::has_legal_move(&p), !generated.is_empty());
             positions += 1;
             let pick = &generated[rng.below(generated.len())];
             play(&mut p, pick).unwrap();
@@ -439,4 +439,17 @@ fn piece_locations_follow_the_board_through_random_games() {
     }
     // The games did push pieces off, so that case was exercised.
     assert!(pushed_off > 0);
+}
+
+/// Every move that can be written: each square to each square.
+fn candidates(_: &Position) -> Vec<Move> {
+    Square::all()
+        .flat_map(|from| Square::all().map(move |to| Move { from, to }))
+        .collect()
+}
+
+#[test]
+fn perft_counts_agree_with_trying_every_move() {
+    let checked = crate::testkit::check_perft_file::<Oshi>("oshi", 50_000, &candidates);
+    assert!(checked >= 3, "{checked}");
 }

@@ -2,54 +2,26 @@
 //! statistics.
 
 use super::geometry::{OnTheWay, Square};
-use super::notation::{write_move, Action, Move};
+use super::notation::{Action, Move};
 use super::position::Position;
-use crate::game::{Counts, Effect, MoveFacts, Side, Stat};
+use super::Retsami;
+use crate::game::{Effect, Facts, MoveFacts, Notation, Side};
 
-pub const STATS: &[Stat] = &[
-    Stat::sum("takes_first"),
-    Stat::sum("takes_second"),
-    Stat::sum("reentries_first"),
-    Stat::sum("reentries_second"),
-    Stat::max("furthest_way_first"),
-    Stat::max("furthest_way_second"),
-    Stat::max("leader_furthest_way"),
-    Stat::sum("draw_offers"),
-];
-
-pub fn describe(before: &Position, mv: &Move, _after: &Position) -> MoveFacts {
-    let mut canonical = String::new();
-    write_move(mv, &mut canonical);
-    let (action, offer) = match *mv {
-        Move::Accept => {
-            return MoveFacts {
-                canonical,
-                kind: "accept".into(),
-                ..MoveFacts::default()
-            }
-        }
-        Move::Play { action, offer } => (action, offer),
-    };
-    let (kind, from, to, effects) = match action {
-        Action::Advance { from, to } => ("advance", Some(from), to, Vec::new()),
-        Action::Take { from, to } => {
-            let victim = before.to_move.other();
-            let effects = vec![Effect {
-                piece: Some(format!("{} counter", super::SIDES[victim.index()])),
-                from: Some(to.to_string()),
-                ..Effect::new("taken")
-            }];
-            ("take", Some(from), to, effects)
-        }
-        Action::Enter { to } => ("enter", None, to, Vec::new()),
-    };
-    MoveFacts {
-        canonical,
-        kind: kind.into(),
-        from: from.map(|s| s.to_string()),
-        to: Some(to.to_string()),
-        effects,
-        offer,
+crate::statistics! {
+    /// Retsami's statistics (notation/retsami.md).
+    pub struct RetsamiStats {
+        /// Enemy counters the first-named side took.
+        takes_first: Sum,
+        takes_second: Sum,
+        /// Re-entries from off the board.
+        reentries_first: Sum,
+        reentries_second: Sum,
+        /// The farthest Way index a counter of the side reached.
+        furthest_way_first: Max,
+        furthest_way_second: Max,
+        /// The farthest Way index any counter reached.
+        leader_furthest_way: Max,
+        draw_offers: Sum,
     }
 }
 
@@ -62,23 +34,64 @@ fn furthest(pos: &Position, side: Side) -> u64 {
         .unwrap_or(0)
 }
 
-pub fn count(before: &Position, after: &Position, facts: &MoveFacts, counts: &mut Counts) {
-    let mover = before.to_move.index();
-    match facts.kind.as_str() {
-        "take" => counts.add(mover, 1),
-        "enter" => counts.add(2 + mover, 1),
-        _ => {}
-    }
-    if facts.offer {
-        counts.add(7, 1);
-    }
-    count_end(after, counts);
-}
+impl Facts for Retsami {
+    type Stats = RetsamiStats;
 
-pub fn count_end(pos: &Position, counts: &mut Counts) {
-    for side in Side::BOTH {
-        let w = furthest(pos, side);
-        counts.max(4 + side.index(), w);
-        counts.max(6, w);
+    fn describe(before: &Position, mv: &Move, _after: &Position) -> MoveFacts {
+        let mut canonical = String::new();
+        Retsami::write_move(mv, &mut canonical);
+        let (action, offer) = match *mv {
+            Move::Accept => {
+                return MoveFacts {
+                    canonical,
+                    kind: "accept".into(),
+                    ..MoveFacts::default()
+                }
+            }
+            Move::Play { action, offer } => (action, offer),
+        };
+        let (kind, from, to, effects) = match action {
+            Action::Advance { from, to } => ("advance", Some(from), to, Vec::new()),
+            Action::Take { from, to } => {
+                let victim = before.to_move.other();
+                let effects = vec![Effect {
+                    piece: Some(format!("{} counter", super::SIDES[victim.index()])),
+                    from: Some(to.to_string()),
+                    ..Effect::new("taken")
+                }];
+                ("take", Some(from), to, effects)
+            }
+            Action::Enter { to } => ("enter", None, to, Vec::new()),
+        };
+        MoveFacts {
+            canonical,
+            kind: kind.into(),
+            from: from.map(|s| s.to_string()),
+            to: Some(to.to_string()),
+            effects,
+            offer,
+        }
+    }
+
+    fn count(stats: &mut RetsamiStats, before: &Position, mv: &Move, after: &Position, _: usize) {
+        let first = before.to_move == Side::First;
+        if let Move::Play { action, offer } = *mv {
+            match action {
+                Action::Take { .. } if first => stats.takes_first.add(1),
+                Action::Take { .. } => stats.takes_second.add(1),
+                Action::Enter { .. } if first => stats.reentries_first.add(1),
+                Action::Enter { .. } => stats.reentries_second.add(1),
+                Action::Advance { .. } => {}
+            }
+            stats.draw_offers.add(u64::from(offer));
+        }
+        Self::count_end(stats, after);
+    }
+
+    fn count_end(stats: &mut RetsamiStats, pos: &Position) {
+        let [first, second] = Side::BOTH.map(|side| furthest(pos, side));
+        stats.furthest_way_first.raise(first);
+        stats.furthest_way_second.raise(second);
+        stats.leader_furthest_way.raise(first.max(second));
     }
 }

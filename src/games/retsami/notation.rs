@@ -3,7 +3,9 @@
 //! offer.
 
 use super::geometry::Square;
-use crate::game::{split_draw_offer, MoveSyntaxError};
+use super::position::Position;
+use super::Retsami;
+use crate::game::{split_draw_offer, MoveSyntaxError, Notation, PositionError, Side};
 use nom::branch::alt;
 use nom::bytes::complete::take;
 use nom::character::complete::{char, one_of};
@@ -37,65 +39,85 @@ fn err(message: String, at: usize) -> MoveSyntaxError {
     MoveSyntaxError { message, at }
 }
 
-pub fn parse_move(text: &str) -> Result<Move, MoveSyntaxError> {
-    if text == "==" {
-        return Ok(Move::Accept);
-    }
-    let (body, offer) = split_draw_offer(text);
-    if body.is_empty() {
-        return Err(err(
-            format!("a draw offer `~~` must follow a move: {SHAPE}"),
-            0,
-        ));
-    }
-    let at = |rest: &str| body.len() - rest.len();
-    let square = |s: &str, at: usize| {
-        Square::parse(s).ok_or_else(|| err(format!("`{s}` is not a square a1..i9: {SHAPE}"), at))
-    };
-    let action = if let Some(rest) = body.strip_prefix('@') {
-        let (tail, to) = two(rest).map_err(|_| err(format!("truncated move: {SHAPE}"), 1))?;
-        let to = square(to, 1)?;
-        if !tail.is_empty() {
-            return Err(err(format!("unexpected `{tail}`: {SHAPE}"), at(tail)));
+impl Notation for Retsami {
+    fn parse_move(_: &Position, text: &str) -> Result<Move, MoveSyntaxError> {
+        if text == "==" {
+            return Ok(Move::Accept);
         }
-        Action::Enter { to }
-    } else {
-        let (rest, a) = two(body).map_err(|_| err(format!("truncated move: {SHAPE}"), 0))?;
-        let from = square(a, 0)?;
-        let (rest, sep) = alt((char::<_, ()>('-'), one_of("xX")))
-            .parse(rest)
-            .map_err(|_| {
-                err(
-                    format!("expected `-` or `x` after the first square: {SHAPE}"),
-                    2,
-                )
-            })?;
-        let (tail, b) = two(rest).map_err(|_| err(format!("truncated move: {SHAPE}"), 3))?;
-        let to = square(b, 3)?;
-        if !tail.is_empty() {
-            return Err(err(format!("unexpected `{tail}`: {SHAPE}"), at(tail)));
+        let (body, offer) = split_draw_offer(text);
+        if body.is_empty() {
+            return Err(err(
+                format!("a draw offer `~~` must follow a move: {SHAPE}"),
+                0,
+            ));
         }
-        if sep == '-' {
-            Action::Advance { from, to }
-        } else {
-            Action::Take { from, to }
-        }
-    };
-    Ok(Move::Play { action, offer })
-}
-
-pub fn write_move(mv: &Move, out: &mut String) {
-    match *mv {
-        Move::Accept => out.push_str("=="),
-        Move::Play { action, offer } => {
-            let _ = match action {
-                Action::Advance { from, to } => write!(out, "{from}-{to}"),
-                Action::Take { from, to } => write!(out, "{from}x{to}"),
-                Action::Enter { to } => write!(out, "@{to}"),
-            };
-            if offer {
-                out.push_str("~~");
+        let at = |rest: &str| body.len() - rest.len();
+        let square = |s: &str, at: usize| {
+            Square::parse(s)
+                .ok_or_else(|| err(format!("`{s}` is not a square a1..i9: {SHAPE}"), at))
+        };
+        let action = if let Some(rest) = body.strip_prefix('@') {
+            let (tail, to) = two(rest).map_err(|_| err(format!("truncated move: {SHAPE}"), 1))?;
+            let to = square(to, 1)?;
+            if !tail.is_empty() {
+                return Err(err(format!("unexpected `{tail}`: {SHAPE}"), at(tail)));
             }
+            Action::Enter { to }
+        } else {
+            let (rest, a) = two(body).map_err(|_| err(format!("truncated move: {SHAPE}"), 0))?;
+            let from = square(a, 0)?;
+            let (rest, sep) = alt((char::<_, ()>('-'), one_of("xX")))
+                .parse(rest)
+                .map_err(|_| {
+                    err(
+                        format!("expected `-` or `x` after the first square: {SHAPE}"),
+                        2,
+                    )
+                })?;
+            let (tail, b) = two(rest).map_err(|_| err(format!("truncated move: {SHAPE}"), 3))?;
+            let to = square(b, 3)?;
+            if !tail.is_empty() {
+                return Err(err(format!("unexpected `{tail}`: {SHAPE}"), at(tail)));
+            }
+            if sep == '-' {
+                Action::Advance { from, to }
+            } else {
+                Action::Take { from, to }
+            }
+        };
+        Ok(Move::Play { action, offer })
+    }
+
+    fn write_move(mv: &Move, out: &mut String) {
+        match *mv {
+            Move::Accept => out.push_str("=="),
+            Move::Play { action, offer } => {
+                let _ = match action {
+                    Action::Advance { from, to } => write!(out, "{from}-{to}"),
+                    Action::Take { from, to } => write!(out, "{from}x{to}"),
+                    Action::Enter { to } => write!(out, "@{to}"),
+                };
+                if offer {
+                    out.push_str("~~");
+                }
+            }
+        }
+    }
+
+    fn parse_position(text: &str) -> Result<Position, PositionError> {
+        Position::parse(text, Side::First)
+    }
+
+    fn write_position(pos: &Position) -> String {
+        pos.write()
+    }
+
+    fn describe_reason(reason: &str) -> String {
+        match reason {
+            "home" => "by reaching the Home Square".into(),
+            "draw-accepted" => "by an accepted draw offer".into(),
+            "blocked" => "as the player to move had no legal move (blocked)".into(),
+            other => other.replace('-', " "),
         }
     }
 }
@@ -103,6 +125,14 @@ pub fn write_move(mv: &Move, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn parse_move(text: &str) -> Result<Move, MoveSyntaxError> {
+        Retsami::parse_move(&Position::start(Side::First), text)
+    }
+
+    fn write_move(mv: &Move, out: &mut String) {
+        Retsami::write_move(mv, out)
+    }
 
     fn round(text: &str) -> String {
         let mut s = String::new();

@@ -5,7 +5,9 @@
 use super::geometry::{corners_between, OnTheWay, Square, HOME, STARTING_ROW};
 use super::notation::{Action, Move};
 use super::position::Position;
-use crate::game::{any_move, collect_moves, Ending, Generator, RuleError, Side};
+use super::Retsami;
+use crate::game::{tag_value, Ending, Generator, RuleError, Rules, SetupError, Side};
+use crate::record::Tag;
 use std::fmt;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -231,115 +233,142 @@ pub fn check(pos: &Position, action: Action) -> Result<(), RetsamiError> {
     }
 }
 
-/// Checks `mv` against every rule and plays it.
-pub fn play(pos: &mut Position, mv: &Move) -> Result<(), RetsamiError> {
-    match *mv {
-        Move::Accept => {
-            if !pos.offer_pending {
-                return Err(RetsamiError::NoOfferPending);
-            }
-            pos.drawn = true;
-            pos.offer_pending = false;
-        }
-        Move::Play { action, offer } => {
-            check(pos, action)?;
-            let me = pos.to_move;
-            match action {
-                Action::Advance { from, to } => {
-                    pos.board[from.index()] = None;
-                    pos.board[to.index()] = Some(me);
-                }
-                Action::Take { from, to } => {
-                    pos.board[from.index()] = None;
-                    pos.board[to.index()] = Some(me);
-                    pos.off[me.other().index()] += 1;
-                }
-                Action::Enter { to } => {
-                    pos.board[to.index()] = Some(me);
-                    pos.off[me.index()] -= 1;
-                }
-            }
-            // An offer made with a winning move is void: the win ends the game.
-            pos.offer_pending = offer && pos.at(Square::at_way(HOME)).is_none();
-        }
-    }
-    pos.to_move = pos.to_move.other();
-    Ok(())
-}
+impl Rules for Retsami {
+    type Error = RetsamiError;
 
-fn generate(pos: &Position, emit: Generator<'_, Move>) {
-    let me = pos.to_move;
-    let play = |action| Move::Play {
-        action,
-        offer: false,
-    };
-    if pos.offer_pending && !emit(Move::Accept) {
-        return;
-    }
-    for from in Square::all().filter(|&s| pos.at(s) == Some(me)) {
-        // Advances: forward over empty squares, at most one corner between.
-        let a = from.way();
-        for b in a + 1..=HOME {
-            let to = Square::at_way(b);
-            if pos.at(to).is_some() || corners_between(a, b).count() > 1 {
-                break;
+    /// The standard start or the `Position` tag's; `FirstPlayer` names the
+    /// side that stands on Way 2, 4, 6, 8 and moves first.
+    fn start(tags: &[Tag]) -> Result<Position, SetupError> {
+        let first = match tag_value(tags, "FirstPlayer").map(str::to_ascii_lowercase) {
+            None => Side::First,
+            Some(v) if v == "red" => Side::First,
+            Some(v) if v == "white" => Side::Second,
+            Some(_) => {
+                return Err(SetupError {
+                    tag: "FirstPlayer",
+                    message: "FirstPlayer is `Red` (the default) or `White`: that side stands on \
+                              Way 2, 4, 6, 8 and moves first"
+                        .into(),
+                    at: None,
+                })
             }
-            if !emit(play(Action::Advance { from, to })) {
-                return;
+        };
+        match tag_value(tags, "Position") {
+            None => Ok(Position::start(first)),
+            Some(text) => Ok(Position::parse(text, first)?),
+        }
+    }
+
+    fn side_to_move(pos: &Position) -> Side {
+        pos.to_move
+    }
+
+    fn first_mover(start: &Position) -> Side {
+        start.first_mover
+    }
+
+    /// Checks `mv` against every rule and plays it.
+    fn play(pos: &mut Position, mv: &Move) -> Result<(), RetsamiError> {
+        match *mv {
+            Move::Accept => {
+                if !pos.offer_pending {
+                    return Err(RetsamiError::NoOfferPending);
+                }
+                pos.drawn = true;
+                pos.offer_pending = false;
+            }
+            Move::Play { action, offer } => {
+                check(pos, action)?;
+                let me = pos.to_move;
+                match action {
+                    Action::Advance { from, to } => {
+                        pos.board[from.index()] = None;
+                        pos.board[to.index()] = Some(me);
+                    }
+                    Action::Take { from, to } => {
+                        pos.board[from.index()] = None;
+                        pos.board[to.index()] = Some(me);
+                        pos.off[me.other().index()] += 1;
+                    }
+                    Action::Enter { to } => {
+                        pos.board[to.index()] = Some(me);
+                        pos.off[me.index()] -= 1;
+                    }
+                }
+                // An offer made with a winning move is void: the win ends the game.
+                pos.offer_pending = offer && pos.at(Square::at_way(HOME)).is_none();
             }
         }
-        // Takes: the first counter in each of the eight directions.
-        for (df, dr) in [
-            (1, 0),
-            (-1, 0),
-            (0, 1),
-            (0, -1),
-            (1, 1),
-            (1, -1),
-            (-1, 1),
-            (-1, -1),
-        ] {
-            let mut k = 1;
-            while let Some(to) = Square::new(from.file() + df * k, from.rank() + dr * k) {
-                if let Some(owner) = pos.at(to) {
-                    if owner != me && to.way() > a && !emit(play(Action::Take { from, to })) {
-                        return;
-                    }
+        pos.to_move = pos.to_move.other();
+        Ok(())
+    }
+
+    fn generate(pos: &Position, emit: Generator<'_, Move>) {
+        let me = pos.to_move;
+        let play = |action| Move::Play {
+            action,
+            offer: false,
+        };
+        if pos.offer_pending && !emit(Move::Accept) {
+            return;
+        }
+        for from in Square::all().filter(|&s| pos.at(s) == Some(me)) {
+            // Advances: forward over empty squares, at most one corner between.
+            let a = from.way();
+            for b in a + 1..=HOME {
+                let to = Square::at_way(b);
+                if pos.at(to).is_some() || corners_between(a, b).count() > 1 {
                     break;
                 }
-                k += 1;
+                if !emit(play(Action::Advance { from, to })) {
+                    return;
+                }
+            }
+            // Takes: the first counter in each of the eight directions.
+            for (df, dr) in [
+                (1, 0),
+                (-1, 0),
+                (0, 1),
+                (0, -1),
+                (1, 1),
+                (1, -1),
+                (-1, 1),
+                (-1, -1),
+            ] {
+                let mut k = 1;
+                while let Some(to) = Square::new(from.file() + df * k, from.rank() + dr * k) {
+                    if let Some(owner) = pos.at(to) {
+                        if owner != me && to.way() > a && !emit(play(Action::Take { from, to })) {
+                            return;
+                        }
+                        break;
+                    }
+                    k += 1;
+                }
+            }
+        }
+        if pos.off[me.index()] > 0 {
+            for w in STARTING_ROW {
+                let to = Square::at_way(w);
+                if pos.at(to).is_none() && !emit(play(Action::Enter { to })) {
+                    return;
+                }
             }
         }
     }
-    if pos.off[me.index()] > 0 {
-        for w in STARTING_ROW {
-            let to = Square::at_way(w);
-            if pos.at(to).is_none() && !emit(play(Action::Enter { to })) {
-                return;
-            }
+
+    /// A counter on the Home Square wins; an accepted offer draws; a player to
+    /// move with no legal move is blocked: drawn.
+    fn ending(pos: &Position) -> Option<Ending> {
+        if pos.drawn {
+            return Some(Ending::draw("draw-accepted"));
         }
+        if let Some(side) = pos.at(Square::at_way(HOME)) {
+            return Some(Ending::win(side, "home"));
+        }
+        if !Self::has_legal_move(pos) {
+            return Some(Ending::draw("blocked"));
+        }
+        None
     }
-}
-
-pub fn legal_moves(pos: &Position, out: &mut Vec<Move>) {
-    collect_moves(|emit| generate(pos, emit), out)
-}
-
-pub fn has_legal_move(pos: &Position) -> bool {
-    any_move(|emit| generate(pos, emit))
-}
-
-/// A counter on the Home Square wins; an accepted offer draws; a player to
-/// move with no legal move is blocked: drawn.
-pub fn ending(pos: &Position) -> Option<Ending> {
-    if pos.drawn {
-        return Some(Ending::draw("draw-accepted"));
-    }
-    if let Some(side) = pos.at(Square::at_way(HOME)) {
-        return Some(Ending::win(side, "home"));
-    }
-    if !has_legal_move(pos) {
-        return Some(Ending::draw("blocked"));
-    }
-    None
 }

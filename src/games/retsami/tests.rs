@@ -4,9 +4,9 @@
 use super::geometry::{OnTheWay, Square, CORNERS, HOME};
 use super::notation::Move;
 use super::position::Position;
-use super::rules::{self, RetsamiError};
+use super::rules::RetsamiError;
 use super::Retsami;
-use crate::game::{Game, RuleError, Side};
+use crate::game::{Notation, RuleError, Rules, Side};
 use crate::record::Tag;
 use std::collections::BTreeSet;
 
@@ -15,11 +15,11 @@ fn pos(text: &str) -> Position {
 }
 
 fn mv(text: &str) -> Move {
-    super::notation::parse_move(text).unwrap()
+    Retsami::parse_move(&Retsami::start(&[]).unwrap(), text).unwrap()
 }
 
 fn play(p: &mut Position, text: &str) -> Result<(), RetsamiError> {
-    rules::play(p, &mv(text))
+    Retsami::play(p, &mv(text))
 }
 
 fn play_all(p: &mut Position, moves: &str) {
@@ -211,9 +211,9 @@ fn re_entry_puts_an_off_board_counter_on_a_vacant_starting_square() {
 #[test]
 fn reaching_the_home_square_wins() {
     let mut p = lone(80);
-    assert_eq!(rules::ending(&p), None);
+    assert_eq!(Retsami::ending(&p), None);
     play(&mut p, "d5-e5").unwrap();
-    let e = rules::ending(&p).unwrap();
+    let e = Retsami::ending(&p).unwrap();
     assert_eq!((e.winner, e.reason), (Some(Side::First), "home"));
 }
 
@@ -224,7 +224,7 @@ fn a_draw_is_offered_with_a_turn_and_accepted_with_the_next() {
     assert!(p.offer_pending);
     assert!(legal(&p).contains("=="));
     play(&mut p, "==").unwrap();
-    let e = rules::ending(&p).unwrap();
+    let e = Retsami::ending(&p).unwrap();
     assert_eq!((e.winner, e.reason), (None, "draw-accepted"));
 }
 
@@ -248,13 +248,13 @@ fn an_offer_with_a_winning_move_is_void() {
     let mut p = lone(80);
     play(&mut p, "d5-e5~~").unwrap();
     assert!(!p.offer_pending);
-    assert_eq!(rules::ending(&p).unwrap().reason, "home");
+    assert_eq!(Retsami::ending(&p).unwrap().reason, "home");
 }
 
 #[test]
 fn a_player_with_no_legal_move_is_blocked_and_the_game_drawn() {
     let p = pos("81 0-0 r -");
-    let e = rules::ending(&p).unwrap();
+    let e = Retsami::ending(&p).unwrap();
     assert_eq!((e.winner, e.reason), (None, "blocked"));
 }
 
@@ -280,7 +280,7 @@ fn generator_agrees_with_the_rule_checks_over_random_games() {
     for _ in 0..30 {
         let mut p = Retsami::start(&[]).unwrap();
         for _ in 0..120 {
-            if rules::ending(&p).is_some() {
+            if Retsami::ending(&p).is_some() {
                 break;
             }
             let generated = legal(&p);
@@ -350,4 +350,29 @@ fn a_draw_offer_is_a_fact_and_counted() {
         crate::testkit::stat::<super::Retsami>(&counts, "draw_offers"),
         Some(1)
     );
+}
+
+/// Every turn that can be written: an advance or a take from each square to
+/// each square, a re-entry on each square, and `==`.
+fn candidates(_: &Position) -> Vec<Move> {
+    use super::notation::Action;
+    let play = |action| Move::Play {
+        action,
+        offer: false,
+    };
+    let mut out = vec![Move::Accept];
+    for from in Square::all() {
+        for to in Square::all() {
+            out.push(play(Action::Advance { from, to }));
+            out.push(play(Action::Take { from, to }));
+        }
+    }
+    out.extend(Square::all().map(|to| play(Action::Enter { to })));
+    out
+}
+
+#[test]
+fn perft_counts_agree_with_trying_every_move() {
+    let checked = crate::testkit::check_perft_file::<Retsami>("retsami", 5_000, &candidates);
+    assert!(checked >= 3, "{checked}");
 }

@@ -2,19 +2,26 @@
 //! statistics.
 
 use super::geometry::Sq;
-use super::notation::{write_move, Action, Move};
+use super::notation::{Action, Move};
 use super::position::{Cell, Phase, Position};
 use super::rules::roshi_through;
-use crate::game::{Counts, Effect, MoveFacts, Side, Stat};
+use super::Roshi;
+use crate::game::{Effect, Facts, MoveFacts, Notation, Side};
 
-pub const STATS: &[Stat] = &[
-    Stat::sum("places"),
-    Stat::sum("slides"),
-    Stat::sum("pushes"),
-    Stat::sum("passes"),
-    Stat::sum("stone_pushes"),
-    Stat::sum("turns_with_both_roshis"),
-];
+crate::statistics! {
+    /// Roshi's statistics (notation/roshi.md).
+    pub struct RoshiStats {
+        /// Place actions after the setup.
+        places: Sum,
+        slides: Sum,
+        pushes: Sum,
+        passes: Sum,
+        /// Pushes that moved the roshi stone.
+        stone_pushes: Sum,
+        /// Turns after which both players had a roshi (no win).
+        turns_with_both_roshis: Sum,
+    }
+}
 
 fn piece(cell: Cell) -> String {
     match cell {
@@ -60,46 +67,6 @@ fn action_effect(pos: &Position, a: Action) -> Effect {
     }
 }
 
-pub fn describe(before: &Position, mv: &Move, _after: &Position) -> MoveFacts {
-    let mut canonical = String::new();
-    write_move(mv, &mut canonical);
-    let acts = mv.actions();
-    // Each action sees the board as the actions before it left it.
-    let mut pos = before.clone();
-    let mut effects = Vec::new();
-    for &a in acts {
-        effects.push(action_effect(&pos, a));
-        apply(&mut pos, a);
-    }
-    let kind = if mv.is_pass() {
-        "pass".to_string()
-    } else if before.phase == Phase::Setup {
-        "setup".to_string()
-    } else {
-        acts.iter()
-            .map(|a| match a {
-                Action::Stone(_) | Action::Place(_) => "place",
-                Action::Slide(..) => "slide",
-                Action::Push(..) => "push",
-            })
-            .collect::<Vec<_>>()
-            .join("+")
-    };
-    let (from, to) = match acts {
-        [Action::Place(at)] | [Action::Stone(at)] => (None, Some(at.to_string())),
-        [Action::Slide(a, b)] | [Action::Push(a, b)] => (Some(a.to_string()), Some(b.to_string())),
-        _ => (None, None),
-    };
-    MoveFacts {
-        canonical,
-        kind,
-        from,
-        to,
-        effects,
-        offer: false,
-    }
-}
-
 /// Plays one action of a legal turn on a scratch board (for describing the
 /// next action).
 fn apply(pos: &mut Position, a: Action) {
@@ -121,27 +88,74 @@ fn apply(pos: &mut Position, a: Action) {
     }
 }
 
-pub fn count(before: &Position, mv: &Move, after: &Position, counts: &mut Counts) {
-    if mv.is_pass() {
-        counts.add(3, 1);
+impl Facts for Roshi {
+    type Stats = RoshiStats;
+
+    fn describe(before: &Position, mv: &Move, _after: &Position) -> MoveFacts {
+        let mut canonical = String::new();
+        Roshi::write_move(mv, &mut canonical);
+        let acts = mv.actions();
+        // Each action sees the board as the actions before it left it.
+        let mut pos = before.clone();
+        let mut effects = Vec::new();
+        for &a in acts {
+            effects.push(action_effect(&pos, a));
+            apply(&mut pos, a);
+        }
+        let kind = if mv.is_pass() {
+            "pass".to_string()
+        } else if before.phase == Phase::Setup {
+            "setup".to_string()
+        } else {
+            acts.iter()
+                .map(|a| match a {
+                    Action::Stone(_) | Action::Place(_) => "place",
+                    Action::Slide(..) => "slide",
+                    Action::Push(..) => "push",
+                })
+                .collect::<Vec<_>>()
+                .join("+")
+        };
+        let (from, to) = match acts {
+            [Action::Place(at)] | [Action::Stone(at)] => (None, Some(at.to_string())),
+            [Action::Slide(a, b)] | [Action::Push(a, b)] => {
+                (Some(a.to_string()), Some(b.to_string()))
+            }
+            _ => (None, None),
+        };
+        MoveFacts {
+            canonical,
+            kind,
+            from,
+            to,
+            effects,
+            offer: false,
+        }
     }
-    if before.phase == Phase::Play {
-        for &a in mv.actions() {
-            match a {
-                Action::Stone(_) | Action::Place(_) => counts.add(0, 1),
-                Action::Slide(..) => counts.add(1, 1),
-                Action::Push(_, t) => {
-                    counts.add(2, 1);
-                    if before.at(t) == Cell::Stone {
-                        counts.add(4, 1);
+
+    fn count(stats: &mut RoshiStats, before: &Position, mv: &Move, after: &Position, _: usize) {
+        if mv.is_pass() {
+            stats.passes.add(1);
+        }
+        if before.phase == Phase::Play {
+            for &a in mv.actions() {
+                match a {
+                    Action::Stone(_) | Action::Place(_) => stats.places.add(1),
+                    Action::Slide(..) => stats.slides.add(1),
+                    Action::Push(_, t) => {
+                        stats.pushes.add(1);
+                        if before.at(t) == Cell::Stone {
+                            stats.stone_pushes.add(1);
+                        }
                     }
                 }
             }
         }
-    }
-    if let Some(stone) = after.stone() {
-        if roshi_through(after, stone, Side::First) && roshi_through(after, stone, Side::Second) {
-            counts.add(5, 1);
+        if let Some(stone) = after.stone() {
+            if roshi_through(after, stone, Side::First) && roshi_through(after, stone, Side::Second)
+            {
+                stats.turns_with_both_roshis.add(1);
+            }
         }
     }
 }

@@ -3,7 +3,9 @@
 //! piece); Blue's setup `@SQ,@SQ`; a pass `--`.
 
 use super::geometry::Sq;
-use crate::game::{no_draw_marks, MoveSyntaxError};
+use super::position::{Position, SlideRule};
+use super::Roshi;
+use crate::game::{no_draw_marks, MoveSyntaxError, Notation, PositionError};
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while1};
 use nom::character::complete::char;
@@ -112,40 +114,6 @@ fn action(i: &str) -> IResult<&str, Action, ()> {
 const SHAPE: &str = "a Roshi turn is one or two actions joined by `,`: place `@c3`, slide \
                      `c3-c6`, push `d4>d5`; or `--` to pass";
 
-pub fn parse_move(text: &str) -> Result<Move, MoveSyntaxError> {
-    let err = |message: String, at: usize| MoveSyntaxError { message, at };
-    if text == "--" {
-        return Ok(Move::PASS);
-    }
-    no_draw_marks(text, "Roshi")?;
-    // No allocation per turn: at most three actions are kept (a third is
-    // kept so that the rules can say "too many"); more are only counted.
-    let mut actions = [Action::Place(Sq { rank: 0, file: 0 }); 3];
-    let mut count = 0;
-    let mut rest = text;
-    loop {
-        let at = text.len() - rest.len();
-        let (r, a) = action(rest).map_err(|_| err(format!("expected an action: {SHAPE}"), at))?;
-        if count < 3 {
-            actions[count] = a;
-        }
-        count += 1;
-        if r.is_empty() {
-            break;
-        }
-        rest = r.strip_prefix(',').ok_or_else(|| {
-            err(
-                format!("unexpected `{r}` after an action: {SHAPE}"),
-                text.len() - r.len(),
-            )
-        })?;
-    }
-    if count > 3 {
-        return Err(err(format!("{count} actions: a turn has one or two"), 0));
-    }
-    Ok(Move::new(&actions[..count]))
-}
-
 pub fn write_action(a: Action, out: &mut String) {
     let _ = match a {
         Action::Stone(s) => write!(out, "R@{s}"),
@@ -155,22 +123,84 @@ pub fn write_action(a: Action, out: &mut String) {
     };
 }
 
-pub fn write_move(mv: &Move, out: &mut String) {
-    if mv.is_pass() {
-        out.push_str("--");
-        return;
-    }
-    for (i, &a) in mv.actions().iter().enumerate() {
-        if i > 0 {
-            out.push(',');
+impl Notation for Roshi {
+    fn parse_move(_: &Position, text: &str) -> Result<Move, MoveSyntaxError> {
+        let err = |message: String, at: usize| MoveSyntaxError { message, at };
+        if text == "--" {
+            return Ok(Move::PASS);
         }
-        write_action(a, out);
+        no_draw_marks(text, "Roshi")?;
+        // No allocation per turn: at most three actions are kept (a third is
+        // kept so that the rules can say "too many"); more are only counted.
+        let mut actions = [Action::Place(Sq { rank: 0, file: 0 }); 3];
+        let mut count = 0;
+        let mut rest = text;
+        loop {
+            let at = text.len() - rest.len();
+            let (r, a) =
+                action(rest).map_err(|_| err(format!("expected an action: {SHAPE}"), at))?;
+            if count < 3 {
+                actions[count] = a;
+            }
+            count += 1;
+            if r.is_empty() {
+                break;
+            }
+            rest = r.strip_prefix(',').ok_or_else(|| {
+                err(
+                    format!("unexpected `{r}` after an action: {SHAPE}"),
+                    text.len() - r.len(),
+                )
+            })?;
+        }
+        if count > 3 {
+            return Err(err(format!("{count} actions: a turn has one or two"), 0));
+        }
+        Ok(Move::new(&actions[..count]))
+    }
+
+    fn write_move(mv: &Move, out: &mut String) {
+        if mv.is_pass() {
+            out.push_str("--");
+            return;
+        }
+        for (i, &a) in mv.actions().iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            write_action(a, out);
+        }
+    }
+
+    fn parse_position(text: &str) -> Result<Position, PositionError> {
+        Position::parse(text, SlideRule::Path)
+    }
+
+    fn write_position(pos: &Position) -> String {
+        pos.write()
+    }
+
+    fn describe_reason(reason: &str) -> String {
+        match reason {
+            "roshi" => "with a roshi".into(),
+            "double-pass" => "after two passes in a row".into(),
+            other => other.replace('-', " "),
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn parse_move(text: &str) -> Result<Move, MoveSyntaxError> {
+        use crate::game::Rules;
+        Roshi::parse_move(&Roshi::start(&[]).unwrap(), text)
+    }
+
+    fn write_move(mv: &Move, out: &mut String) {
+        Roshi::write_move(mv, out)
+    }
 
     fn round(text: &str) -> String {
         let mut s = String::new();

@@ -5,7 +5,9 @@
 use super::geometry::{Dims, Sq, Zone};
 use super::notation::{Action, Kind, Move};
 use super::position::{Cell, Phase, Position, SlideRule};
-use crate::game::{collect_moves, Ending, Generator, RuleError, Side};
+use super::Roshi;
+use crate::game::{tag_value, Ending, Generator, RuleError, Rules, SetupError, Side};
+use crate::record::Tag;
 use std::fmt;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -287,40 +289,6 @@ fn setup_turn(pos: &mut Position, mv: &Move) -> Result<(), RoshiError> {
     }
 }
 
-/// Checks `mv` against every rule and plays it.
-pub fn play(pos: &mut Position, mv: &Move) -> Result<(), RoshiError> {
-    let mut next = pos.clone();
-    if next.phase == Phase::Setup {
-        setup_turn(&mut next, mv)?;
-        if next.to_move == Side::Second {
-            next.phase = Phase::Play;
-        }
-    } else if mv.is_pass() {
-        if has_action(pos) {
-            return Err(RoshiError::PassWithAction);
-        }
-        next.drawn = pos.last_pass;
-        next.last_pass = true;
-    } else {
-        let acts = mv.actions();
-        if acts.len() > 2 {
-            return Err(RoshiError::TooManyActions { n: acts.len() });
-        }
-        if acts.len() == 2 && acts[0].kind() == acts[1].kind() && acts[0].kind() != Kind::Stone {
-            return Err(RoshiError::SameActionTwice {
-                kind: acts[0].kind().name(),
-            });
-        }
-        for &a in acts {
-            act(&mut next, a)?;
-        }
-        next.last_pass = false;
-    }
-    next.to_move = pos.to_move.other();
-    *pos = next;
-    Ok(())
-}
-
 /// Every legal single action of the types in `kinds`.
 fn actions(pos: &Position, kinds: &[Kind], emit: &mut dyn FnMut(Action) -> bool) -> bool {
     let me = pos.to_move;
@@ -425,59 +393,6 @@ fn has_action(pos: &Position) -> bool {
     !actions(pos, &ALL, &mut |_| false)
 }
 
-fn generate(pos: &Position, emit: Generator<'_, Move>) {
-    if pos.phase == Phase::Setup {
-        let empties: Vec<Sq> = pos.dims.squares().filter(|&s| pos.is_empty(s)).collect();
-        match pos.to_move {
-            Side::First => {
-                for &z in empties.iter().filter(|&&z| pos.zone.contains(z)) {
-                    for &s in empties.iter().filter(|&&s| s != z) {
-                        if !emit(Move::new(&[Action::Stone(z), Action::Place(s)])) {
-                            return;
-                        }
-                    }
-                }
-            }
-            Side::Second => {
-                // Two identical pieces: each pair once, in board order.
-                for (i, &a) in empties.iter().enumerate() {
-                    for &b in &empties[i + 1..] {
-                        if !emit(Move::new(&[Action::Place(a), Action::Place(b)])) {
-                            return;
-                        }
-                    }
-                }
-            }
-        }
-        return;
-    }
-    let mut firsts = Vec::new();
-    actions(pos, &ALL, &mut |a| {
-        firsts.push(a);
-        true
-    });
-    if firsts.is_empty() {
-        emit(Move::PASS);
-        return;
-    }
-    for a1 in firsts {
-        if !emit(Move::new(&[a1])) {
-            return;
-        }
-        let mut after = pos.clone();
-        act(&mut after, a1).expect("a generated action is legal");
-        let others: Vec<Kind> = ALL.into_iter().filter(|&k| k != a1.kind()).collect();
-        let go_on = actions(&after, &others, &mut |a2| emit(Move::new(&[a1, a2])));
-        if !go_on {
-            return;
-        }
-    }
-}
-
-pub fn legal_moves(pos: &Position, out: &mut Vec<Move>) {
-    collect_moves(|emit| generate(pos, emit), out)
-}
-
 /// Whether `side` has a roshi: five or more squares in a row (rank, file or
 /// diagonal) holding the stone and otherwise only `side`'s pieces.
 #[cfg(test)]
@@ -505,19 +420,177 @@ pub(super) fn roshi_through(pos: &Position, stone: Sq, side: Side) -> bool {
         .any(|(df, dr)| 1 + run(df, dr) + run(-df, -dr) >= 5)
 }
 
-/// After a turn: exactly one player with a roshi wins; two passes in a row
-/// draw.
-pub fn ending(pos: &Position) -> Option<Ending> {
-    if pos.drawn {
-        return Some(Ending::draw("double-pass"));
+fn bad(tag: &'static str, message: &str) -> SetupError {
+    SetupError {
+        tag,
+        message: message.into(),
+        at: None,
     }
-    let stone = pos.stone()?;
-    match (
-        roshi_through(pos, stone, Side::First),
-        roshi_through(pos, stone, Side::Second),
-    ) {
-        (true, false) => Some(Ending::win(Side::First, "roshi")),
-        (false, true) => Some(Ending::win(Side::Second, "roshi")),
-        _ => None,
+}
+
+/// The `Board`, `Zone` and `Slide` tags.
+fn settings(tags: &[Tag]) -> Result<(Option<Dims>, Option<Zone>, SlideRule), SetupError> {
+    let dims = match tag_value(tags, "Board") {
+        None => None,
+        Some(v) => Some(Dims::parse(v).ok_or_else(|| {
+            bad(
+                "Board",
+                "Board is the board's size, like `7x7` or `9x9` (5 to 19 a side)",
+            )
+        })?),
+    };
+    let zone = match tag_value(tags, "Zone") {
+        None => None,
+        Some(v) => Some(Zone::parse(v).ok_or_else(|| {
+            bad(
+                "Zone",
+                "Zone is a rectangle given by two opposite corners, like `c3-e5`",
+            )
+        })?),
+    };
+    let slide = match tag_value(tags, "Slide").map(str::to_ascii_lowercase) {
+        None => SlideRule::Path,
+        Some(v) if v == "path" => SlideRule::Path,
+        Some(v) if v == "line" => SlideRule::Line,
+        Some(_) => return Err(bad("Slide", "Slide is `path` (the default) or `line`")),
+    };
+    Ok((dims, zone, slide))
+}
+
+impl Rules for Roshi {
+    type Error = RoshiError;
+
+    /// The standard start on the `Board` with the `Zone`, or the `Position`
+    /// tag's (which the `Board` and `Zone` tags, when given, must agree with);
+    /// `Slide` chooses the slide rule.
+    fn start(tags: &[Tag]) -> Result<Position, SetupError> {
+        let (dims, zone, slide) = settings(tags)?;
+        if let Some(text) = tag_value(tags, "Position") {
+            let pos = Position::parse(text, slide)?;
+            if dims.is_some_and(|d| d != pos.dims) {
+                return Err(bad(
+                    "Board",
+                    "the Board tag and the Position disagree on the size",
+                ));
+            }
+            if zone.is_some_and(|z| z != pos.zone) {
+                return Err(bad(
+                    "Zone",
+                    "the Zone tag and the Position disagree on the zone",
+                ));
+            }
+            return Ok(pos);
+        }
+        let dims = dims.unwrap_or(Dims { files: 7, ranks: 7 });
+        let zone = zone.unwrap_or_else(|| Zone::default_for(dims));
+        if !zone.fits(dims) {
+            return Err(bad("Zone", "the zone must lie on the board"));
+        }
+        Ok(Position::start(dims, zone, slide))
+    }
+
+    fn side_to_move(pos: &Position) -> Side {
+        pos.to_move
+    }
+
+    /// Checks `mv` against every rule and plays it.
+    fn play(pos: &mut Position, mv: &Move) -> Result<(), RoshiError> {
+        let mut next = pos.clone();
+        if next.phase == Phase::Setup {
+            setup_turn(&mut next, mv)?;
+            if next.to_move == Side::Second {
+                next.phase = Phase::Play;
+            }
+        } else if mv.is_pass() {
+            if has_action(pos) {
+                return Err(RoshiError::PassWithAction);
+            }
+            next.drawn = pos.last_pass;
+            next.last_pass = true;
+        } else {
+            let acts = mv.actions();
+            if acts.len() > 2 {
+                return Err(RoshiError::TooManyActions { n: acts.len() });
+            }
+            if acts.len() == 2 && acts[0].kind() == acts[1].kind() && acts[0].kind() != Kind::Stone
+            {
+                return Err(RoshiError::SameActionTwice {
+                    kind: acts[0].kind().name(),
+                });
+            }
+            for &a in acts {
+                act(&mut next, a)?;
+            }
+            next.last_pass = false;
+        }
+        next.to_move = pos.to_move.other();
+        *pos = next;
+        Ok(())
+    }
+
+    fn generate(pos: &Position, emit: Generator<'_, Move>) {
+        if pos.phase == Phase::Setup {
+            let empties: Vec<Sq> = pos.dims.squares().filter(|&s| pos.is_empty(s)).collect();
+            match pos.to_move {
+                Side::First => {
+                    for &z in empties.iter().filter(|&&z| pos.zone.contains(z)) {
+                        for &s in empties.iter().filter(|&&s| s != z) {
+                            if !emit(Move::new(&[Action::Stone(z), Action::Place(s)])) {
+                                return;
+                            }
+                        }
+                    }
+                }
+                Side::Second => {
+                    // Two identical pieces: each pair once, in board order.
+                    for (i, &a) in empties.iter().enumerate() {
+                        for &b in &empties[i + 1..] {
+                            if !emit(Move::new(&[Action::Place(a), Action::Place(b)])) {
+                                return;
+                            }
+                        }
+                    }
+                }
+            }
+            return;
+        }
+        let mut firsts = Vec::new();
+        actions(pos, &ALL, &mut |a| {
+            firsts.push(a);
+            true
+        });
+        if firsts.is_empty() {
+            emit(Move::PASS);
+            return;
+        }
+        for a1 in firsts {
+            if !emit(Move::new(&[a1])) {
+                return;
+            }
+            let mut after = pos.clone();
+            act(&mut after, a1).expect("a generated action is legal");
+            let others: Vec<Kind> = ALL.into_iter().filter(|&k| k != a1.kind()).collect();
+            let go_on = actions(&after, &others, &mut |a2| emit(Move::new(&[a1, a2])));
+            if !go_on {
+                return;
+            }
+        }
+    }
+
+    /// After a turn: exactly one player with a roshi wins; two passes in a row
+    /// draw.
+    fn ending(pos: &Position) -> Option<Ending> {
+        if pos.drawn {
+            return Some(Ending::draw("double-pass"));
+        }
+        let stone = pos.stone()?;
+        match (
+            roshi_through(pos, stone, Side::First),
+            roshi_through(pos, stone, Side::Second),
+        ) {
+            (true, false) => Some(Ending::win(Side::First, "roshi")),
+            (false, true) => Some(Ending::win(Side::Second, "roshi")),
+            _ => None,
+        }
     }
 }

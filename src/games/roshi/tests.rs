@@ -6,7 +6,7 @@ use super::notation::Move;
 use super::position::{Cell, Phase, Position, SlideRule};
 use super::rules::{self, RoshiError};
 use super::Roshi;
-use crate::game::{Game, RuleError, Side};
+use crate::game::{Notation, RuleError, Rules, Side};
 use crate::record::Tag;
 use std::collections::BTreeSet;
 
@@ -23,11 +23,11 @@ fn sq(s: &str) -> Sq {
 }
 
 fn mv(text: &str) -> Move {
-    super::notation::parse_move(text).unwrap()
+    Roshi::parse_move(&Roshi::start(&[]).unwrap(), text).unwrap()
 }
 
 fn play(p: &mut Position, text: &str) -> Result<(), RoshiError> {
-    rules::play(p, &mv(text))
+    Roshi::play(p, &mv(text))
 }
 
 fn play_all(p: &mut Position, moves: &str) {
@@ -267,14 +267,14 @@ fn a_pass_only_when_no_action_exists_and_two_in_a_row_draw() {
     assert_eq!(turns(&stuck).into_iter().collect::<Vec<_>>(), ["--"]);
     play(&mut stuck, "--").unwrap();
     assert!(stuck.last_pass);
-    assert_eq!(rules::ending(&stuck), None);
+    assert_eq!(Roshi::ending(&stuck), None);
     // Blue still has actions: no pass for Blue.
     assert_eq!(code(play(&mut stuck.clone(), "--")), "pass-with-action");
     // Blue has neither pieces nor supply, and Red has just passed: Blue's
     // pass is the second in a row.
     let mut frozen = pos("5/5/2S2/5/R4 b2-d4 0-0 b play --");
     play(&mut frozen, "--").unwrap();
-    let e = rules::ending(&frozen).unwrap();
+    let e = Roshi::ending(&frozen).unwrap();
     assert_eq!((e.winner, e.reason), (None, "double-pass"));
 }
 
@@ -294,7 +294,7 @@ fn a_roshi_in_every_direction() {
         let p = pos(text);
         assert!(rules::has_roshi(&p, Side::First), "{dir}");
         assert!(!rules::has_roshi(&p, Side::Second), "{dir}");
-        let e = rules::ending(&p).unwrap();
+        let e = Roshi::ending(&p).unwrap();
         assert_eq!((e.winner, e.reason), (Some(Side::First), "roshi"), "{dir}");
     }
 }
@@ -313,7 +313,7 @@ fn lines_longer_than_five_count_and_lines_without_the_stone_do_not() {
     // Five red pieces in a row without the stone: no roshi.
     let no_stone = pos("7/7/7/3S3/7/7/RRRRR2 c3-e5 3-8 b play -");
     assert!(!rules::has_roshi(&no_stone, Side::First));
-    assert_eq!(rules::ending(&no_stone), None);
+    assert_eq!(Roshi::ending(&no_stone), None);
     // A line broken by an opponent's piece.
     let mixed = pos("7/7/7/RBRSRR1/7/7/7 c3-e5 4-7 b play -");
     assert!(!rules::has_roshi(&mixed, Side::First));
@@ -324,7 +324,7 @@ fn lines_longer_than_five_count_and_lines_without_the_stone_do_not() {
 fn both_roshis_play_on_and_a_roshi_built_for_the_opponent_wins_for_them() {
     let both = pos("7/3B3/3B3/RRRSRR1/3B3/3B3/7 c3-e5 3-4 r play -");
     assert!(rules::has_roshi(&both, Side::First) && rules::has_roshi(&both, Side::Second));
-    assert_eq!(rules::ending(&both), None);
+    assert_eq!(Roshi::ending(&both), None);
     // Blue on d5, d6, c3 and the stone on d4. Red's b3 pushes c3 onto d3:
     // d3 d4 d5 d6 is only four.
     let mut four = pos("7/3B3/3B3/3S3/1RB4/7/7 c3-e5 7-5 r play -");
@@ -333,7 +333,7 @@ fn both_roshis_play_on_and_a_roshi_built_for_the_opponent_wins_for_them() {
     // With Blue on d2 as well, Red's push completes d2..d6: Blue wins.
     let mut gift = pos("7/3B3/3B3/3S3/1RB4/3B3/7 c3-e5 7-4 r play -");
     play(&mut gift, "b3>c3").unwrap();
-    let e = rules::ending(&gift).unwrap();
+    let e = Roshi::ending(&gift).unwrap();
     assert_eq!((e.winner, e.reason), (Some(Side::Second), "roshi"));
 }
 
@@ -387,7 +387,7 @@ fn generator_agrees_with_play_over_random_games() {
             p.slide = slide;
             play_all(&mut p, "R@d4,@a1 @b2,@f6");
             for _ in 0..25 {
-                if rules::ending(&p).is_some() {
+                if Roshi::ending(&p).is_some() {
                     break;
                 }
                 let generated = turns(&p);
@@ -499,4 +499,48 @@ fn setup_turns_and_passes_are_their_own_kinds() {
         crate::testkit::stat::<super::Roshi>(&counts, "passes"),
         Some(1)
     );
+}
+
+/// Every turn that can be written after the setup: a place on each square,
+/// a slide or push from each square holding the mover's piece to each
+/// square; each pair of two actions of different types whose first action
+/// `play` accepts on its own (a turn's actions are checked in order), the
+/// second from any square (the first may have moved a piece there); and the
+/// pass.
+fn candidates(p: &Position) -> Vec<Move> {
+    use super::notation::Action;
+    assert_eq!(
+        p.phase,
+        Phase::Play,
+        "candidates are listed after the setup"
+    );
+    let squares: Vec<Sq> = p.dims.squares().collect();
+    let actions = |from: &dyn Fn(Sq) -> bool| {
+        let mut out: Vec<Action> = squares.iter().map(|&s| Action::Place(s)).collect();
+        for &a in squares.iter().filter(|&&a| from(a)) {
+            for &b in &squares {
+                out.push(Action::Slide(a, b));
+                out.push(Action::Push(a, b));
+            }
+        }
+        out
+    };
+    let firsts = actions(&|a| p.at(a) == Cell::Piece(p.to_move));
+    let seconds = actions(&|_| true);
+    let mut out = vec![Move::PASS];
+    for &a1 in &firsts {
+        out.push(Move::new(&[a1]));
+        if Roshi::play(&mut p.clone(), &Move::new(&[a1])).is_ok() {
+            for &a2 in seconds.iter().filter(|a2| a2.kind() != a1.kind()) {
+                out.push(Move::new(&[a1, a2]));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn perft_counts_agree_with_trying_every_move() {
+    let checked = crate::testkit::check_perft_file::<Roshi>("roshi", 20_000, &candidates);
+    assert!(checked >= 2, "{checked}");
 }

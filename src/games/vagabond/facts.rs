@@ -1,90 +1,99 @@
 //! What a Vagabond turn did (the tile a move captured) and Vagabond's
 //! statistics.
 
-use super::notation::{write_move, Body, Move};
+use super::notation::{Body, Move};
 use super::position::Position;
-use crate::game::{Counts, Effect, MoveFacts, Stat};
+use super::tiles::Code;
+use super::Vagabond;
+use crate::game::{Effect, Facts, MoveFacts, Notation, Sum};
 
-/// Captures by tile type, in `Code` order (L S B W C F D Y), then the rest.
-pub const STATS: &[Stat] = &[
-    Stat::sum("captured_white_lotus"),
-    Stat::sum("captured_sky_bison"),
-    Stat::sum("captured_badgermole"),
-    Stat::sum("captured_wheel"),
-    Stat::sum("captured_chrysanthemum"),
-    Stat::sum("captured_fire_lily"),
-    Stat::sum("captured_white_dragon"),
-    Stat::sum("captured_flying_lemur"),
-    Stat::first("plies_before_first_capture"),
-    Stat::sum("deploys"),
-    Stat::sum("shifts"),
-];
+crate::statistics! {
+    /// Vagabond's statistics (notation/vagabond.md): captures by tile type,
+    /// then the rest.
+    pub struct VagabondStats {
+        captured_white_lotus: Sum,
+        captured_sky_bison: Sum,
+        captured_badgermole: Sum,
+        captured_wheel: Sum,
+        captured_chrysanthemum: Sum,
+        captured_fire_lily: Sum,
+        captured_white_dragon: Sum,
+        captured_flying_lemur: Sum,
+        /// Plies played before the first capture.
+        plies_before_first_capture: First,
+        deploys: Sum,
+        /// Moves of a tile already on the board.
+        shifts: Sum,
+    }
+}
 
-const FIRST_CAPTURE: usize = 8;
+impl VagabondStats {
+    /// The capture count of a tile type.
+    fn captured(&mut self, code: Code) -> &mut Sum {
+        match code {
+            Code::L => &mut self.captured_white_lotus,
+            Code::S => &mut self.captured_sky_bison,
+            Code::B => &mut self.captured_badgermole,
+            Code::W => &mut self.captured_wheel,
+            Code::C => &mut self.captured_chrysanthemum,
+            Code::F => &mut self.captured_fire_lily,
+            Code::D => &mut self.captured_white_dragon,
+            Code::Y => &mut self.captured_flying_lemur,
+        }
+    }
+}
 
 fn point(p: super::Point) -> String {
     format!("({},{})", p.x, p.y)
 }
 
-pub fn describe(before: &Position, mv: &Move, _after: &Position) -> MoveFacts {
-    let mut canonical = String::new();
-    write_move(mv, &mut canonical);
-    let (kind, from, to, effects) = match mv.body {
-        Body::Accept => ("accept", None, None, Vec::new()),
-        Body::Deploy { at, .. } => ("deploy", None, Some(point(at)), Vec::new()),
-        Body::Shift { from, to } => {
-            let effects = before
-                .at(to)
-                .map(|t| Effect {
-                    piece: Some(format!(
-                        "{} {}",
-                        super::SIDES[t.owner.index()],
-                        t.code.name()
-                    )),
-                    from: Some(point(to)),
-                    ..Effect::new("captured")
-                })
-                .into_iter()
-                .collect();
-            ("shift", Some(point(from)), Some(point(to)), effects)
-        }
-    };
-    MoveFacts {
-        canonical,
-        kind: kind.into(),
-        from,
-        to,
-        effects,
-        offer: mv.offer,
-    }
-}
+impl Facts for Vagabond {
+    type Stats = VagabondStats;
 
-pub fn count(before: &Position, mv: &Move, ply: usize, counts: &mut Counts) {
-    match mv.body {
-        Body::Deploy { .. } => counts.add(9, 1),
-        Body::Shift { to, .. } => {
-            counts.add(10, 1);
-            if let Some(t) = before.at(to) {
-                counts.add(t.code.index(), 1);
-                counts.first(FIRST_CAPTURE, (ply - 1) as u64);
+    fn describe(before: &Position, mv: &Move, _after: &Position) -> MoveFacts {
+        let mut canonical = String::new();
+        Vagabond::write_move(mv, &mut canonical);
+        let (kind, from, to, effects) = match mv.body {
+            Body::Accept => ("accept", None, None, Vec::new()),
+            Body::Deploy { at, .. } => ("deploy", None, Some(point(at)), Vec::new()),
+            Body::Shift { from, to } => {
+                let effects = before
+                    .at(to)
+                    .map(|t| Effect {
+                        piece: Some(format!(
+                            "{} {}",
+                            super::SIDES[t.owner.index()],
+                            t.code.name()
+                        )),
+                        from: Some(point(to)),
+                        ..Effect::new("captured")
+                    })
+                    .into_iter()
+                    .collect();
+                ("shift", Some(point(from)), Some(point(to)), effects)
             }
+        };
+        MoveFacts {
+            canonical,
+            kind: kind.into(),
+            from,
+            to,
+            effects,
+            offer: mv.offer,
         }
-        Body::Accept => {}
     }
-}
 
-/// The turn as The Garden Gate writes it: `0H.L(0,-6)`, numbered from 0,
-/// Host and the Guest turn after it sharing a number.
-pub fn garden_gate(before: &Position, facts: &MoveFacts) -> String {
-    let player = match before.to_move {
-        crate::game::Side::First => 'H',
-        crate::game::Side::Second => 'G',
-    };
-    format!("{}{player}.{}", before.turn / 2, facts.canonical)
-}
-
-/// `0H.…` / `12G.…`: a Garden Gate turn.
-pub fn looks_garden_gate(token: &[u8]) -> bool {
-    let digits = token.iter().take_while(|b| b.is_ascii_digit()).count();
-    digits > 0 && matches!(token.get(digits..digits + 2), Some([b'H' | b'G', b'.']))
+    fn count(stats: &mut VagabondStats, before: &Position, mv: &Move, _: &Position, ply: usize) {
+        match mv.body {
+            Body::Deploy { .. } => stats.deploys.add(1),
+            Body::Shift { to, .. } => {
+                stats.shifts.add(1);
+                if let Some(t) = before.at(to) {
+                    stats.captured(t.code).add(1);
+                    stats.plies_before_first_capture.set((ply - 1) as u64);
+                }
+            }
+            Body::Accept => {}
+        }
+    }
 }

@@ -3,8 +3,13 @@
 //! the Garden Gate's `0H.` / `0G.` (then checked).
 
 use super::geometry::Point;
+use super::position::Position;
 use super::tiles::Code;
-use crate::game::{split_draw_offer, MoveSyntaxError, Side};
+use super::tiles::Options;
+use super::Vagabond;
+use crate::game::{
+    split_draw_offer, MoveSyntaxError, MovetextStyle, Notation, PositionError, Side,
+};
 use nom::bytes::complete::{tag, take_while1};
 use nom::character::complete::{char, one_of};
 use nom::combinator::{opt, recognize};
@@ -64,92 +69,121 @@ const SHAPE: &str = "a Vagabond turn is a deploy `L(0,-6)`, a move `(0,-8)-(-2,-
                      may end in `~~` to offer a draw), or `==`; a Garden Gate prefix like \
                      `0H.` may stand before it";
 
-pub fn parse_move(text: &str) -> Result<Move, MoveSyntaxError> {
-    let err = |message: String, at: usize| MoveSyntaxError { message, at };
-    let (rest, prefix) = opt(prefix).parse(text).unwrap_or((text, None));
-    let at = |r: &str| text.len() - r.len();
-    if rest == "==" {
-        return Ok(Move {
-            prefix,
-            body: Body::Accept,
-            offer: false,
-        });
-    }
-    let (body_text, offer) = split_draw_offer(rest);
-    if body_text.is_empty() {
-        return Err(err(
-            format!("a draw offer `~~` must follow a move: {SHAPE}"),
-            at(rest),
-        ));
-    }
-    let point = |(x, y): (i32, i32), at: usize| {
-        Point::new(x, y).ok_or_else(|| {
-            err(
-                format!("({x},{y}) is not on the board: a point has x² + y² ≤ 80"),
-                at,
-            )
-        })
-    };
-    let body_at = at(body_text);
-    let (tail, body) = if body_text.starts_with('(') {
-        let (r, (a, _, b)) = (coords, tag("-"), coords)
-            .parse(body_text)
-            .map_err(|_| err(format!("expected `(x,y)-(x,y)`: {SHAPE}"), body_at))?;
-        let to_at = body_text.find(")-").map_or(body_at, |k| body_at + k + 2);
-        (
-            r,
-            Body::Shift {
-                from: point(a, body_at)?,
-                to: point(b, to_at)?,
-            },
-        )
-    } else {
-        let mut chars = body_text.chars();
-        let code = chars.next().and_then(Code::from_letter).ok_or_else(|| {
-            err(
-                format!("expected a tile code L, S, B, W, C, F, D or Y: {SHAPE}"),
-                body_at,
-            )
-        })?;
-        let (r, xy) = coords(&body_text[1..]).map_err(|_| {
-            err(
-                format!("expected `(x,y)` after the tile code: {SHAPE}"),
-                body_at + 1,
-            )
-        })?;
-        (
-            r,
-            Body::Deploy {
-                code,
-                at: point(xy, body_at + 1)?,
-            },
-        )
-    };
-    if !tail.is_empty() {
-        return Err(err(format!("unexpected `{tail}`: {SHAPE}"), at(tail)));
-    }
-    Ok(Move {
-        prefix,
-        body,
-        offer,
-    })
-}
+impl Notation for Vagabond {
+    const STYLE: MovetextStyle = MovetextStyle { semicolons: true };
 
-/// The canonical form: no prefix (it depends on the ply).
-pub fn write_move(mv: &Move, out: &mut String) {
-    let _ = match mv.body {
-        Body::Accept => write!(out, "=="),
-        Body::Deploy { code, at } => write!(out, "{}({},{})", code.letter(), at.x, at.y),
-        Body::Shift { from, to } => write!(out, "({},{})-({},{})", from.x, from.y, to.x, to.y),
-    };
-    if mv.offer {
-        out.push_str("~~");
+    fn parse_move(_: &Position, text: &str) -> Result<Move, MoveSyntaxError> {
+        let err = |message: String, at: usize| MoveSyntaxError { message, at };
+        let (rest, prefix) = opt(prefix).parse(text).unwrap_or((text, None));
+        let at = |r: &str| text.len() - r.len();
+        if rest == "==" {
+            return Ok(Move {
+                prefix,
+                body: Body::Accept,
+                offer: false,
+            });
+        }
+        let (body_text, offer) = split_draw_offer(rest);
+        if body_text.is_empty() {
+            return Err(err(
+                format!("a draw offer `~~` must follow a move: {SHAPE}"),
+                at(rest),
+            ));
+        }
+        let point = |(x, y): (i32, i32), at: usize| {
+            Point::new(x, y).ok_or_else(|| {
+                err(
+                    format!("({x},{y}) is not on the board: a point has x² + y² ≤ 80"),
+                    at,
+                )
+            })
+        };
+        let body_at = at(body_text);
+        let (tail, body) = if body_text.starts_with('(') {
+            let (r, (a, _, b)) = (coords, tag("-"), coords)
+                .parse(body_text)
+                .map_err(|_| err(format!("expected `(x,y)-(x,y)`: {SHAPE}"), body_at))?;
+            let to_at = body_text.find(")-").map_or(body_at, |k| body_at + k + 2);
+            (
+                r,
+                Body::Shift {
+                    from: point(a, body_at)?,
+                    to: point(b, to_at)?,
+                },
+            )
+        } else {
+            let mut chars = body_text.chars();
+            let code = chars.next().and_then(Code::from_letter).ok_or_else(|| {
+                err(
+                    format!("expected a tile code L, S, B, W, C, F, D or Y: {SHAPE}"),
+                    body_at,
+                )
+            })?;
+            let (r, xy) = coords(&body_text[1..]).map_err(|_| {
+                err(
+                    format!("expected `(x,y)` after the tile code: {SHAPE}"),
+                    body_at + 1,
+                )
+            })?;
+            (
+                r,
+                Body::Deploy {
+                    code,
+                    at: point(xy, body_at + 1)?,
+                },
+            )
+        };
+        if !tail.is_empty() {
+            return Err(err(format!("unexpected `{tail}`: {SHAPE}"), at(tail)));
+        }
+        Ok(Move {
+            prefix,
+            body,
+            offer,
+        })
+    }
+
+    /// The canonical form: no prefix (it depends on the ply).
+    fn write_move(mv: &Move, out: &mut String) {
+        let _ = match mv.body {
+            Body::Accept => write!(out, "=="),
+            Body::Deploy { code, at } => write!(out, "{}({},{})", code.letter(), at.x, at.y),
+            Body::Shift { from, to } => write!(out, "({},{})-({},{})", from.x, from.y, to.x, to.y),
+        };
+        if mv.offer {
+            out.push_str("~~");
+        }
+    }
+
+    fn parse_position(text: &str) -> Result<Position, PositionError> {
+        Position::parse(text, Options::default())
+    }
+
+    fn write_position(pos: &Position) -> String {
+        pos.write()
+    }
+
+    fn describe_reason(reason: &str) -> String {
+        match reason {
+            "lotus-captured" => "by capturing the White Lotus".into(),
+            "draw-accepted" => "by an accepted draw offer".into(),
+            "stuck" => "as the side to move has no legal move (stuck)".into(),
+            other => other.replace('-', " "),
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn parse_move(text: &str) -> Result<Move, MoveSyntaxError> {
+        Vagabond::parse_move(&Position::start(Options::default()), text)
+    }
+
+    fn write_move(mv: &Move, out: &mut String) {
+        Vagabond::write_move(mv, out)
+    }
 
     fn round(text: &str) -> String {
         let mut s = String::new();

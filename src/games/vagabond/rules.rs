@@ -5,8 +5,10 @@
 use super::geometry::{Point, DIAGONALS, GRID, STEPS};
 use super::notation::{Body, Move};
 use super::position::Position;
-use super::tiles::{Code, Tile};
-use crate::game::{any_move, collect_moves, Ending, Generator, RuleError, Side};
+use super::tiles::{Code, Options, Tile};
+use super::Vagabond;
+use crate::game::{tag_value, Ending, Generator, RuleError, Rules, SetupError, Side};
+use crate::record::Tag;
 use std::fmt;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -485,169 +487,187 @@ fn check_shift(pos: &Position, a: Point, b: Point) -> Result<(), VagabondError> 
     Ok(())
 }
 
-/// Checks `mv` against every rule and plays it.
-pub fn play(pos: &mut Position, mv: &Move) -> Result<(), VagabondError> {
-    let me = pos.to_move;
-    let due = (pos.turn / 2, me);
-    if let Some(written) = mv.prefix {
-        if written != due {
-            return Err(VagabondError::WrongPrefix { written, due });
-        }
-    }
-    match mv.body {
-        Body::Accept => {
-            if !pos.offer_pending {
-                return Err(VagabondError::NoOfferPending);
-            }
-            pos.drawn = true;
-        }
-        Body::Deploy { code, at } => {
-            check_deploy(pos, code, at)?;
-            pos.reserve[me.index()][code.index()] -= 1;
-            pos.board[at.index()] = Some(Tile { owner: me, code });
-            if code == Code::L {
-                pos.lotus_deployed[me.index()] = true;
-            }
-        }
-        Body::Shift { from, to } => {
-            check_shift(pos, from, to)?;
-            let captured = pos.board[to.index()].take();
-            pos.board[to.index()] = pos.board[from.index()].take();
-            if captured.is_some_and(|t| t.code == Code::L) {
-                pos.winner = Some(me);
-            }
-        }
-    }
-    // An offer made with the winning move is void.
-    pos.offer_pending = mv.offer && pos.winner.is_none() && mv.body != Body::Accept;
-    pos.turn += 1;
-    pos.to_move = me.other();
-    Ok(())
-}
+impl Rules for Vagabond {
+    type Error = VagabondError;
 
-fn generate(pos: &Position, emit: Generator<'_, Move>) {
-    let me = pos.to_move;
-    if pos.offer_pending && !emit(Move::plain(Body::Accept)) {
-        return;
-    }
-    let empty = |p: Point| pos.at(p).is_none();
-    // Computed at most once per position, and only when needed (a search
-    // for any legal move usually stops at the first deploy).
-    let lilies_cell = std::cell::OnceCell::new();
-    let lilies = || {
-        lilies_cell
-            .get_or_init(|| own_fire_lilies(pos, me).collect::<Vec<_>>())
-            .iter()
-            .copied()
-    };
-    let bisons_cell = std::cell::OnceCell::new();
-    let bisons = || {
-        bisons_cell
-            .get_or_init(|| active_enemy_bisons(pos, me).collect::<Vec<_>>())
-            .iter()
-            .copied()
-    };
-    // Deploys: one per tile code in reserve and point.
-    for code in Code::ALL {
-        if pos.reserve[me.index()][code.index()] == 0 {
-            continue;
-        }
-        for at in Point::all().filter(|&p| empty(p)) {
-            let ok = if code.is_flyer() {
-                at.is_gate()
-            } else {
-                !at.is_gate() && (code != Code::D || near(lilies(), at).next().is_some())
-            };
-            if ok && !emit(Move::plain(Body::Deploy { code, at })) {
-                return;
-            }
-        }
-    }
-    // Moves.
-    for a in Point::all() {
-        let Some(t) = pos.at(a).filter(|t| t.owner == me) else {
-            continue;
+    /// The standard start or the `Position` tag's, under the `Options`.
+    fn start(tags: &[Tag]) -> Result<Position, SetupError> {
+        let options = match tag_value(tags, "Options") {
+            None => Options::default(),
+            Some(v) => Options::parse(v).map_err(|m| SetupError {
+                tag: "Options",
+                message: format!(
+                    "{m}: Options are DoubleTiles and SwapBisonWithLemur, comma-separated"
+                ),
+                at: None,
+            })?,
         };
-        if matches!(t.code, Code::C | Code::F) || frozen_by(pos, a).is_some() {
-            continue;
+        match tag_value(tags, "Position") {
+            None => Ok(Position::start(options)),
+            Some(text) => Ok(Position::parse(text, options)?),
         }
-        let mut cand = [false; GRID];
-        match t.code {
-            Code::L => a.neighbours().for_each(|n| cand[n.index()] = true),
-            Code::B => {
-                a.neighbours().for_each(|n| cand[n.index()] = true);
-                for step in STEPS {
-                    let mut p = a;
-                    while let Some(n) = p.step(step).filter(|&n| empty(n)) {
-                        if n.step(step)
-                            .and_then(|x| pos.at(x))
-                            .is_some_and(|x| x.code.is_flower())
-                        {
-                            cand[n.index()] = true;
-                        }
-                        p = n;
-                    }
-                }
+    }
+
+    fn side_to_move(pos: &Position) -> Side {
+        pos.to_move
+    }
+
+    /// Checks `mv` against every rule and plays it.
+    fn play(pos: &mut Position, mv: &Move) -> Result<(), VagabondError> {
+        let me = pos.to_move;
+        let due = (pos.turn / 2, me);
+        if let Some(written) = mv.prefix {
+            if written != due {
+                return Err(VagabondError::WrongPrefix { written, due });
             }
-            Code::W => {
-                for step in DIAGONALS {
-                    let mut p = a;
-                    while let Some(n) = p.step(step) {
-                        cand[n.index()] = true;
-                        if !empty(n) {
-                            break;
-                        }
-                        p = n;
-                    }
-                }
-            }
-            Code::D => {
-                for f in near(lilies(), a) {
-                    Point::all()
-                        .filter(|p| p.distance(f) <= 5)
-                        .for_each(|p| cand[p.index()] = true);
-                }
-            }
-            Code::Y => Point::all()
-                .filter(|p| p.distance(a) <= 5)
-                .for_each(|p| cand[p.index()] = true),
-            Code::S => bison_reach(pos, a, me, &mut cand),
-            Code::C | Code::F => {}
         }
-        for b in Point::all() {
-            if !cand[b.index()] || b == a {
+        match mv.body {
+            Body::Accept => {
+                if !pos.offer_pending {
+                    return Err(VagabondError::NoOfferPending);
+                }
+                pos.drawn = true;
+            }
+            Body::Deploy { code, at } => {
+                check_deploy(pos, code, at)?;
+                pos.reserve[me.index()][code.index()] -= 1;
+                pos.board[at.index()] = Some(Tile { owner: me, code });
+                if code == Code::L {
+                    pos.lotus_deployed[me.index()] = true;
+                }
+            }
+            Body::Shift { from, to } => {
+                check_shift(pos, from, to)?;
+                let captured = pos.board[to.index()].take();
+                pos.board[to.index()] = pos.board[from.index()].take();
+                if captured.is_some_and(|t| t.code == Code::L) {
+                    pos.winner = Some(me);
+                }
+            }
+        }
+        // An offer made with the winning move is void.
+        pos.offer_pending = mv.offer && pos.winner.is_none() && mv.body != Body::Accept;
+        pos.turn += 1;
+        pos.to_move = me.other();
+        Ok(())
+    }
+
+    fn generate(pos: &Position, emit: Generator<'_, Move>) {
+        let me = pos.to_move;
+        if pos.offer_pending && !emit(Move::plain(Body::Accept)) {
+            return;
+        }
+        let empty = |p: Point| pos.at(p).is_none();
+        // Computed at most once per position, and only when needed (a search
+        // for any legal move usually stops at the first deploy).
+        let lilies_cell = std::cell::OnceCell::new();
+        let lilies = || {
+            lilies_cell
+                .get_or_init(|| own_fire_lilies(pos, me).collect::<Vec<_>>())
+                .iter()
+                .copied()
+        };
+        let bisons_cell = std::cell::OnceCell::new();
+        let bisons = || {
+            bisons_cell
+                .get_or_init(|| active_enemy_bisons(pos, me).collect::<Vec<_>>())
+                .iter()
+                .copied()
+        };
+        // Deploys: one per tile code in reserve and point.
+        for code in Code::ALL {
+            if pos.reserve[me.index()][code.index()] == 0 {
                 continue;
             }
-            let ok = match pos.at(b) {
-                Some(_) => capture_check(pos, t, b).is_ok(),
-                None => !b.is_gate(),
-            } && (t.code != Code::S || zone_holding(bisons(), b).is_none());
-            if ok && !emit(Move::plain(Body::Shift { from: a, to: b })) {
-                return;
+            for at in Point::all().filter(|&p| empty(p)) {
+                let ok = if code.is_flyer() {
+                    at.is_gate()
+                } else {
+                    !at.is_gate() && (code != Code::D || near(lilies(), at).next().is_some())
+                };
+                if ok && !emit(Move::plain(Body::Deploy { code, at })) {
+                    return;
+                }
+            }
+        }
+        // Moves.
+        for a in Point::all() {
+            let Some(t) = pos.at(a).filter(|t| t.owner == me) else {
+                continue;
+            };
+            if matches!(t.code, Code::C | Code::F) || frozen_by(pos, a).is_some() {
+                continue;
+            }
+            let mut cand = [false; GRID];
+            match t.code {
+                Code::L => a.neighbours().for_each(|n| cand[n.index()] = true),
+                Code::B => {
+                    a.neighbours().for_each(|n| cand[n.index()] = true);
+                    for step in STEPS {
+                        let mut p = a;
+                        while let Some(n) = p.step(step).filter(|&n| empty(n)) {
+                            if n.step(step)
+                                .and_then(|x| pos.at(x))
+                                .is_some_and(|x| x.code.is_flower())
+                            {
+                                cand[n.index()] = true;
+                            }
+                            p = n;
+                        }
+                    }
+                }
+                Code::W => {
+                    for step in DIAGONALS {
+                        let mut p = a;
+                        while let Some(n) = p.step(step) {
+                            cand[n.index()] = true;
+                            if !empty(n) {
+                                break;
+                            }
+                            p = n;
+                        }
+                    }
+                }
+                Code::D => {
+                    for f in near(lilies(), a) {
+                        Point::all()
+                            .filter(|p| p.distance(f) <= 5)
+                            .for_each(|p| cand[p.index()] = true);
+                    }
+                }
+                Code::Y => Point::all()
+                    .filter(|p| p.distance(a) <= 5)
+                    .for_each(|p| cand[p.index()] = true),
+                Code::S => bison_reach(pos, a, me, &mut cand),
+                Code::C | Code::F => {}
+            }
+            for b in Point::all() {
+                if !cand[b.index()] || b == a {
+                    continue;
+                }
+                let ok = match pos.at(b) {
+                    Some(_) => capture_check(pos, t, b).is_ok(),
+                    None => !b.is_gate(),
+                } && (t.code != Code::S || zone_holding(bisons(), b).is_none());
+                if ok && !emit(Move::plain(Body::Shift { from: a, to: b })) {
+                    return;
+                }
             }
         }
     }
-}
 
-pub fn legal_moves(pos: &Position, out: &mut Vec<Move>) {
-    collect_moves(|emit| generate(pos, emit), out)
-}
-
-pub fn has_legal_move(pos: &Position) -> bool {
-    any_move(|emit| generate(pos, emit))
-}
-
-/// The Lotus captured wins; an accepted offer draws; a side with no legal
-/// move is stuck, with no result.
-pub fn ending(pos: &Position) -> Option<Ending> {
-    if let Some(w) = pos.winner {
-        return Some(Ending::win(w, "lotus-captured"));
+    /// The Lotus captured wins; an accepted offer draws; a side with no legal
+    /// move is stuck, with no result.
+    fn ending(pos: &Position) -> Option<Ending> {
+        if let Some(w) = pos.winner {
+            return Some(Ending::win(w, "lotus-captured"));
+        }
+        if pos.drawn {
+            return Some(Ending::draw("draw-accepted"));
+        }
+        if !Self::has_legal_move(pos) {
+            return Some(Ending::stuck("stuck"));
+        }
+        None
     }
-    if pos.drawn {
-        return Some(Ending::draw("draw-accepted"));
-    }
-    if !has_legal_move(pos) {
-        return Some(Ending::stuck("stuck"));
-    }
-    None
 }

@@ -4,10 +4,10 @@
 use super::geometry::Point;
 use super::notation::{Body, Move};
 use super::position::Position;
-use super::rules::{self, VagabondError};
+use super::rules::VagabondError;
 use super::tiles::Options;
 use super::Vagabond;
-use crate::game::{Game, RuleError, Side};
+use crate::game::{Notation, RuleError, Rules, Side};
 use crate::record::Tag;
 use std::collections::BTreeSet;
 
@@ -16,11 +16,11 @@ fn pos(text: &str) -> Position {
 }
 
 fn mv(text: &str) -> Move {
-    super::notation::parse_move(text).unwrap()
+    Vagabond::parse_move(&Vagabond::start(&[]).unwrap(), text).unwrap()
 }
 
 fn play(p: &mut Position, text: &str) -> Result<(), VagabondError> {
-    rules::play(p, &mv(text))
+    Vagabond::play(p, &mv(text))
 }
 
 fn code(r: Result<(), VagabondError>) -> &'static str {
@@ -81,7 +81,7 @@ fn the_sample_game_with_its_legal_move_count_before_every_move() {
     let moves: Vec<&str> = SAMPLE.split(';').collect();
     assert_eq!(moves.len(), SAMPLE_COUNTS.len());
     for (i, (text, &count)) in moves.iter().zip(&SAMPLE_COUNTS).enumerate() {
-        assert_eq!(rules::ending(&p), None, "over before move {i}");
+        assert_eq!(Vagabond::ending(&p), None, "over before move {i}");
         let all = legal(&p);
         // The reference counts deploys and moves; gamerec also lists `==`
         // while an offer is pending (before 8H).
@@ -90,7 +90,7 @@ fn the_sample_game_with_its_legal_move_count_before_every_move() {
         assert_eq!(all.len() - accept, count, "before move {i}: {text}");
         play(&mut p, text).unwrap_or_else(|e| panic!("{text}: {e}"));
     }
-    let e = rules::ending(&p).unwrap();
+    let e = Vagabond::ending(&p).unwrap();
     assert_eq!((e.winner, e.reason), (Some(Side::First), "lotus-captured"));
 }
 
@@ -300,7 +300,7 @@ fn capture_rules() {
 fn capturing_the_lotus_wins_and_ends_the_game() {
     let mut p = pos("L(0,-6),W(0,0),l(2,2) -/- HG h -");
     play(&mut p, "(0,0)-(2,2)").unwrap();
-    let e = rules::ending(&p).unwrap();
+    let e = Vagabond::ending(&p).unwrap();
     assert_eq!(
         (e.winner, e.reason, e.decided),
         (Some(Side::First), "lotus-captured", true)
@@ -315,7 +315,7 @@ fn draw_offers_and_acceptance() {
     play(&mut p, "L(0,-6)~~").unwrap();
     assert!(legal(&p).contains("=="));
     play(&mut p, "==").unwrap();
-    let e = rules::ending(&p).unwrap();
+    let e = Vagabond::ending(&p).unwrap();
     assert_eq!((e.winner, e.reason), (None, "draw-accepted"));
     let mut q = start();
     play(&mut q, "L(0,-6)~~").unwrap();
@@ -335,7 +335,9 @@ fn the_garden_gate_prefix_is_checked() {
     play(&mut p, "0G.L(2,6)").unwrap();
     play(&mut p, "1H.W(-4,0)").unwrap();
     assert_eq!(
-        super::notation::parse_move("1G.B(1,6)").unwrap().body,
+        Vagabond::parse_move(&Vagabond::start(&[]).unwrap(), "1G.B(1,6)")
+            .unwrap()
+            .body,
         Body::Deploy {
             code: super::Code::B,
             at: Point { x: 1, y: 6 }
@@ -348,7 +350,7 @@ fn a_side_with_no_legal_move_is_stuck_with_no_result() {
     // Host has only a Chrysanthemum and an empty reserve.
     let p = pos("C(0,0),l(5,5) -/L G h -");
     assert!(legal(&p).is_empty());
-    let e = rules::ending(&p).unwrap();
+    let e = Vagabond::ending(&p).unwrap();
     assert_eq!((e.winner, e.reason, e.decided), (None, "stuck", false));
 }
 
@@ -450,10 +452,32 @@ fn no_capture_leaves_the_first_capture_empty() {
 
 #[test]
 fn garden_gate_strings_are_recognised_by_their_first_turn() {
-    use super::facts::looks_garden_gate;
+    use super::site::looks_garden_gate;
     assert!(looks_garden_gate(b"0H.L(0,-6)"));
     assert!(looks_garden_gate(b"12G.(0,-8)-(-2,-4)"));
     assert!(!looks_garden_gate(b"L(0,-6)"));
     assert!(!looks_garden_gate(b"1."));
     assert!(!looks_garden_gate(b"0X.L(0,-6)"));
+}
+
+/// Every turn that can be written: a deploy of each tile type on each
+/// point, a move from each point holding the mover's tile to each point,
+/// and `==`.
+fn candidates(p: &Position) -> Vec<Move> {
+    use super::geometry::Point;
+    use super::tiles::Code;
+    let mut out = vec![Move::plain(Body::Accept)];
+    for at in Point::all() {
+        out.extend(Code::ALL.map(|code| Move::plain(Body::Deploy { code, at })));
+    }
+    for from in Point::all().filter(|&f| p.at(f).is_some_and(|t| t.owner == p.to_move)) {
+        out.extend(Point::all().map(|to| Move::plain(Body::Shift { from, to })));
+    }
+    out
+}
+
+#[test]
+fn perft_counts_agree_with_trying_every_move() {
+    let checked = crate::testkit::check_perft_file::<Vagabond>("vagabond", 20_000, &candidates);
+    assert!(checked >= 2, "{checked}");
 }

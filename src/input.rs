@@ -1,14 +1,14 @@
 //! Reading games from any supported input: the record format, a gamerec
-//! JSON document or JSON Lines, or a site's move strings. Every reader
-//! streams except the JSON document, which is read whole.
+//! JSON document or JSON Lines, or a site's move strings (the registry's
+//! games say which). Every reader streams except the JSON document, which
+//! is read whole.
 
-use super::json::{DocumentIn, GameIn, FORMAT, VERSION};
-use super::site::rules_for_site;
 use crate::archive::{rules_for, too_large, Options};
+use crate::convert::json::{DocumentIn, GameIn, FORMAT, VERSION};
 use crate::game::SiteFormat;
-use crate::problem::Problem;
+use crate::problem::{Code, Problem};
 use crate::record::{parse_chunk_with, Chunk, Parsed, Record, Span, Tag, MAX_RECORD_BYTES};
-use crate::replay::Rules;
+use crate::registry::{self, AnyGame, AnySite};
 use std::io::{self, BufRead};
 use std::ops::ControlFlow;
 
@@ -19,7 +19,7 @@ pub enum Format {
     Json,
     Jsonl,
     /// A site's move strings, for the game that uses that site.
-    Site(&'static dyn Rules, SiteFormat),
+    Site(&'static dyn AnySite),
 }
 
 impl Format {
@@ -28,7 +28,7 @@ impl Format {
             Format::Text => "text",
             Format::Json => "json",
             Format::Jsonl => "jsonl",
-            Format::Site(_, s) => s.name,
+            Format::Site(s) => s.format().name,
         }
     }
 
@@ -38,7 +38,7 @@ impl Format {
             "text" => Some(Format::Text),
             "json" => Some(Format::Json),
             "jsonl" => Some(Format::Jsonl),
-            other => rules_for_site(other).map(|(r, s)| Format::Site(r, s)),
+            other => registry::find_site(other).map(Format::Site),
         }
     }
 }
@@ -59,9 +59,8 @@ fn first_token(head: &[u8]) -> &[u8] {
 
 /// Guesses an input's format from its name's extension and its first
 /// bytes: `.json` / `{"format"…` is a JSON document, `.jsonl` / `{` JSON
-/// Lines, a first token a game's site notation recognizes (`0H.L(0,-6)`:
-/// Garden Gate, `h9/h7`: AbstractPlay) that site's strings; anything else
-/// the record format.
+/// Lines, a first token a game's site notation recognizes that site's
+/// strings; anything else the record format.
 pub fn detect(extension: Option<&str>, head: &[u8]) -> Format {
     match extension.map(str::to_ascii_lowercase).as_deref() {
         Some("json") => return Format::Json,
@@ -75,20 +74,15 @@ pub fn detect(extension: Option<&str>, head: &[u8]) -> Format {
     if token.starts_with(b"{") {
         return Format::Jsonl;
     }
-    crate::games::GAMES
-        .iter()
-        .find_map(|r| {
-            r.site()
-                .filter(|s| (s.recognizes)(token))
-                .map(|s| Format::Site(*r, s))
-        })
-        .unwrap_or(Format::Text)
+    registry::sites()
+        .find(|s| (s.format().recognizes)(token))
+        .map_or(Format::Text, Format::Site)
 }
 
 /// One game read: where it came from (for locating problems; `None` for
 /// JSON), what was read, and its rules.
 pub type Each<'a> =
-    dyn FnMut(Option<&Chunk>, Parsed, Result<&'static dyn Rules, Problem>) -> io::Result<()> + 'a;
+    dyn FnMut(Option<&Chunk>, Parsed, Result<&'static dyn AnyGame, Problem>) -> io::Result<()> + 'a;
 
 /// Reads every game of `input`; returns how many there were.
 pub fn read<R: BufRead + Send>(
@@ -107,7 +101,7 @@ pub fn read<R: BufRead + Send>(
 }
 
 /// A game as read, with its rules (or why there are none).
-type Read = (Parsed, Result<&'static dyn Rules, Problem>);
+type Read = (Parsed, Result<&'static dyn AnyGame, Problem>);
 
 /// [`read`], with the work on each game (`map`: replaying, converting) done
 /// on as many threads as the current rayon pool is wide (record format), and
@@ -122,7 +116,7 @@ pub fn read_mapped<R, T, M, E>(
 where
     R: BufRead + Send,
     T: Send,
-    M: Fn(Option<&Chunk>, Parsed, Result<&'static dyn Rules, Problem>) -> T + Sync,
+    M: Fn(Option<&Chunk>, Parsed, Result<&'static dyn AnyGame, Problem>) -> T + Sync,
     E: FnMut(Option<&Chunk>, T) -> io::Result<()>,
 {
     let mut sequential =
@@ -150,7 +144,7 @@ where
         }
         Format::Json => read_json(input, opts, &mut sequential),
         Format::Jsonl => read_jsonl(input, opts, &mut sequential),
-        Format::Site(rules, site) => read_site(input, rules, site, &mut sequential),
+        Format::Site(site) => read_site(input, site.game(), site.format(), &mut sequential),
     }
 }
 
@@ -199,7 +193,7 @@ fn from_json(game: Result<GameIn, Problem>, opts: &Options, each: &mut Each<'_>)
 
 fn malformed_json(e: serde_json::Error, line_base: usize) -> Problem {
     Problem::new(
-        "malformed-json",
+        Code::MalformedJson,
         format!(
             "not a gamerec JSON game (line {}, column {}): {e}",
             e.line() + line_base,
@@ -215,7 +209,11 @@ fn read_json<R: BufRead>(mut input: R, opts: &Options, each: &mut Each<'_>) -> i
         if e.kind() != io::ErrorKind::InvalidData {
             return Err(e);
         }
-        let p = Problem::new("invalid-utf8", "JSON input must be UTF-8", Span::default());
+        let p = Problem::new(
+            Code::InvalidUtf8,
+            "JSON input must be UTF-8",
+            Span::default(),
+        );
         return from_json(Err(p), opts, each).map(|_| 1);
     }
     match serde_json::from_str::<DocumentIn>(text.trim_start_matches('\u{feff}')) {
@@ -225,7 +223,7 @@ fn read_json<R: BufRead>(mut input: R, opts: &Options, each: &mut Each<'_>) -> i
                 || doc.version.is_some_and(|v| v != VERSION)
             {
                 let p = Problem::new(
-                    "unsupported-json",
+                    Code::UnsupportedJson,
                     format!(
                         "this reads format `{FORMAT}` version {VERSION}, not `{}` version {}",
                         doc.format.as_deref().unwrap_or("?"),
@@ -270,7 +268,7 @@ fn read_jsonl<R: BufRead>(mut input: R, opts: &Options, each: &mut Each<'_>) -> 
 /// the lines that do not.
 fn read_site<R: BufRead>(
     mut input: R,
-    rules: &'static dyn Rules,
+    rules: &'static dyn AnyGame,
     site: SiteFormat,
     each: &mut Each<'_>,
 ) -> io::Result<usize> {

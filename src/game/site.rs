@@ -1,0 +1,41 @@
+//! [`SiteNotation`]: another site's move notation a game is exported to and
+//! read back from (`convert --to <site>`), implemented in the game's
+//! `site.rs` by a game that has one. The site format is named there and
+//! nowhere else: the command line's lists come from the registry.
+
+use super::{Facts, MoveFacts};
+
+/// A site's move notation, as the generic readers and writers see it.
+#[derive(Clone, Copy, Debug)]
+pub struct SiteFormat {
+    /// The `--to`/`--from` name.
+    pub name: &'static str,
+    /// What it is, for help texts: "The Garden Gate's move strings".
+    pub title: &'static str,
+    /// A first turn in this notation, for help texts.
+    pub example: &'static str,
+    /// Tags a game read back from the site gets besides `Game`.
+    pub tags: &'static [(&'static str, &'static str)],
+    /// Turns are joined with this.
+    pub separator: &'static str,
+    /// A line starting with this begins a new game (other lines continue
+    /// the game); `None`: every line is one game.
+    pub game_start: Option<&'static str>,
+    /// Whether an input's first token (up to white space or `;`) is a turn
+    /// in this notation, for guessing an input's format.
+    pub recognizes: fn(&[u8]) -> bool,
+}
+
+/// A game's site notation.
+pub trait SiteNotation: Facts {
+    const SITE: SiteFormat;
+
+    /// A legal move in the site's notation; `facts` is what
+    /// [`Facts::describe`] said of it.
+    fn site_move(
+        before: &Self::Position,
+        mv: &Self::Move,
+        after: &Self::Position,
+        facts: &MoveFacts,
+    ) -> String;
+}

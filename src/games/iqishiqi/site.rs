@@ -1,0 +1,48 @@
+//! AbstractPlay's Iqishiqi move lists: moves in AbstractPlay's labels,
+//! lowercase, the destination always written, separated by spaces.
+
+use super::facts::resolved;
+use super::labels::Coords;
+use super::notation::Move;
+use super::position::Position;
+use super::Iqishiqi;
+use crate::game::{MoveFacts, Notation, SiteFormat, SiteNotation};
+
+/// The move in AbstractPlay's labels, lowercase, destination always
+/// written: the form AbstractPlay's move list uses.
+pub fn abstractplay_move(mv: &Move, after: &Position) -> String {
+    let full = Move {
+        coords: Coords::AbstractPlay,
+        ..resolved(mv, after)
+    };
+    let mut s = String::new();
+    Iqishiqi::write_move(&full, &mut s);
+    s.to_ascii_lowercase()
+}
+
+/// `h9/h7`: an AbstractPlay Iqishiqi move (lowercase, destination written).
+pub fn looks_abstractplay(token: &[u8]) -> bool {
+    let cell = |c: &[u8]| {
+        matches!(c.first(), Some(b'a'..=b'o'))
+            && (2..=3).contains(&c.len())
+            && c[1..].iter().all(u8::is_ascii_digit)
+    };
+    let mut parts = token.split(|&b| b == b'/');
+    matches!((parts.next(), parts.next(), parts.next()), (Some(a), Some(b), None) if cell(a) && cell(b))
+}
+
+impl SiteNotation for Iqishiqi {
+    const SITE: SiteFormat = SiteFormat {
+        name: "abstractplay",
+        title: "Iqishiqi games as AbstractPlay move lists (AbstractPlay's labels)",
+        example: "h9/h7",
+        tags: &[("Coords", "abstractplay")],
+        separator: " ",
+        game_start: None,
+        recognizes: looks_abstractplay,
+    };
+
+    fn site_move(_: &Position, mv: &Move, after: &Position, _: &MoveFacts) -> String {
+        abstractplay_move(mv, after)
+    }
+}

@@ -1,0 +1,299 @@
+//! The registry: the one list of the games gamerec knows, and the
+//! object-safe face ([`AnyGame`]) through which the command line and the
+//! archive readers use a game picked by name. It sits on top of the
+//! library's game layers: each method here calls the generic replay,
+//! conversion, generation or perft for its game. Adding a game is one line
+//! in [`GAMES`] (and its folder under `src/games/`).
+
+use crate::convert::{self, Converted, TraceOptions};
+use crate::game::{Facts, Game, MovetextStyle, Rules, SiteFormat, SiteNotation, Stat};
+use crate::games::{iqishiqi, oshi, retsami, roshi, vagabond};
+use crate::gen::{self, GenOptions};
+use crate::perft::{self, Divided};
+use crate::problem::Problem;
+use crate::record::{Record, Span, Tag};
+use crate::replay::{self, PlyCount, Replay};
+use std::marker::PhantomData;
+
+/// Every game gamerec knows, in the order of the `stats` CSV's columns.
+pub static GAMES: &[&dyn AnyGame] = &[
+    &Registered::<oshi::Oshi>::new(),
+    &Registered::<iqishiqi::Iqishiqi>::new().with_site(),
+    &Registered::<retsami::Retsami>::new(),
+    &Registered::<roshi::Roshi>::new(),
+    &Registered::<vagabond::Vagabond>::new().with_site(),
+];
+
+/// A game as the generic machinery sees it: object-safe, one per game in
+/// [`GAMES`].
+pub trait AnyGame: Sync {
+    /// The `Game` tag value.
+    fn name(&self) -> &'static str;
+    /// The game's name as people write it.
+    fn title(&self) -> &'static str;
+    /// Other names the `Game` tag may hold.
+    fn aliases(&self) -> &'static [&'static str];
+    /// The side tags, first-named side first.
+    fn sides(&self) -> [&'static str; 2];
+    /// How this game's movetext is tokenised.
+    fn style(&self) -> MovetextStyle;
+    /// Replays the record and judges its result (`validate`).
+    fn replay(&self, record: &Record) -> Replay;
+    /// Replays the record and builds its converted form (`convert`,
+    /// `stats`); `parse_error` is the envelope's own problem.
+    fn convert(
+        &self,
+        index: usize,
+        record: Record,
+        parse_error: Option<Problem>,
+        opts: TraceOptions,
+    ) -> Converted;
+    /// The position before ply `ply` (1-based), or after the last turn, in
+    /// the game's `Position` notation.
+    fn position_at(&self, record: &Record, ply: Option<usize>) -> Result<String, Problem>;
+    /// The legal turns (canonical, sorted) before ply `ply`, or after the
+    /// last turn.
+    fn legal_moves_at(&self, record: &Record, ply: Option<usize>) -> Result<Vec<String>, Problem>;
+    /// The number of legal turns before every ply of the record.
+    fn legal_move_counts(&self, record: &Record) -> Result<Vec<PlyCount>, Problem>;
+    /// Perft `depth` from the position before ply `ply` (or after the last
+    /// turn), divided by first move.
+    fn perft(&self, record: &Record, ply: Option<usize>, depth: u32) -> Result<Divided, Problem>;
+    /// The game's own statistics' columns.
+    fn stats(&self) -> &'static [Stat];
+    /// The game's site notation, if it has one.
+    fn site(&self) -> Option<&'static dyn AnySite>;
+    /// Game `index` (1-based) of `seed`: random legal turns (`gamerec gen`).
+    fn generate(&self, seed: u64, index: u64, opts: &GenOptions) -> Converted;
+    /// Every position played from in games `1..=games` of `seed`, for
+    /// timing the move generator.
+    fn sample_positions(&self, seed: u64, games: u64, opts: &GenOptions) -> Box<dyn Positions>;
+}
+
+/// A site notation as the generic machinery sees it.
+pub trait AnySite: Sync {
+    fn format(&self) -> SiteFormat;
+    /// The game written in this notation.
+    fn game(&self) -> &'static dyn AnyGame;
+    /// Whether the record starts where a game read back from the site
+    /// would: the standard start, with no setting the site cannot express.
+    fn can_carry(&self, record: &Record) -> bool;
+}
+
+/// A set of positions of one game, for timing its move generator.
+pub trait Positions {
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Generates the legal moves of every position; returns how many there
+    /// were in all.
+    fn count_legal_moves(&mut self) -> usize;
+}
+
+/// Plugs a game into the registry: `Registered::<G>::new()`, and
+/// `.with_site()` for a game with a site notation.
+pub struct Registered<G: Game> {
+    /// The game's site notation, when it is registered with one: the
+    /// adapter, and the function the trace calls for each ply.
+    site: Option<(&'static dyn AnySite, convert::SiteMove<G>)>,
+}
+
+impl<G: Game> Registered<G> {
+    pub const fn new() -> Self {
+        Registered { site: None }
+    }
+}
+
+impl<G: Game> Default for Registered<G> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<G: SiteNotation> Registered<G> {
+    /// The game's site notation ([`SiteNotation`]) is offered too.
+    pub const fn with_site(self) -> Self {
+        Registered {
+            site: Some((SiteOf::<G>::ADAPTER, G::site_move)),
+        }
+    }
+}
+
+/// A game's site notation, registered.
+struct SiteOf<G>(PhantomData<fn() -> G>);
+
+impl<G: SiteNotation> SiteOf<G> {
+    const ADAPTER: &'static dyn AnySite = &SiteOf::<G>(PhantomData);
+}
+
+impl<G: SiteNotation> AnySite for SiteOf<G> {
+    fn format(&self) -> SiteFormat {
+        G::SITE
+    }
+
+    fn game(&self) -> &'static dyn AnyGame {
+        find(G::NAME).expect("a registered game's site is registered with it")
+    }
+
+    fn can_carry(&self, record: &Record) -> bool {
+        let tag = |name: &str, value: &str| Tag {
+            name: name.into(),
+            value: value.into(),
+            span: Span::default(),
+            value_span: Span::default(),
+        };
+        let site_tags: Vec<Tag> = G::SITE.tags.iter().map(|(n, v)| tag(n, v)).collect();
+        let mut tags: Vec<Tag> = record
+            .tags
+            .iter()
+            .filter(|t| !G::SITE.tags.iter().any(|(n, _)| *n == t.name))
+            .cloned()
+            .collect();
+        tags.extend(site_tags.iter().cloned());
+        match (G::start(&tags), G::start(&site_tags)) {
+            (Ok(a), Ok(b)) => G::write_position(&a) == G::write_position(&b),
+            _ => false,
+        }
+    }
+}
+
+/// A game's positions, for [`AnyGame::sample_positions`].
+struct PositionsOf<G: Rules> {
+    positions: Vec<G::Position>,
+    moves: Vec<G::Move>,
+}
+
+impl<G: Rules> Positions for PositionsOf<G> {
+    fn len(&self) -> usize {
+        self.positions.len()
+    }
+
+    fn count_legal_moves(&mut self) -> usize {
+        let mut n = 0;
+        for p in &self.positions {
+            self.moves.clear();
+            G::legal_moves(p, &mut self.moves);
+            n += self.moves.len();
+        }
+        n
+    }
+}
+
+impl<G: Facts> AnyGame for Registered<G> {
+    fn name(&self) -> &'static str {
+        G::NAME
+    }
+
+    fn title(&self) -> &'static str {
+        G::TITLE
+    }
+
+    fn aliases(&self) -> &'static [&'static str] {
+        G::ALIASES
+    }
+
+    fn sides(&self) -> [&'static str; 2] {
+        G::SIDES
+    }
+
+    fn style(&self) -> MovetextStyle {
+        G::STYLE
+    }
+
+    fn replay(&self, record: &Record) -> Replay {
+        replay::replay::<G>(record)
+    }
+
+    fn convert(
+        &self,
+        index: usize,
+        record: Record,
+        parse_error: Option<Problem>,
+        opts: TraceOptions,
+    ) -> Converted {
+        let site_move = self.site.map(|(_, f)| f);
+        convert::convert::<G>(index, record, parse_error, opts, site_move)
+    }
+
+    fn position_at(&self, record: &Record, ply: Option<usize>) -> Result<String, Problem> {
+        replay::position_before::<G>(record, ply).map(|p| G::write_position(&p))
+    }
+
+    fn legal_moves_at(&self, record: &Record, ply: Option<usize>) -> Result<Vec<String>, Problem> {
+        replay::position_before::<G>(record, ply).map(|p| replay::canonical_moves::<G>(&p))
+    }
+
+    fn legal_move_counts(&self, record: &Record) -> Result<Vec<PlyCount>, Problem> {
+        replay::legal_move_counts::<G>(record)
+    }
+
+    fn perft(&self, record: &Record, ply: Option<usize>, depth: u32) -> Result<Divided, Problem> {
+        replay::position_before::<G>(record, ply).map(|p| perft::divide::<G>(&p, depth))
+    }
+
+    fn stats(&self) -> &'static [Stat] {
+        <G::Stats as crate::game::Statistics>::COLUMNS
+    }
+
+    fn site(&self) -> Option<&'static dyn AnySite> {
+        self.site.map(|(s, _)| s)
+    }
+
+    fn generate(&self, seed: u64, index: u64, opts: &GenOptions) -> Converted {
+        gen::game::<G>(seed, index, opts)
+    }
+
+    fn sample_positions(&self, seed: u64, games: u64, opts: &GenOptions) -> Box<dyn Positions> {
+        Box::new(PositionsOf::<G> {
+            positions: gen::positions::<G>(seed, games, opts),
+            moves: Vec::new(),
+        })
+    }
+}
+
+/// The registered games' names, for messages.
+pub fn names() -> Vec<&'static str> {
+    GAMES.iter().map(|g| g.name()).collect()
+}
+
+/// The game named by a `Game` tag value (case-insensitive, aliases too).
+pub fn find(name: &str) -> Option<&'static dyn AnyGame> {
+    let name = name.trim();
+    let is = |known: &str| known.eq_ignore_ascii_case(name);
+    GAMES
+        .iter()
+        .copied()
+        .find(|g| is(g.name()) || g.aliases().iter().any(|a| is(a)))
+}
+
+/// Every site notation, in registry order.
+pub fn sites() -> impl Iterator<Item = &'static dyn AnySite> {
+    GAMES.iter().filter_map(|g| g.site())
+}
+
+/// The site notation called `name` (`--to`, `--from`).
+pub fn find_site(name: &str) -> Option<&'static dyn AnySite> {
+    sites().find(|s| s.format().name == name)
+}
+
+/// Replays `record` (when its rules are known) and builds its converted
+/// form; without rules, its envelope as read, with the problem that says
+/// why.
+pub fn convert(
+    index: usize,
+    record: Record,
+    parse_error: Option<Problem>,
+    rules: Result<&'static dyn AnyGame, Problem>,
+    opts: TraceOptions,
+) -> Converted {
+    match rules {
+        Ok(game) => game.convert(index, record, parse_error, opts),
+        Err(p) => convert::without_rules(index, record, parse_error.unwrap_or(p)),
+    }
+}
+
+/// The `(game, columns)` of every game's own statistics, in registry order.
+pub fn stats_columns() -> impl Iterator<Item = (&'static str, &'static [Stat])> {
+    GAMES.iter().map(|g| (g.name(), g.stats()))
+}

@@ -1,0 +1,77 @@
+//! Perft of every game's move generator against the counts in
+//! `tests/data/<game>.perft` (established without the generator: by hand,
+//! by another implementation, or by trying every writable move through the
+//! rules — each entry says which). One generic test streams every game's
+//! file, as shakmaty's perft tests do; counts above a node limit are
+//! skipped so that the suite stays quick (`GAMEREC_PERFT_ALL=1` checks them
+//! all).
+
+use gamerec::perft::{entries, Entry};
+use gamerec::record::{Record, Span, Tag};
+use gamerec::registry::{AnyGame, GAMES};
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+
+/// Counts above this many leaves are skipped unless GAMEREC_PERFT_ALL is set.
+const NODE_LIMIT: u64 = 3_000_000;
+
+fn record(entry: &Entry) -> Record {
+    let tag = |(name, value): (String, String)| Tag {
+        name,
+        value,
+        span: Span::default(),
+        value_span: Span::default(),
+    };
+    Record {
+        tags: entry.tag_pairs().into_iter().map(tag).collect(),
+        ..Record::default()
+    }
+}
+
+/// Checks one game's file; returns the deepest depth checked.
+fn check(game: &dyn AnyGame, all: bool) -> u32 {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(format!("{}.perft", game.name()));
+    let file = File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let lines = BufReader::new(file).lines().map(|l| l.unwrap());
+    let mut deepest = 0;
+    for entry in entries(lines) {
+        let entry = entry.unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(
+            entry.source.is_some(),
+            "{}: says how it was established",
+            entry.id
+        );
+        let record = record(&entry);
+        for &(depth, expected) in &entry.counts {
+            if expected > NODE_LIMIT && !all {
+                continue;
+            }
+            let got = game
+                .perft(&record, None, depth)
+                .unwrap_or_else(|p| panic!("{} {}: {}", game.name(), entry.id, p.message));
+            assert_eq!(
+                got.total,
+                expected,
+                "{} {} perft {depth}",
+                game.name(),
+                entry.id
+            );
+            // The divided counts add up to the total.
+            assert_eq!(got.moves.iter().map(|(_, n)| n).sum::<u64>(), got.total);
+            deepest = deepest.max(depth);
+        }
+    }
+    deepest
+}
+
+#[test]
+fn every_game_matches_its_perft_file_to_depth_three_at_least() {
+    let all = std::env::var_os("GAMEREC_PERFT_ALL").is_some();
+    for game in GAMES {
+        let deepest = check(*game, all);
+        assert!(deepest >= 3, "{}: checked to depth {deepest}", game.name());
+    }
+}
