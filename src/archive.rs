@@ -86,48 +86,87 @@ pub fn rules_for(record: &Record, opts: &Options) -> Result<&'static dyn AnyGame
                 .map(|t| t.span)
                 .or(record.turns.first().map(|t| t.span))
                 .unwrap_or(Span::new(record.span.start, record.span.start));
-            Err(Problem::new(
+            let mut p = Problem::new(
                 Code::MissingGame,
                 format!(
                     "this game has no [Game \"…\"] tag, which names its rules ({})",
                     registry::names().join(", ")
                 ),
                 span,
-            ))
+            );
+            // The games whose notation reads the first turn, or an example.
+            let readers: Vec<String> = registry::GAMES
+                .iter()
+                .filter(|g| g.reads_first_turn(record))
+                .map(|g| format!("`--game {}`", g.name()))
+                .collect();
+            let example = match readers.as_slice() {
+                [] => registry::sites().next().map_or(String::new(), |s| {
+                    format!(
+                        ", e.g. `--game {}` for bare move strings like `{}`",
+                        s.game().name(),
+                        s.format().example
+                    )
+                }),
+                some => format!("; these moves read as {}", some.join(" or ")),
+            };
+            p.notes.push(format!(
+                "`--game GAME` gives the rules of records without a Game tag{example}"
+            ));
+            Err(p)
         }
     }
 }
 
 /// Validates one parsed record.
 pub fn check(parsed: &Parsed, index: usize, opts: &Options) -> GameReport {
+    let mut report = report(parsed, rules_for(&parsed.record, opts), opts.titles);
+    report.index = Some(index);
+    report
+}
+
+/// Validates one parsed record under `rules` (or reports why it has none);
+/// `titles`: give a valid game its title too.
+pub fn report(
+    parsed: &Parsed,
+    rules: Result<&'static dyn AnyGame, Problem>,
+    titles: bool,
+) -> GameReport {
     let record = &parsed.record;
-    let rules = rules_for(record, opts);
     let sides = rules.as_ref().map_or(["", ""], |r| r.sides());
     let mut report = GameReport {
-        index: Some(index),
+        index: None,
         game: rules.as_ref().ok().map(|r| r.name()),
         title: None,
         plies: 0,
         outcome: None,
         error: None,
     };
-    if let Some(e) = &parsed.error {
-        report.error = Some(e.clone());
-    } else {
-        match rules {
-            Err(p) => report.error = Some(p),
-            Ok(rules) => {
-                let replay = rules.replay(record);
-                report.plies = replay.plies;
-                report.outcome = replay.outcome;
-                report.error = replay.error;
-            }
-        }
+    // A record read only in part is replayed as far as it was read (its
+    // legal plies count); the envelope's problem comes first.
+    if let Ok(rules) = &rules {
+        let replay = rules.replay(record);
+        report.plies = replay.plies;
+        report.outcome = replay.outcome;
+        report.error = replay.error;
     }
-    if report.error.is_some() || opts.titles {
+    if let Some(p) = parsed.error.clone().or(rules.err()) {
+        report.outcome = None;
+        report.error = Some(p);
+    }
+    if report.error.is_some() || titles {
         report.title = record.title(sides);
     }
     report
+}
+
+/// The problem of an input with no game at all.
+pub fn no_games() -> Problem {
+    Problem::new(
+        Code::NoGames,
+        "no game here: the input is empty or holds only white space",
+        Span::new(0, 0),
+    )
 }
 
 /// The problem of a record longer than [`MAX_RECORD_BYTES`] (a truncated
@@ -184,7 +223,7 @@ fn check_chunk(chunk: &Chunk, opts: &Options) -> Vec<GameReport> {
 }
 
 /// [`validate_with`], until `each` breaks. Games are replayed on as many
-/// threads as the current rayon pool is wide (the CLI's `--jobs`; one:
+/// threads as [`crate::pipeline::jobs`] says (the CLI's `--jobs`; one:
 /// all on this thread); reports still come in input order. Returns the
 /// number of games reported.
 pub fn validate_until<R: BufRead + Send>(
@@ -216,11 +255,7 @@ pub fn validate_until<R: BufRead + Send>(
             title: None,
             plies: 0,
             outcome: None,
-            error: Some(Problem::new(
-                Code::NoGames,
-                "no game here: the input is empty or holds only white space",
-                Span::new(0, 0),
-            )),
+            error: Some(no_games()),
         };
         // The walk ends here whatever `each` answers.
         let _ = each(&Chunk::from_bytes(Vec::new()), report)?;

@@ -1,6 +1,8 @@
-//! Transparent decompression: a gzip (`.gz`, also several members one after
-//! another) or Zstandard (`.zst`) stream is recognised by its first bytes,
-//! whatever the file is called, so stdin may be compressed too.
+//! Opening an input's bytes: transparent decompression — a gzip (`.gz`,
+//! also several members one after another) or Zstandard (`.zst`) stream is
+//! recognised by its first bytes, so stdin may be compressed too — and text
+//! encodings other than UTF-8 (Latin-1, UTF-16), transcoded to UTF-8 as they
+//! are read.
 
 use flate2::bufread::MultiGzDecoder;
 use std::io::{self, BufRead, BufReader, Read};
@@ -36,17 +38,214 @@ pub const SUFFIXES: &[&str] = &["gz", "zst"];
 
 /// `raw`, decompressed when it starts like a gzip or Zstandard stream.
 pub fn decompressed(raw: Box<dyn Read + Send>) -> io::Result<Input> {
+    open(raw, None, Encoding::Auto)
+}
+
+impl Compression {
+    /// The compression a file name's last extension announces.
+    pub fn of_extension(ext: &str) -> Option<Compression> {
+        match ext.to_ascii_lowercase().as_str() {
+            "gz" => Some(Compression::Gzip),
+            "zst" => Some(Compression::Zstd),
+            _ => None,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Compression::None => "plain",
+            Compression::Gzip => "gzip",
+            Compression::Zstd => "zstd",
+        }
+    }
+}
+
+/// How an input's text is encoded.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Encoding {
+    /// UTF-8, or UTF-16 when the input starts with a UTF-16 byte-order
+    /// mark.
+    #[default]
+    Auto,
+    Utf8,
+    /// ISO 8859-1: every byte is the character of that number.
+    Latin1,
+    Utf16Le,
+    Utf16Be,
+}
+
+/// `raw`, decompressed (when it starts like a gzip or Zstandard stream) and
+/// transcoded to UTF-8. `named`: the compression the file's name announces;
+/// a file so named that does not start like it is an error ("not a zstd
+/// stream"), not text.
+pub fn open(
+    raw: Box<dyn Read + Send>,
+    named: Option<Compression>,
+    encoding: Encoding,
+) -> io::Result<Input> {
     let mut raw = BufReader::with_capacity(BUFFER, raw);
     let mut head = [0u8; 4];
     let n = peek(&mut raw, &mut head)?;
-    Ok(match sniff(&head[..n]) {
+    let found = sniff(&head[..n]);
+    if let Some(named) = named.filter(|&c| c != found && c != Compression::None) {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "not a {} stream (the name says {}, the first bytes say {})",
+                named.name(),
+                named.name(),
+                found.name()
+            ),
+        ));
+    }
+    let plain: Input = match found {
         Compression::None => Box::new(raw),
         Compression::Gzip => Box::new(BufReader::with_capacity(BUFFER, MultiGzDecoder::new(raw))),
         Compression::Zstd => Box::new(BufReader::with_capacity(
             BUFFER,
             zstd::stream::read::Decoder::with_buffer(raw)?,
         )),
+    };
+    transcoded(plain, encoding)
+}
+
+/// `input` as UTF-8: as it is (UTF-8, or no byte-order mark under `Auto`),
+/// or transcoded from Latin-1 or UTF-16 (under `Auto` when it starts with a
+/// UTF-16 byte-order mark, which is dropped).
+fn transcoded(mut input: Input, encoding: Encoding) -> io::Result<Input> {
+    let encoding = match encoding {
+        Encoding::Auto => match input.fill_buf()? {
+            [0xFF, 0xFE, ..] => Encoding::Utf16Le,
+            [0xFE, 0xFF, ..] => Encoding::Utf16Be,
+            _ => Encoding::Utf8,
+        },
+        other => other,
+    };
+    Ok(match encoding {
+        Encoding::Auto | Encoding::Utf8 => input,
+        Encoding::Latin1 => transcoder(input, Latin1),
+        Encoding::Utf16Le | Encoding::Utf16Be => {
+            let big_endian = encoding == Encoding::Utf16Be;
+            let bom = if big_endian {
+                [0xFE, 0xFF]
+            } else {
+                [0xFF, 0xFE]
+            };
+            if input.fill_buf()?.starts_with(&bom) {
+                input.consume(2);
+            }
+            transcoder(
+                input,
+                Utf16 {
+                    big_endian,
+                    odd: None,
+                    high: None,
+                },
+            )
+        }
     })
+}
+
+/// Reads UTF-8 made by `decode` from each buffer of `inner`.
+struct Transcoder<D> {
+    inner: Input,
+    decode: D,
+    /// UTF-8 made but not yet handed out.
+    pending: Vec<u8>,
+    done: usize,
+}
+
+/// Turns the next bytes of an input into UTF-8; `end`: there are no more.
+trait Decode {
+    fn decode(&mut self, bytes: &[u8], end: bool, out: &mut Vec<u8>);
+}
+
+impl<D: Decode> Read for Transcoder<D> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        while self.done == self.pending.len() {
+            self.pending.clear();
+            self.done = 0;
+            let src = self.inner.fill_buf()?;
+            let end = src.is_empty();
+            self.decode.decode(src, end, &mut self.pending);
+            let used = src.len();
+            self.inner.consume(used);
+            if end && self.pending.is_empty() {
+                return Ok(0);
+            }
+        }
+        let n = buf.len().min(self.pending.len() - self.done);
+        buf[..n].copy_from_slice(&self.pending[self.done..self.done + n]);
+        self.done += n;
+        Ok(n)
+    }
+}
+
+fn transcoder<D: Decode + Send + 'static>(inner: Input, decode: D) -> Input {
+    Box::new(BufReader::with_capacity(
+        BUFFER,
+        Transcoder {
+            inner,
+            decode,
+            pending: Vec::new(),
+            done: 0,
+        },
+    ))
+}
+
+fn push(c: char, out: &mut Vec<u8>) {
+    let mut tmp = [0u8; 4];
+    out.extend_from_slice(c.encode_utf8(&mut tmp).as_bytes());
+}
+
+/// ISO 8859-1: each byte is the character of its number.
+struct Latin1;
+
+impl Decode for Latin1 {
+    fn decode(&mut self, bytes: &[u8], _: bool, out: &mut Vec<u8>) {
+        for &b in bytes {
+            push(char::from(b), out);
+        }
+    }
+}
+
+/// UTF-16: a lone surrogate, or an odd byte at the end, becomes U+FFFD.
+struct Utf16 {
+    big_endian: bool,
+    /// The first byte of a code unit whose second byte is still to come.
+    odd: Option<u8>,
+    /// A high surrogate whose low half is still to come.
+    high: Option<u16>,
+}
+
+impl Decode for Utf16 {
+    fn decode(&mut self, bytes: &[u8], end: bool, out: &mut Vec<u8>) {
+        let mut units = Vec::with_capacity(bytes.len() / 2 + 2);
+        units.extend(self.high.take());
+        let mut bytes = bytes.iter().copied();
+        let mut first = self.odd.take().or_else(|| bytes.next());
+        while let Some(a) = first {
+            let Some(b) = bytes.next() else {
+                self.odd = Some(a);
+                break;
+            };
+            units.push(if self.big_endian {
+                u16::from_be_bytes([a, b])
+            } else {
+                u16::from_le_bytes([a, b])
+            });
+            first = bytes.next();
+        }
+        if !end && units.last().is_some_and(|u| (0xD800..0xDC00).contains(u)) {
+            self.high = units.pop();
+        }
+        for c in char::decode_utf16(units) {
+            push(c.unwrap_or(char::REPLACEMENT_CHARACTER), out);
+        }
+        if end && self.odd.take().is_some() {
+            push(char::REPLACEMENT_CHARACTER, out);
+        }
+    }
 }
 
 /// Up to `head.len()` first bytes of `r`, left unread: what its first read
@@ -104,6 +303,91 @@ mod tests {
         let r =
             decompressed(Box::new(io::Cursor::new(zst))).and_then(|mut d| d.read_to_end(&mut out));
         assert!(r.is_err());
+    }
+
+    fn read_as(bytes: &[u8], named: Option<Compression>, encoding: Encoding) -> io::Result<String> {
+        let mut out = String::new();
+        open(Box::new(io::Cursor::new(bytes.to_vec())), named, encoding)?
+            .read_to_string(&mut out)?;
+        Ok(out)
+    }
+
+    #[test]
+    fn latin1_and_utf16_are_read_as_utf8() {
+        assert_eq!(
+            read_as(b"Jos\xe9 \xff", None, Encoding::Latin1).unwrap(),
+            "José ÿ"
+        );
+        let text = "[Red \"José 🎲\"]\n";
+        let le: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain(text.encode_utf16().flat_map(u16::to_le_bytes))
+            .collect();
+        let be: Vec<u8> = [0xFE, 0xFF]
+            .into_iter()
+            .chain(text.encode_utf16().flat_map(u16::to_be_bytes))
+            .collect();
+        // Recognised by the byte-order mark, or named.
+        assert_eq!(read_as(&le, None, Encoding::Auto).unwrap(), text);
+        assert_eq!(read_as(&be, None, Encoding::Auto).unwrap(), text);
+        assert_eq!(read_as(&le[2..], None, Encoding::Utf16Le).unwrap(), text);
+        // Compressed UTF-16.
+        let gz = {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            e.write_all(&le).unwrap();
+            e.finish().unwrap()
+        };
+        assert_eq!(read_as(&gz, None, Encoding::Auto).unwrap(), text);
+        // A lone surrogate and an odd last byte: U+FFFD each.
+        let bad = [0x00, 0xD8, 0x41, 0x00, 0x42];
+        assert_eq!(
+            read_as(&bad, None, Encoding::Utf16Le).unwrap(),
+            "\u{FFFD}A\u{FFFD}"
+        );
+    }
+
+    #[test]
+    fn utf16_split_anywhere_reads_the_same() {
+        // One byte at a time: code units and surrogate pairs cut in two.
+        struct Trickle(Vec<u8>, usize);
+        impl Read for Trickle {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                if self.1 == self.0.len() || buf.is_empty() {
+                    return Ok(0);
+                }
+                buf[0] = self.0[self.1];
+                self.1 += 1;
+                Ok(1)
+            }
+        }
+        let text = "a🎲é\n🎲";
+        let le: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let inner: Input = Box::new(BufReader::with_capacity(1, Trickle(le, 0)));
+        let mut out = String::new();
+        transcoded(inner, Encoding::Utf16Le)
+            .unwrap()
+            .read_to_string(&mut out)
+            .unwrap();
+        assert_eq!(out, text);
+    }
+
+    #[test]
+    fn a_named_compression_without_its_magic_is_an_error() {
+        let e = read_as(
+            b"[Game \"x\"]\n*\n",
+            Some(Compression::Zstd),
+            Encoding::Auto,
+        )
+        .unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::InvalidData);
+        assert!(e.to_string().contains("not a zstd stream"), "{e}");
+        assert!(read_as(b"x", Some(Compression::Gzip), Encoding::Auto).is_err());
+        // Named right: read.
+        let zst = zstd::encode_all(&b"abc"[..], 3).unwrap();
+        assert_eq!(
+            read_as(&zst, Some(Compression::Zstd), Encoding::Auto).unwrap(),
+            "abc"
+        );
     }
 
     #[test]

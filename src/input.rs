@@ -80,8 +80,17 @@ pub fn detect(extension: Option<&str>, head: &[u8]) -> Format {
 }
 
 /// One game read: where it came from (for locating problems; `None` for
-/// JSON), what was read, and its rules.
-pub type Each<'a> =
+/// JSON), what was read, and its rules. Returns whether to go on.
+pub type Each<'a> = dyn FnMut(
+        Option<&Chunk>,
+        Parsed,
+        Result<&'static dyn AnyGame, Problem>,
+    ) -> io::Result<ControlFlow<()>>
+    + 'a;
+
+/// What [`read`] calls with each game: where it came from, what was read,
+/// and its rules (or why there are none).
+pub type Visit<'a> =
     dyn FnMut(Option<&Chunk>, Parsed, Result<&'static dyn AnyGame, Problem>) -> io::Result<()> + 'a;
 
 /// Reads every game of `input`; returns how many there were.
@@ -89,41 +98,47 @@ pub fn read<R: BufRead + Send>(
     input: R,
     format: Format,
     opts: &Options,
-    each: &mut Each<'_>,
+    each: &mut Visit<'_>,
 ) -> io::Result<usize> {
-    read_mapped(
+    let mut n = 0;
+    let _ = read_mapped(
         input,
         format,
         opts,
         |_, parsed, rules| (parsed, rules),
-        |chunk, (parsed, rules)| each(chunk, parsed, rules),
-    )
+        |chunk, (parsed, rules)| {
+            n += 1;
+            each(chunk, parsed, rules).map(|()| ControlFlow::Continue(()))
+        },
+    )?;
+    Ok(n)
 }
 
 /// A game as read, with its rules (or why there are none).
 type Read = (Parsed, Result<&'static dyn AnyGame, Problem>);
 
-/// [`read`], with the work on each game (`map`: replaying, converting) done
-/// on as many threads as the current rayon pool is wide (record format), and
-/// its results handed to `each` in input order.
+/// Reads every game of `input`, the work on each game (`map`: replaying,
+/// converting) done on the pipeline's worker threads (record format), its
+/// results handed to `each` in input order until `each` breaks (then
+/// `Break` is returned).
 pub fn read_mapped<R, T, M, E>(
     input: R,
     format: Format,
     opts: &Options,
     map: M,
     mut each: E,
-) -> io::Result<usize>
+) -> io::Result<ControlFlow<()>>
 where
     R: BufRead + Send,
     T: Send,
     M: Fn(Option<&Chunk>, Parsed, Result<&'static dyn AnyGame, Problem>) -> T + Sync,
-    E: FnMut(Option<&Chunk>, T) -> io::Result<()>,
+    E: FnMut(Option<&Chunk>, T) -> io::Result<ControlFlow<()>>,
 {
     let mut sequential =
         |chunk: Option<&Chunk>, parsed, rules| each(chunk, map(chunk, parsed, rules));
     match format {
         Format::Text => {
-            let mut n = 0;
+            let mut stopped = false;
             crate::pipeline::map_chunks(
                 input,
                 |chunk| {
@@ -134,13 +149,19 @@ where
                 },
                 |chunk, games| {
                     for game in games {
-                        n += 1;
-                        each(Some(&chunk), game)?;
+                        if each(Some(&chunk), game)?.is_break() {
+                            stopped = true;
+                            return Ok(ControlFlow::Break(()));
+                        }
                     }
                     Ok(ControlFlow::Continue(()))
                 },
             )?;
-            Ok(n)
+            Ok(if stopped {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            })
         }
         Format::Json => read_json(input, opts, &mut sequential),
         Format::Jsonl => read_jsonl(input, opts, &mut sequential),
@@ -167,7 +188,13 @@ fn games_of(chunk: &Chunk, opts: &Options) -> Vec<Read> {
         .collect()
 }
 
-fn from_json(game: Result<GameIn, Problem>, opts: &Options, each: &mut Each<'_>) -> io::Result<()> {
+/// A game read from JSON, or why none could be.
+fn from_json(
+    chunk: Option<&Chunk>,
+    game: Result<GameIn, Problem>,
+    opts: &Options,
+    each: &mut Each<'_>,
+) -> io::Result<ControlFlow<()>> {
     match game.and_then(GameIn::into_record) {
         Ok(record) => {
             let rules = rules_for(&record, opts);
@@ -181,7 +208,7 @@ fn from_json(game: Result<GameIn, Problem>, opts: &Options, each: &mut Each<'_>)
             )
         }
         Err(p) => each(
-            None,
+            chunk,
             Parsed {
                 record: Record::default(),
                 error: Some(p.clone()),
@@ -203,7 +230,11 @@ fn malformed_json(e: serde_json::Error, line_base: usize) -> Problem {
     )
 }
 
-fn read_json<R: BufRead>(mut input: R, opts: &Options, each: &mut Each<'_>) -> io::Result<usize> {
+fn read_json<R: BufRead>(
+    mut input: R,
+    opts: &Options,
+    each: &mut Each<'_>,
+) -> io::Result<ControlFlow<()>> {
     let mut text = String::new();
     if let Err(e) = input.read_to_string(&mut text) {
         if e.kind() != io::ErrorKind::InvalidData {
@@ -214,10 +245,10 @@ fn read_json<R: BufRead>(mut input: R, opts: &Options, each: &mut Each<'_>) -> i
             "JSON input must be UTF-8",
             Span::default(),
         );
-        return from_json(Err(p), opts, each).map(|_| 1);
+        return from_json(None, Err(p), opts, each);
     }
     match serde_json::from_str::<DocumentIn>(text.trim_start_matches('\u{feff}')) {
-        Err(e) => from_json(Err(malformed_json(e, 0)), opts, each).map(|_| 1),
+        Err(e) => from_json(None, Err(malformed_json(e, 0)), opts, each),
         Ok(doc) => {
             if doc.format.as_deref().is_some_and(|f| f != FORMAT)
                 || doc.version.is_some_and(|v| v != VERSION)
@@ -231,35 +262,82 @@ fn read_json<R: BufRead>(mut input: R, opts: &Options, each: &mut Each<'_>) -> i
                     ),
                     Span::default(),
                 );
-                return from_json(Err(p), opts, each).map(|_| 1);
+                return from_json(None, Err(p), opts, each);
             }
-            let n = doc.games.len();
             for g in doc.games {
-                from_json(Ok(g), opts, each)?;
+                if from_json(None, Ok(g), opts, each)?.is_break() {
+                    return Ok(ControlFlow::Break(()));
+                }
             }
-            Ok(n)
+            Ok(ControlFlow::Continue(()))
         }
     }
 }
 
-fn read_jsonl<R: BufRead>(mut input: R, opts: &Options, each: &mut Each<'_>) -> io::Result<usize> {
-    let mut n = 0;
+/// Reads one line (with its `\n`) into `line`, keeping at most
+/// [`MAX_RECORD_BYTES`] of it: the rest of a longer line is skipped at
+/// memchr speed. Returns the bytes the line took in the input and whether
+/// it was cut.
+fn read_line_capped<R: BufRead>(input: &mut R, line: &mut Vec<u8>) -> io::Result<(usize, bool)> {
+    let (mut read, mut cut) = (0, false);
+    loop {
+        let buf = input.fill_buf()?;
+        if buf.is_empty() {
+            return Ok((read, cut));
+        }
+        let (take, end) = match memchr::memchr(b'\n', buf) {
+            Some(i) => (i + 1, true),
+            None => (buf.len(), false),
+        };
+        let room = MAX_RECORD_BYTES.saturating_sub(line.len());
+        if take > room {
+            cut = true;
+        }
+        line.extend_from_slice(&buf[..take.min(room)]);
+        input.consume(take);
+        read += take;
+        if end {
+            return Ok((read, cut));
+        }
+    }
+}
+
+fn read_jsonl<R: BufRead>(
+    mut input: R,
+    opts: &Options,
+    each: &mut Each<'_>,
+) -> io::Result<ControlFlow<()>> {
     let mut line = Vec::new();
-    let mut number = 0;
+    let (mut offset, mut number) = (0usize, 0usize);
     loop {
         line.clear();
-        if input.read_until(b'\n', &mut line)? == 0 {
-            return Ok(n);
+        let (read, cut) = read_line_capped(&mut input, &mut line)?;
+        if read == 0 {
+            return Ok(ControlFlow::Continue(()));
         }
         number += 1;
-        let text = String::from_utf8_lossy(&line);
-        let text = text.trim_start_matches('\u{feff}').trim();
-        if text.is_empty() {
-            continue;
+        let mut chunk = Chunk::from_bytes(Vec::new());
+        chunk.offset = offset;
+        chunk.line = number;
+        offset += read;
+        let game = if cut {
+            chunk.truncated = true;
+            Err(too_large(&chunk))
+        } else {
+            let text = String::from_utf8_lossy(&line);
+            let text = text.trim_start_matches('\u{feff}').trim();
+            if text.is_empty() {
+                continue;
+            }
+            serde_json::from_str::<GameIn>(text).map_err(|e| {
+                let mut p = malformed_json(e, number - 1);
+                p.span = Span::new(offset - read, offset - read);
+                p
+            })
+        };
+        if from_json(Some(&chunk), game, opts, each)?.is_break() {
+            return Ok(ControlFlow::Break(()));
         }
-        n += 1;
-        let game = serde_json::from_str::<GameIn>(text).map_err(|e| malformed_json(e, number - 1));
-        from_json(game, opts, each)?;
     }
 }
 
@@ -271,13 +349,11 @@ fn read_site<R: BufRead>(
     rules: &'static dyn AnyGame,
     site: SiteFormat,
     each: &mut Each<'_>,
-) -> io::Result<usize> {
-    let mut n = 0;
+) -> io::Result<ControlFlow<()>> {
     let (mut offset, mut line_no) = (0usize, 1usize);
     let mut game: Option<Chunk> = None;
     let mut line = Vec::new();
-    let mut emit = |chunk: Chunk, n: &mut usize| -> io::Result<()> {
-        *n += 1;
+    let mut emit = |chunk: Chunk| -> io::Result<ControlFlow<()>> {
         if chunk.truncated {
             let p = too_large(&chunk);
             let parsed = Parsed {
@@ -299,14 +375,16 @@ fn read_site<R: BufRead>(
             tags.extend(site.tags.iter().map(|(n, v)| tag(n, v)));
             tags.append(&mut parsed.record.tags);
             parsed.record.tags = tags;
-            each(Some(&chunk), parsed, Ok(rules))?;
+            if each(Some(&chunk), parsed, Ok(rules))?.is_break() {
+                return Ok(ControlFlow::Break(()));
+            }
         }
-        Ok(())
+        Ok(ControlFlow::Continue(()))
     };
     loop {
         line.clear();
-        let read = input.read_until(b'\n', &mut line)?;
-        let blank = line.iter().all(u8::is_ascii_whitespace);
+        let (read, cut) = read_line_capped(&mut input, &mut line)?;
+        let blank = !cut && line.iter().all(u8::is_ascii_whitespace);
         let trimmed = line
             .iter()
             .position(|b| !b.is_ascii_whitespace())
@@ -317,22 +395,28 @@ fn read_site<R: BufRead>(
         };
         if read == 0 || (!blank && starts) {
             if let Some(chunk) = game.take() {
-                emit(chunk, &mut n)?;
+                if emit(chunk)?.is_break() {
+                    return Ok(ControlFlow::Break(()));
+                }
             }
         }
         if read == 0 {
-            return Ok(n);
+            return Ok(ControlFlow::Continue(()));
         }
         if !blank {
             match &mut game {
-                Some(chunk) if chunk.bytes.len() + line.len() <= MAX_RECORD_BYTES => {
+                Some(chunk) if !cut && chunk.bytes.len() + line.len() <= MAX_RECORD_BYTES => {
                     chunk.bytes.extend_from_slice(&line)
                 }
-                Some(chunk) => chunk.truncated = true,
+                Some(chunk) => {
+                    chunk.truncated = true;
+                    chunk.bytes = Vec::new();
+                }
                 None => {
-                    let mut chunk = Chunk::from_bytes(line.clone());
+                    let mut chunk = Chunk::from_bytes(if cut { Vec::new() } else { line.clone() });
                     chunk.offset = offset;
                     chunk.line = line_no;
+                    chunk.truncated = cut;
                     game = Some(chunk);
                 }
             }

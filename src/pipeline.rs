@@ -10,6 +10,23 @@ use crossbeam_channel::{bounded, unbounded};
 use std::collections::BTreeMap;
 use std::io::{self, BufRead};
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The number of worker threads (0: one per core).
+static JOBS: AtomicUsize = AtomicUsize::new(0);
+
+/// Sets how many threads map chunks (0: one per core).
+pub fn set_jobs(n: usize) {
+    JOBS.store(n, Ordering::Relaxed);
+}
+
+/// How many threads map chunks.
+pub fn jobs() -> usize {
+    match JOBS.load(Ordering::Relaxed) {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
+}
 
 /// A batch is handed out once it holds this many bytes… (small: what a
 /// conversion makes of a batch is many times its size, and batches of
@@ -20,19 +37,30 @@ const BATCH_CHUNKS: usize = 4096;
 
 /// Cuts `input` into chunks, maps each with `map` and hands each chunk and
 /// its result to `each` in input order, until `each` breaks. With one job
-/// (the current rayon pool's width, `--jobs`) everything runs on this
-/// thread; with more, that many worker threads map while a reader thread
-/// reads — once the input is seen to hold more than one batch (a small
-/// input is not worth the threads). A read error ends the walk after the
-/// chunks before it.
-pub fn map_chunks<R, T, M, E>(input: R, map: M, mut each: E) -> io::Result<()>
+/// ([`jobs`]) everything runs on this thread; with more, up to that many
+/// worker threads map while a reader thread reads — once the input is seen
+/// to hold more than one batch (a small input is not worth the threads),
+/// and never more workers than batches. A read error ends the walk after
+/// the chunks before it.
+pub fn map_chunks<R, T, M, E>(input: R, map: M, each: E) -> io::Result<()>
 where
     R: BufRead + Send,
     T: Send,
     M: Fn(&Chunk) -> T + Sync,
     E: FnMut(Chunk, T) -> io::Result<ControlFlow<()>>,
 {
-    let jobs = rayon::current_num_threads();
+    map_chunks_with(jobs(), input, map, each)
+}
+
+/// [`map_chunks`] with `jobs` threads.
+pub fn map_chunks_with<R, T, M, E>(jobs: usize, input: R, map: M, mut each: E) -> io::Result<()>
+where
+    R: BufRead + Send,
+    T: Send,
+    M: Fn(&Chunk) -> T + Sync,
+    E: FnMut(Chunk, T) -> io::Result<ControlFlow<()>>,
+{
+    let jobs = jobs.max(1);
     let mut chunks = ChunkReader::new(input);
     // The first batch is read here: an input that ends within it is mapped
     // on this thread.
@@ -72,12 +100,47 @@ where
         let (work_tx, work_rx) = bounded::<(usize, Vec<Chunk>)>(in_flight);
         let (done_tx, done_rx) = unbounded::<(usize, Vec<(Chunk, T)>)>();
         let (error_tx, error_rx) = bounded::<(usize, io::Error)>(1);
+        // A worker is started with each batch, up to `jobs` of them.
+        let spawn_worker = {
+            let (work_rx, done_tx, map) = (work_rx.clone(), done_tx.clone(), &map);
+            move || -> io::Result<()> {
+                let (work_rx, done_tx) = (work_rx.clone(), done_tx.clone());
+                let worker = std::thread::Builder::new().name("gamerec-worker".into());
+                worker.spawn_scoped(scope, move || {
+                    for (seq, batch) in work_rx {
+                        let mapped = batch
+                            .into_iter()
+                            .map(|c| {
+                                let t = map(&c);
+                                (c, t)
+                            })
+                            .collect();
+                        if done_tx.send((seq, mapped)).is_err() {
+                            return;
+                        }
+                    }
+                })?;
+                Ok(())
+            }
+        };
         let reader = std::thread::Builder::new().name("gamerec-reader".into());
+        let (spawn_error_tx, spawn_error_rx) = bounded::<io::Error>(1);
         reader.spawn_scoped(scope, move || {
             let mut seq = 0;
             let mut batch = Vec::new();
             let mut bytes = 0;
-            let send = |batch: Vec<Chunk>, seq: &mut usize| {
+            let mut workers = 0;
+            let mut send = |batch: Vec<Chunk>, seq: &mut usize| {
+                if workers < jobs {
+                    if let Err(e) = spawn_worker() {
+                        if workers == 0 {
+                            let _ = spawn_error_tx.send(e);
+                            return false;
+                        }
+                    } else {
+                        workers += 1;
+                    }
+                }
                 // No permit: the receiving side has stopped.
                 if permit_tx.send(()).is_err() || work_tx.send((*seq, batch)).is_err() {
                     return false;
@@ -110,24 +173,6 @@ where
             }
             send(batch, &mut seq);
         })?;
-        for _ in 0..jobs {
-            let (work_rx, done_tx, map) = (work_rx.clone(), done_tx.clone(), &map);
-            let worker = std::thread::Builder::new().name("gamerec-worker".into());
-            worker.spawn_scoped(scope, move || {
-                for (seq, batch) in work_rx {
-                    let mapped = batch
-                        .into_iter()
-                        .map(|c| {
-                            let t = map(&c);
-                            (c, t)
-                        })
-                        .collect();
-                    if done_tx.send((seq, mapped)).is_err() {
-                        return;
-                    }
-                }
-            })?;
-        }
         drop((work_rx, done_tx));
         // Results arrive in any order; they are handed on in sequence.
         let mut pending = BTreeMap::new();
@@ -145,6 +190,9 @@ where
                     // One batch handed on: the reader may read another.
                     let _ = permit_rx.recv();
                 }
+            }
+            if let Ok(e) = spawn_error_rx.try_recv() {
+                return Err(e);
             }
             match error_rx.try_recv() {
                 Ok((_, e)) => Err(e),
@@ -164,25 +212,20 @@ mod tests {
     use super::*;
 
     fn lengths(input: &[u8], threads: usize, stop_after: Option<usize>) -> Vec<(usize, usize)> {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
         let mut seen = Vec::new();
-        pool.install(|| {
-            map_chunks(
-                input,
-                |c| c.bytes.len(),
-                |c, n| {
-                    seen.push((c.offset, n));
-                    Ok(if Some(seen.len()) == stop_after {
-                        ControlFlow::Break(())
-                    } else {
-                        ControlFlow::Continue(())
-                    })
-                },
-            )
-        })
+        map_chunks_with(
+            threads,
+            input,
+            |c| c.bytes.len(),
+            |c, n| {
+                seen.push((c.offset, n));
+                Ok(if Some(seen.len()) == stop_after {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                })
+            },
+        )
         .unwrap();
         seen
     }
@@ -206,6 +249,25 @@ mod tests {
         assert_eq!(one.len(), 20_000);
         assert!(one.windows(2).all(|w| w[0].0 < w[1].0));
         assert_eq!(lengths(&input, 3, None), one);
+    }
+
+    #[test]
+    fn no_more_workers_than_batches() {
+        // About three batches of input, a thousand jobs allowed.
+        let input = archive(900);
+        assert!(input.len() > 2 * BATCH_BYTES && input.len() < 3 * BATCH_BYTES);
+        let threads = std::sync::Mutex::new(std::collections::HashSet::new());
+        map_chunks_with(
+            1000,
+            &input[..],
+            |_| {
+                threads.lock().unwrap().insert(std::thread::current().id());
+            },
+            |_, ()| Ok(ControlFlow::Continue(())),
+        )
+        .unwrap();
+        let n = threads.lock().unwrap().len();
+        assert!((1..=3).contains(&n), "{n} workers");
     }
 
     #[test]
@@ -238,22 +300,17 @@ mod tests {
     fn a_read_error_comes_after_the_chunks_before_it() {
         let input = archive(10_000);
         for (threads, ok) in [(1, 100_000), (2, 100_000), (2, 1_000_000)] {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
             let mut seen = 0;
-            let r = pool.install(|| {
-                map_chunks(
-                    io::BufReader::new(Failing { data: &input, ok }),
-                    |c| c.offset + c.bytes.len(),
-                    |_, end| {
-                        assert!(end <= ok);
-                        seen += 1;
-                        Ok(ControlFlow::Continue(()))
-                    },
-                )
-            });
+            let r = map_chunks_with(
+                threads,
+                io::BufReader::new(Failing { data: &input, ok }),
+                |c| c.offset + c.bytes.len(),
+                |_, end| {
+                    assert!(end <= ok);
+                    seen += 1;
+                    Ok(ControlFlow::Continue(()))
+                },
+            );
             assert_eq!(r.unwrap_err().to_string(), "disk on fire");
             assert!(seen > 100, "{threads} threads, {ok} bytes: {seen} chunks");
         }

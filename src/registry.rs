@@ -12,7 +12,7 @@ use crate::gen::{self, GenOptions};
 use crate::perft::{self, Divided};
 use crate::problem::Problem;
 use crate::record::{Record, Span, Tag};
-use crate::replay::{self, PlyCount, Replay};
+use crate::replay::{self, LegalMoves, PlyCount, Replay};
 use std::marker::PhantomData;
 
 /// Every game gamerec knows, in the order of the `stats` CSV's columns.
@@ -53,12 +53,16 @@ pub trait AnyGame: Sync {
     fn position_at(&self, record: &Record, ply: Option<usize>) -> Result<String, Problem>;
     /// The legal turns (canonical, sorted) before ply `ply`, or after the
     /// last turn.
-    fn legal_moves_at(&self, record: &Record, ply: Option<usize>) -> Result<Vec<String>, Problem>;
-    /// The number of legal turns before every ply of the record.
-    fn legal_move_counts(&self, record: &Record) -> Result<Vec<PlyCount>, Problem>;
+    fn legal_moves_at(&self, record: &Record, ply: Option<usize>) -> Result<LegalMoves, Problem>;
+    /// The number of legal turns before every ply of the record that can be
+    /// replayed, and the problem that stopped it, if one did.
+    fn legal_move_counts(&self, record: &Record) -> (Vec<PlyCount>, Option<Problem>);
     /// Perft `depth` from the position before ply `ply` (or after the last
     /// turn), divided by first move.
     fn perft(&self, record: &Record, ply: Option<usize>, depth: u32) -> Result<Divided, Problem>;
+    /// Whether the game's move notation reads the record's first turn (for
+    /// guessing the rules of a record without a `Game` tag).
+    fn reads_first_turn(&self, record: &Record) -> bool;
     /// The game's own statistics' columns.
     fn stats(&self) -> &'static [Stat];
     /// The game's site notation, if it has one.
@@ -220,16 +224,23 @@ impl<G: Facts> AnyGame for Registered<G> {
         replay::position_before::<G>(record, ply).map(|p| G::write_position(&p))
     }
 
-    fn legal_moves_at(&self, record: &Record, ply: Option<usize>) -> Result<Vec<String>, Problem> {
-        replay::position_before::<G>(record, ply).map(|p| replay::canonical_moves::<G>(&p))
+    fn legal_moves_at(&self, record: &Record, ply: Option<usize>) -> Result<LegalMoves, Problem> {
+        replay::legal_moves_at::<G>(record, ply)
     }
 
-    fn legal_move_counts(&self, record: &Record) -> Result<Vec<PlyCount>, Problem> {
+    fn legal_move_counts(&self, record: &Record) -> (Vec<PlyCount>, Option<Problem>) {
         replay::legal_move_counts::<G>(record)
     }
 
     fn perft(&self, record: &Record, ply: Option<usize>, depth: u32) -> Result<Divided, Problem> {
         replay::position_before::<G>(record, ply).map(|p| perft::divide::<G>(&p, depth))
+    }
+
+    fn reads_first_turn(&self, record: &Record) -> bool {
+        let (Some(turn), Ok(start)) = (record.turns.first(), G::start(&record.tags)) else {
+            return false;
+        };
+        G::parse_move(&start, &turn.text).is_ok()
     }
 
     fn stats(&self) -> &'static [Stat] {

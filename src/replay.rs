@@ -202,6 +202,14 @@ where
         // The side to move and the move number follow from the ply.
         let (number, second, mover) = turn_at(i, first_mover, starts_second);
         let mover = G::SIDES[mover.index()];
+        if let Some(n) = turn.number.filter(|n| n.too_large) {
+            let right = format!("{number}{}", if second { "..." } else { "." });
+            return Some(fail(
+                Code::WrongMoveNumber,
+                format!("move number too large: this is move {number}, {mover}'s turn (`{right}`)"),
+                n.span,
+            ));
+        }
         if let Some(n) = turn.number {
             if n.number != number || n.second != second {
                 let written = format!("{}{}", n.number, if n.second { "..." } else { "." });
@@ -479,18 +487,52 @@ impl<G: Rules + Notation> Visitor<G> for CountEach<'_> {
     }
 }
 
-/// The number of legal turns before every ply of `record`; a problem with
-/// its moves (not with its declared result) is an error.
-pub fn legal_move_counts<G: Rules + Notation>(record: &Record) -> Result<Vec<PlyCount>, Problem> {
+/// The number of legal turns before every ply of `record` that can be
+/// replayed, and the problem that stopped the replay (with its moves, not
+/// with its declared result), if one did.
+pub fn legal_move_counts<G: Rules + Notation>(record: &Record) -> (Vec<PlyCount>, Option<Problem>) {
     let mut each = CountEach {
         record,
         counts: Vec::new(),
     };
     let played = play::<G, _>(record, &mut each);
-    match played.error {
-        Some(p) => Err(p),
-        None => Ok(each.counts),
+    if let Some(p) = &played.error {
+        // The ply that failed was counted before it was read.
+        if let Some(ply) = p.ply {
+            each.counts.truncate(ply - 1);
+        }
     }
+    (each.counts, played.error)
+}
+
+/// The legal turns at a position, or how the game ended there.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LegalMoves {
+    /// Canonical spellings, sorted.
+    pub moves: Vec<String>,
+    /// The game is over: how it ended (`Red won on points at ply 17`).
+    pub over: Option<String>,
+}
+
+/// The legal turns before ply `ply` (1-based), or after the last turn.
+pub fn legal_moves_at<G: Rules + Notation>(
+    record: &Record,
+    ply: Option<usize>,
+) -> Result<LegalMoves, Problem> {
+    let pos = position_before::<G>(record, ply)?;
+    Ok(match G::ending(&pos) {
+        Some(ending) => LegalMoves {
+            moves: Vec::new(),
+            over: Some(describe_ending::<G>(
+                &ending,
+                ply.map_or(record.turns.len(), |p| p - 1),
+            )),
+        },
+        None => LegalMoves {
+            moves: canonical_moves::<G>(&pos),
+            over: None,
+        },
+    })
 }
 
 #[cfg(test)]

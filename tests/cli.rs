@@ -455,13 +455,23 @@ fn a_bare_garden_gate_string_validates_with_game_vagabond() {
     assert_eq!(lines[0]["outcome"]["winner"], "Host");
     assert_eq!(lines[0]["outcome"]["reason"], "lotus-captured");
     assert_eq!(lines[0]["plies"], 21);
-    // Without --game the same text has no rules.
+    // Without --game the same text is recognised as Garden Gate strings
+    // (validate reads every format convert reads).
     gamerec()
         .args(["validate", "--format", "json", "-"])
         .write_stdin(sample)
         .assert()
+        .code(0)
+        .stdout(predicate::str::contains("lotus-captured"));
+    // Turns without the site's prefixes have no rules without --game; the
+    // problem says how to give them.
+    gamerec()
+        .args(["validate", "--color", "never", "-"])
+        .write_stdin("L(0,-6) L(2,6)\n")
+        .assert()
         .code(1)
-        .stdout(predicate::str::contains("missing-game"));
+        .stdout(predicate::str::contains("missing-game"))
+        .stdout(predicate::str::contains("--game"));
     // The Garden Gate would drop the second `0H.` line silently; gamerec
     // reports it, with its place.
     gamerec()
@@ -517,7 +527,7 @@ fn moves_reports_bad_input_with_the_contract_exit_codes() {
         .args(["moves", "--ply", "40"])
         .arg(fixture("points-win.grec"))
         .assert()
-        .code(1)
+        .code(2)
         .stderr(predicate::str::contains("no-such-ply"));
     gamerec()
         .args(["moves", "--game-type", "oshi", "--position", "9/9 r 0-0 -"])
@@ -606,7 +616,7 @@ fn perft_reports_bad_input_with_the_contract_exit_codes() {
         .args(["perft", "1", "--ply", "40"])
         .arg(fixture("points-win.grec"))
         .assert()
-        .code(1)
+        .code(2)
         .stderr(predicate::str::contains("no-such-ply"));
     // Usage: no game, an unknown game, a bad position, no such game: 2.
     gamerec().args(["perft", "2"]).assert().code(2);

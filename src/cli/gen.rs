@@ -2,7 +2,9 @@
 //! text format, for benchmarks and tests. The same seed gives the same
 //! games on every run, with any number of jobs.
 
+use super::input::Output;
 use super::jobs::Jobs;
+use super::messages;
 use gamerec::convert::text::write_game;
 use gamerec::gen::GenOptions;
 use rayon::prelude::*;
@@ -34,28 +36,31 @@ pub struct Args {
     /// Bias towards finishing: where a legal move ends the game, play one.
     #[arg(long)]
     finish: bool,
-    /// Write here instead of stdout.
+    /// Write here instead of stdout (through a temporary file beside it,
+    /// put in place at the end).
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
     #[command(flatten)]
     jobs: Jobs,
 }
 
-pub fn run(args: Args) -> i32 {
+pub fn run(args: Args) {
     let Some(rules) = gamerec::registry::find(&args.game) else {
-        eprintln!(
-            "gamerec: unknown game `{}`: one of {}",
+        return messages::error(format!(
+            "unknown game `{}`: one of {}",
             args.game,
             gamerec::registry::names().join(", ")
-        );
-        return super::EXIT_TROUBLE;
+        ));
     };
-    if let Err(code) = args.jobs.init() {
-        return code;
-    }
-    let mut out = match super::output(args.output.as_deref()) {
-        Ok(o) => o,
-        Err(code) => return code,
+    let jobs = args.jobs.init();
+    // No more threads than batches of games.
+    let threads = jobs.min(args.count.div_ceil(BATCH).max(1) as usize);
+    let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(p) => p,
+        Err(e) => return messages::error(format!("cannot start {threads} threads: {e}")),
+    };
+    let Some(mut out) = Output::new(args.output.as_deref()).create() else {
+        return;
     };
     let opts = GenOptions {
         max_plies: args.max_plies,
@@ -65,26 +70,25 @@ pub fn run(args: Args) -> i32 {
         let mut start = 1;
         while start <= args.count {
             let end = (start + BATCH).min(args.count + 1);
-            let texts: Vec<String> = (start..end)
-                .into_par_iter()
-                .map(|i| {
-                    let mut s = String::new();
-                    if i > 1 {
-                        s.push('\n');
-                    }
-                    write_game(&rules.generate(args.seed, i, &opts), &mut s);
-                    s
-                })
-                .collect();
+            let texts: Vec<String> = pool.install(|| {
+                (start..end)
+                    .into_par_iter()
+                    .map(|i| {
+                        let mut s = String::new();
+                        if i > 1 {
+                            s.push('\n');
+                        }
+                        write_game(&rules.generate(args.seed, i, &opts), &mut s);
+                        s
+                    })
+                    .collect()
+            });
             for t in texts {
                 out.write_all(t.as_bytes())?;
             }
             start = end;
         }
-        out.flush()
+        out.commit()
     })();
-    match super::finished(result) {
-        Err(code) => code,
-        Ok(()) => super::EXIT_VALID,
-    }
+    messages::finished(result);
 }

@@ -1,159 +1,76 @@
-//! Where records come from: files, directories walked recursively, stdin;
-//! and what each holds (the record format, JSON, a site's strings).
+//! One way in and one way out, for every subcommand (xsv's `Config`): the
+//! input options (`PATHS`, `--all`, `--from`, `--game`, `--encoding`),
+//! expanding paths (directories walked, symbolic links followed, the
+//! output never among the inputs), opening each input (decompressed,
+//! transcoded, its format detected), reading its games through the
+//! library's readers; and `-o`, written to a temporary file beside it and
+//! renamed into place at the end, refused when it is also an input.
 
+use super::messages;
 use super::progress::Progress;
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use gamerec::archive::Options;
-use gamerec::decode::{self, Input};
+use gamerec::decode::{self, Compression, Encoding, Input};
 use gamerec::input::{self as read, Format};
 use gamerec::problem::Problem;
 use gamerec::record::{Chunk, Parsed};
 use gamerec::registry::{self, AnyGame};
-
-use std::fs::File;
-use std::io::{self, BufRead};
+use std::fs::{File, Metadata};
+use std::io::{self, BufRead, Write};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 /// Extensions of record files picked up when walking a directory.
-pub const RECORD_EXTENSIONS: &[&str] = &["grec", "txt"];
+pub const RECORD_EXTENSIONS: &[&str] = &["grec", "txt", "json", "jsonl"];
 
-/// One input to read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Source {
-    Stdin,
-    File(PathBuf),
+/// The options every subcommand that reads archives shares.
+#[derive(clap::Args, Clone, Debug)]
+pub struct InputArgs {
+    /// Files or directories (walked for .grec, .txt, .json and .jsonl
+    /// files, also compressed); `-` reads standard input.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// In directories, read every file, not only record files.
+    #[arg(long)]
+    pub all: bool,
+    /// The input format (default: detected per input).
+    #[arg(long, default_value = "auto", value_name = "FORMAT", value_parser = from_values())]
+    pub from: String,
+    /// The rules for records without a [Game] tag.
+    #[arg(long, value_name = "GAME", help = super::default_game_help())]
+    pub game: Option<String>,
+    /// The inputs' text encoding (default: UTF-8, or UTF-16 after a
+    /// UTF-16 byte-order mark).
+    #[arg(long, value_enum, default_value = "auto", value_name = "ENCODING")]
+    pub encoding: EncodingArg,
 }
 
-impl Source {
-    pub fn name(&self) -> String {
+/// `--encoding`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum EncodingArg {
+    /// UTF-8, or UTF-16 when the input starts with its byte-order mark.
+    Auto,
+    #[value(name = "utf-8")]
+    Utf8,
+    /// ISO 8859-1: every byte is one character.
+    #[value(name = "latin-1")]
+    Latin1,
+    #[value(name = "utf-16le")]
+    Utf16Le,
+    #[value(name = "utf-16be")]
+    Utf16Be,
+}
+
+impl EncodingArg {
+    pub fn encoding(self) -> Encoding {
         match self {
-            Source::Stdin => "<stdin>".into(),
-            Source::File(p) => p.display().to_string(),
+            EncodingArg::Auto => Encoding::Auto,
+            EncodingArg::Utf8 => Encoding::Utf8,
+            EncodingArg::Latin1 => Encoding::Latin1,
+            EncodingArg::Utf16Le => Encoding::Utf16Le,
+            EncodingArg::Utf16Be => Encoding::Utf16Be,
         }
     }
-
-    /// Opens the input, decompressed when it is gzip or Zstandard, its
-    /// bytes counted on `progress`.
-    pub fn open(&self, progress: &Progress) -> io::Result<Input> {
-        let raw: Box<dyn io::Read + Send> = match self {
-            Source::Stdin => Box::new(io::stdin()),
-            Source::File(p) => Box::new(File::open(p)?),
-        };
-        decode::decompressed(progress.count(raw))
-    }
-
-    /// The file name's extension, lowercase, after any compression suffix
-    /// (`games.grec.gz` → `grec`); `None` for stdin.
-    pub fn extension(&self) -> Option<String> {
-        match self {
-            Source::Stdin => None,
-            Source::File(p) => extension(p),
-        }
-    }
-}
-
-/// `path`'s extension, lowercase, after any compression suffix.
-fn extension(path: &Path) -> Option<String> {
-    let ext = |p: &Path| {
-        p.extension()
-            .and_then(|e| e.to_str())
-            .map(str::to_ascii_lowercase)
-    };
-    match ext(path) {
-        Some(e) if decode::SUFFIXES.contains(&e.as_str()) => ext(&path.with_extension("")),
-        other => other,
-    }
-}
-
-/// The bytes to read from `sources` (for a progress bar); `None` when one
-/// is stdin.
-pub fn total_size(sources: &[Result<Source, (String, io::Error)>]) -> Option<u64> {
-    sources.iter().try_fold(0, |sum, s| match s {
-        Ok(Source::Stdin) => None,
-        Ok(Source::File(p)) => Some(sum + std::fs::metadata(p).map_or(0, |m| m.len())),
-        Err(_) => Some(sum),
-    })
-}
-
-/// Expands the command line's paths: `-` is stdin, a directory is walked
-/// (sorted, recursively) for record files (every file with `all`). Paths
-/// that cannot be read are returned as errors, in order, beside the rest.
-pub fn expand(paths: &[PathBuf], all: bool) -> Vec<Result<Source, (String, io::Error)>> {
-    let mut out = Vec::new();
-    for path in paths {
-        if path.as_os_str() == "-" {
-            out.push(Ok(Source::Stdin));
-            continue;
-        }
-        match std::fs::metadata(path) {
-            Err(e) => out.push(Err((path.display().to_string(), e))),
-            Ok(m) if m.is_dir() => walk(path, all, &mut out),
-            Ok(_) => out.push(Ok(Source::File(path.clone()))),
-        }
-    }
-    out
-}
-
-/// `*.grec` and `*.txt`, also compressed (`*.grec.gz`, `*.txt.zst`).
-fn is_record_file(path: &Path) -> bool {
-    extension(path).is_some_and(|e| RECORD_EXTENSIONS.contains(&e.as_str()))
-}
-
-fn walk(dir: &Path, all: bool, out: &mut Vec<Result<Source, (String, io::Error)>>) {
-    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
-        match entry {
-            Ok(e) if e.file_type().is_file() && (all || is_record_file(e.path())) => {
-                out.push(Ok(Source::File(e.into_path())))
-            }
-            Ok(_) => {}
-            Err(e) => {
-                let name = e
-                    .path()
-                    .map_or_else(|| dir.display().to_string(), |p| p.display().to_string());
-                out.push(Err((name, e.into())));
-            }
-        }
-    }
-}
-
-/// One input opened for reading.
-pub struct Opened {
-    pub name: String,
-    /// The file name's extension, lowercase (`None` for stdin).
-    pub extension: Option<String>,
-    pub reader: Input,
-}
-
-/// Opens every input in turn and hands it to `f`. Inputs that cannot be
-/// opened are reported on stderr and counted; the count is returned. An
-/// error from `f` stops the walk.
-pub fn each_input(
-    sources: Vec<Result<Source, (String, io::Error)>>,
-    progress: &Progress,
-    f: &mut dyn FnMut(Opened) -> io::Result<()>,
-) -> io::Result<usize> {
-    let mut unreadable = 0;
-    for source in sources {
-        let opened = source.and_then(|s| {
-            let name = s.name();
-            let extension = s.extension();
-            s.open(progress)
-                .map(|reader| Opened {
-                    name: name.clone(),
-                    extension,
-                    reader,
-                })
-                .map_err(|e| (name, e))
-        });
-        match opened {
-            Ok(o) => f(o)?,
-            Err((name, e)) => {
-                unreadable += 1;
-                eprintln!("gamerec: {name}: {e}");
-            }
-        }
-    }
-    Ok(unreadable)
 }
 
 /// `--from`'s values: `auto`, the formats of the record itself, and every
@@ -171,6 +88,295 @@ pub fn from_values() -> PossibleValuesParser {
     PossibleValuesParser::new(values)
 }
 
+/// One input to read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    Stdin,
+    File(PathBuf),
+}
+
+impl Source {
+    pub fn name(&self) -> String {
+        match self {
+            Source::Stdin => "<stdin>".into(),
+            Source::File(p) => p.display().to_string(),
+        }
+    }
+
+    /// The file name's extension, lowercase, after any compression suffix
+    /// (`games.grec.gz` → `grec`); `None` for stdin.
+    pub fn extension(&self) -> Option<String> {
+        match self {
+            Source::Stdin => None,
+            Source::File(p) => extension(p),
+        }
+    }
+
+    /// The compression the file's name announces.
+    fn named_compression(&self) -> Option<Compression> {
+        match self {
+            Source::Stdin => None,
+            Source::File(p) => p
+                .extension()
+                .and_then(|e| e.to_str())
+                .and_then(Compression::of_extension),
+        }
+    }
+
+    /// Opens the input: decompressed when it is gzip or Zstandard, as
+    /// UTF-8, its bytes counted on `progress`.
+    pub fn open(&self, encoding: Encoding, progress: &Progress) -> io::Result<Input> {
+        let raw: Box<dyn io::Read + Send> = match self {
+            Source::Stdin => Box::new(io::stdin()),
+            Source::File(p) => Box::new(File::open(p)?),
+        };
+        decode::open(progress.count(raw), self.named_compression(), encoding)
+    }
+}
+
+/// `path`'s extension, lowercase, after any compression suffix.
+fn extension(path: &Path) -> Option<String> {
+    let ext = |p: &Path| {
+        p.extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase)
+    };
+    match ext(path) {
+        Some(e) if decode::SUFFIXES.contains(&e.as_str()) => ext(&path.with_extension("")),
+        other => other,
+    }
+}
+
+/// A file's identity: the same file has the same one whatever path (or
+/// link) reaches it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct FileId(u64, u64);
+
+#[cfg(unix)]
+fn file_id(meta: &Metadata) -> Option<FileId> {
+    use std::os::unix::fs::MetadataExt;
+    Some(FileId(meta.dev(), meta.ino()))
+}
+
+#[cfg(not(unix))]
+fn file_id(_: &Metadata) -> Option<FileId> {
+    None
+}
+
+/// `-o FILE`, or stdout.
+pub struct Output {
+    path: Option<PathBuf>,
+    /// The file it names, when it exists.
+    id: Option<FileId>,
+    /// It exists and is not a regular file (a device, a pipe): written in
+    /// place, not through a temporary file.
+    special: bool,
+}
+
+impl Output {
+    pub fn new(path: Option<&Path>) -> Output {
+        let meta = path.and_then(|p| std::fs::metadata(p).ok());
+        Output {
+            path: path.map(Path::to_path_buf),
+            id: meta.as_ref().and_then(file_id),
+            special: meta.is_some_and(|m| !m.is_file()),
+        }
+    }
+
+    /// Whether `path` (a candidate input) is this output.
+    fn is(&self, path: &Path, meta: &Metadata) -> bool {
+        match (self.id, file_id(meta)) {
+            (Some(a), Some(b)) => a == b,
+            _ => self.path.as_deref().is_some_and(|o| {
+                o == path
+                    || (std::fs::canonicalize(o).ok())
+                        .is_some_and(|c| std::fs::canonicalize(path).ok() == Some(c))
+            }),
+        }
+    }
+
+    /// Whether the output is stdout on a terminal.
+    pub fn is_terminal(&self) -> bool {
+        use std::io::IsTerminal;
+        self.path.is_none() && io::stdout().is_terminal()
+    }
+
+    /// Opens the output for writing: stdout, or a temporary file beside
+    /// the named one (renamed into place by [`Writer::commit`]). A failure
+    /// is reported.
+    pub fn create(&self) -> Option<Writer> {
+        let Some(path) = &self.path else {
+            return Some(Writer {
+                out: io::BufWriter::with_capacity(1 << 16, Box::new(io::stdout().lock())),
+                temp: None,
+            });
+        };
+        let file: io::Result<(Box<dyn Write>, Option<Temporary>)> = if self.special {
+            File::create(path).map(|f| (Box::new(f) as Box<dyn Write>, None))
+        } else {
+            let dir = match path.parent() {
+                Some(d) if !d.as_os_str().is_empty() => d,
+                _ => Path::new("."),
+            };
+            let mut builder = tempfile::Builder::new();
+            builder.prefix(".gamerec-").suffix(".part");
+            #[cfg(unix)]
+            {
+                // As a new file would be: 0666 less the umask.
+                use std::os::unix::fs::PermissionsExt;
+                builder.permissions(std::fs::Permissions::from_mode(0o666));
+            }
+            builder.tempfile_in(dir).map(|t| {
+                let (file, temp) = t.into_parts();
+                (Box::new(file) as Box<dyn Write>, Some((temp, path.clone())))
+            })
+        };
+        match file {
+            Ok((out, temp)) => Some(Writer {
+                out: io::BufWriter::with_capacity(1 << 16, out),
+                temp,
+            }),
+            Err(e) => {
+                messages::error(format!("{}: {e}", path.display()));
+                None
+            }
+        }
+    }
+}
+
+/// A temporary file, and where it goes at the end.
+type Temporary = (tempfile::TempPath, PathBuf);
+
+/// An output being written.
+pub struct Writer {
+    out: io::BufWriter<Box<dyn Write>>,
+    temp: Option<Temporary>,
+}
+
+impl Write for Writer {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.out.write(buf)
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.out.write_all(buf)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+impl Writer {
+    /// Flushes the output and puts a file written through a temporary one
+    /// in place. Dropped without this,
+    /// the temporary file is removed: a failed run leaves no half-written
+    /// output.
+    pub fn commit(mut self) -> io::Result<()> {
+        self.out.flush()?;
+        if let Some((temp, path)) = self.temp.take() {
+            // A file written over keeps its permissions.
+            if let Ok(m) = std::fs::metadata(&path) {
+                std::fs::set_permissions(&temp, m.permissions())?;
+            }
+            temp.persist(&path).map_err(|e| e.error)?;
+        }
+        Ok(())
+    }
+}
+
+/// Expands the command line's paths: `-` is stdin, a directory is walked
+/// (sorted, recursively, symbolic links followed, loops skipped) for record
+/// files (every file with `all`). What cannot be read is reported; the
+/// output is never an input (named: an error, found in a walk: skipped).
+/// `None` when an input is the output (nothing may be read or written).
+pub fn expand(paths: &[PathBuf], all: bool, output: &Output) -> Option<Vec<Source>> {
+    let mut out = Vec::new();
+    for path in paths {
+        if path.as_os_str() == "-" {
+            out.push(Source::Stdin);
+            continue;
+        }
+        match std::fs::metadata(path) {
+            Err(e) => messages::error(format!("{}: {e}", path.display())),
+            Ok(m) if m.is_dir() => {
+                let before = out.len();
+                walk(path, all, output, &mut out);
+                if out.len() == before {
+                    messages::error(format!("no record file found in {}", path.display()));
+                }
+            }
+            Ok(m) => {
+                if output.is(path, &m) {
+                    messages::error(format!(
+                        "{}: is also the output; refusing to write over an input",
+                        path.display()
+                    ));
+                    return None;
+                }
+                out.push(Source::File(path.clone()));
+            }
+        }
+    }
+    Some(out)
+}
+
+/// `*.grec`, `*.txt`, `*.json`, `*.jsonl`, also compressed.
+fn is_record_file(path: &Path) -> bool {
+    extension(path).is_some_and(|e| RECORD_EXTENSIONS.contains(&e.as_str()))
+}
+
+fn walk(dir: &Path, all: bool, output: &Output, out: &mut Vec<Source>) {
+    let walker = walkdir::WalkDir::new(dir)
+        .follow_links(true)
+        .sort_by_file_name();
+    for entry in walker {
+        match entry {
+            Ok(e) if e.file_type().is_dir() => {}
+            Ok(e) => {
+                let wanted = all || is_record_file(e.path());
+                if !wanted {
+                    continue;
+                }
+                if !e.file_type().is_file() {
+                    messages::note(format!(
+                        "{}: skipped: not a regular file",
+                        e.path().display()
+                    ));
+                    continue;
+                }
+                match e.metadata() {
+                    Ok(m) if output.is(e.path(), &m) => {}
+                    _ => out.push(Source::File(e.into_path())),
+                }
+            }
+            Err(e) => {
+                let name = e
+                    .path()
+                    .map_or_else(|| dir.display().to_string(), |p| p.display().to_string());
+                if e.loop_ancestor().is_some() {
+                    messages::note(format!("{name}: skipped: a link back to a folder above it"));
+                } else if e
+                    .io_error()
+                    .is_some_and(|io| io.kind() == io::ErrorKind::NotFound)
+                    && e.path().is_some_and(|p| p.is_symlink())
+                {
+                    if all || e.path().is_some_and(is_record_file) {
+                        messages::error(format!("{name}: a link to nothing (dangling)"));
+                    }
+                } else {
+                    messages::error(format!("{name}: {e}"));
+                }
+            }
+        }
+    }
+}
+
+/// One input opened for reading.
+pub struct Opened {
+    /// The file name's extension, lowercase (`None` for stdin).
+    pub extension: Option<String>,
+    pub reader: Input,
+}
+
 /// The format of `opened`: `from` (a value of [`from_values`]), or, for
 /// `auto`, detected from its name and its first bytes (which stay unread).
 pub fn format(from: &str, opened: &mut Opened) -> io::Result<Format> {
@@ -185,45 +391,132 @@ pub fn format(from: &str, opened: &mut Opened) -> io::Result<Format> {
     }
 }
 
-/// Inputs that held no game or could not be read to the end.
-#[derive(Default)]
-pub struct Inputs {
-    pub empty: usize,
-    pub unreadable: usize,
+/// The reading options `--game` gives; `None` (reported) for an unknown
+/// game.
+pub fn options(game: Option<&str>) -> Option<Options> {
+    let mut opts = Options::default();
+    if let Some(name) = game {
+        match registry::find(name) {
+            Some(rules) => opts.default_game = Some(rules),
+            None => {
+                messages::error(format!(
+                    "unknown game `{name}`: one of {}",
+                    registry::names().join(", ")
+                ));
+                return None;
+            }
+        }
+    }
+    Some(opts)
 }
 
-/// Reads every game of one input in its format, `map` working on each
-/// game in parallel (record format) and `each` seeing the results in input
-/// order; an input with no game or a read error is reported on stderr (and
-/// counted); a closed stdout stops the run.
-pub fn read_games<T, M, E>(
-    mut opened: Opened,
-    from: &str,
+/// What reading the inputs found, besides the games.
+#[derive(Default)]
+pub struct Read {
+    /// Inputs opened.
+    pub files: usize,
+    /// Inputs that held no game.
+    pub empty: usize,
+    /// The walk stopped early (`each` broke or the output pipe closed).
+    pub stopped: bool,
+}
+
+/// What [`read_all`] hands on, in input order.
+pub enum Item<'a, T> {
+    /// A game (the chunk it came from, `None` for JSON) and what `map` made
+    /// of it.
+    Game(Option<&'a Chunk>, T),
+    /// The input holds no game at all (an invalid input).
+    Empty,
+}
+
+/// Reads every game of every source in order: `map` works on each game (in
+/// parallel for the record format), `each` sees the results in input order
+/// with the input's name, and may stop the run. Inputs that cannot be
+/// opened or read to their end are reported and the rest is read; a closed
+/// output pipe stops the run. Errors writing the output come back.
+pub fn read_all<T, M, E>(
+    sources: Vec<Source>,
+    args: &InputArgs,
     opts: &Options,
+    progress: &Progress,
     map: M,
-    each: E,
-    inputs: &mut Inputs,
-) -> io::Result<()>
+    mut each: E,
+) -> io::Result<Read>
 where
     T: Send,
     M: Fn(Option<&Chunk>, Parsed, Result<&'static dyn AnyGame, Problem>) -> T + Sync,
-    E: FnMut(Option<&Chunk>, T) -> io::Result<()>,
+    E: FnMut(&str, Item<'_, T>) -> io::Result<ControlFlow<()>>,
 {
-    let name = opened.name.clone();
-    let result = format(from, &mut opened)
-        .and_then(|format| read::read_mapped(opened.reader, format, opts, map, each));
-    match result {
-        Ok(0) => {
-            inputs.empty += 1;
-            eprintln!("gamerec: {name}: no game here: the input is empty");
-            Ok(())
-        }
-        Ok(_) => Ok(()),
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(e),
-        Err(e) => {
-            inputs.unreadable += 1;
-            eprintln!("gamerec: {name}: {e}");
-            Ok(())
+    let mut read = Read::default();
+    for source in sources {
+        let name = source.name();
+        let mut opened = match source.open(args.encoding.encoding(), progress) {
+            Ok(reader) => Opened {
+                extension: source.extension(),
+                reader,
+            },
+            Err(e) => {
+                messages::error(format!("{name}: {e}"));
+                continue;
+            }
+        };
+        read.files += 1;
+        let mut games = 0;
+        let result = format(&args.from, &mut opened).and_then(|format| {
+            read::read_mapped(opened.reader, format, opts, &map, |chunk, t| {
+                games += 1;
+                each(&name, Item::Game(chunk, t)).map_err(output_error)
+            })
+        });
+        match result {
+            Ok(ControlFlow::Break(())) => {
+                read.stopped = true;
+                return Ok(read);
+            }
+            Ok(ControlFlow::Continue(())) if games == 0 => {
+                read.empty += 1;
+                messages::invalid();
+                if each(&name, Item::Empty)?.is_break() {
+                    read.stopped = true;
+                    return Ok(read);
+                }
+            }
+            Ok(ControlFlow::Continue(())) => {}
+            Err(e) => match into_output_error(e) {
+                Ok(written) => return Err(written),
+                Err(e) => messages::error(format!("{name}: {e}")),
+            },
         }
     }
+    Ok(read)
 }
+
+/// An error raised while writing the output, marked so that it is not taken
+/// for an error reading the input.
+fn output_error(e: io::Error) -> io::Error {
+    io::Error::new(e.kind(), OutputError(e))
+}
+
+/// The output's error, unwrapped; or the input's, as it was.
+fn into_output_error(e: io::Error) -> Result<io::Error, io::Error> {
+    if !e.get_ref().is_some_and(|inner| inner.is::<OutputError>()) {
+        return Err(e);
+    }
+    let inner = e.into_inner().expect("checked above");
+    Ok(inner
+        .downcast::<OutputError>()
+        .map(|o| o.0)
+        .unwrap_or_else(io::Error::other))
+}
+
+#[derive(Debug)]
+struct OutputError(io::Error);
+
+impl std::fmt::Display for OutputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for OutputError {}

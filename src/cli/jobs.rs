@@ -1,33 +1,33 @@
 //! `--jobs N`: how many threads replay games.
 
-use rayon::ThreadPoolBuilder;
+use super::messages;
 
 #[derive(clap::Args, Clone, Copy, Debug)]
 pub struct Jobs {
-    /// Threads to use (default: one per core; 1 runs everything on the
-    /// main thread).
+    /// Threads that replay games (default, or 0: one per core; 1 runs
+    /// everything on the main thread, reporting each game as it is read; at
+    /// most 4 per core).
     #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
 }
 
 impl Jobs {
-    /// The number of threads: as given, or one per core.
-    pub fn count(&self) -> usize {
-        match self.jobs {
-            Some(n) if n > 0 => n,
-            _ => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        }
-    }
-
-    /// Makes the global thread pool [`Jobs::count`] threads wide (once per
-    /// process, before any parallel work).
-    pub fn init(&self) -> Result<(), i32> {
-        ThreadPoolBuilder::new()
-            .num_threads(self.count())
-            .build_global()
-            .map_err(|e| {
-                eprintln!("gamerec: cannot start {} threads: {e}", self.count());
-                super::EXIT_TROUBLE
-            })
+    /// Sets the pipeline's width from `--jobs` (clamped, with a note, to 4
+    /// threads per core) and returns it.
+    pub fn init(&self) -> usize {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let ceiling = 4 * cores;
+        let n = match self.jobs {
+            None | Some(0) => cores,
+            Some(n) if n > ceiling => {
+                messages::note(format!(
+                    "--jobs {n} is more than 4 threads per core: using {ceiling}"
+                ));
+                ceiling
+            }
+            Some(n) => n,
+        };
+        gamerec::pipeline::set_jobs(n);
+        n
     }
 }

@@ -1,13 +1,18 @@
-//! Command-line interface: one file per subcommand.
+//! Command-line interface: one file per subcommand, each with its options
+//! beside its `run`; `input` opens every input and output the same way;
+//! `messages` prints what is not a diagnostic and keeps the exit code.
 //!
 //! Exit codes are a contract: 0 every game valid, 1 some record invalid,
-//! 2 a usage or I/O error (the rest of the input is still processed).
+//! 2 a usage or I/O error (the rest of the input is still processed), 141
+//! the output pipe closed early (1 when an invalid game was already seen).
 
 mod at;
+mod completions;
 mod convert;
 mod gen;
 mod input;
 mod jobs;
+mod messages;
 mod moves;
 mod perft;
 mod progress;
@@ -15,19 +20,16 @@ mod render;
 mod stats;
 mod validate;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use gamerec::registry;
-
-pub const EXIT_VALID: i32 = 0;
-pub const EXIT_INVALID: i32 = 1;
-pub const EXIT_TROUBLE: i32 = 2;
 
 #[derive(Parser)]
 #[command(
     name = "gamerec",
     version,
     about = about(),
-    after_help = "Exit codes: 0 every game valid, 1 some record invalid, 2 usage or I/O error."
+    after_help = "Exit codes: 0 every game valid, 1 some record invalid, 2 usage or I/O error, \
+141 the output pipe closed early (1 if an invalid game was already seen)."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -48,6 +50,15 @@ enum Command {
     Gen(gen::Args),
     /// Count the move sequences of a given length from a position (perft).
     Perft(perft::Args),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions(completions::Args),
+    /// Print the manual page (roff), for `man -l -` or a man directory.
+    Man(completions::ManArgs),
+}
+
+/// The command line's definition, for completions and the manual page.
+pub fn definition() -> clap::Command {
+    Cli::command()
 }
 
 /// "Validate, convert and analyse recorded games of A, B and C", the
@@ -91,75 +102,16 @@ pub fn default_game_help() -> String {
     )
 }
 
-/// Options for `--game G`: the rules for records without a `Game` tag.
-/// An unknown name is a usage error (exit code 2).
-pub fn default_game(name: Option<&str>) -> Result<gamerec::archive::Options, i32> {
-    let mut opts = gamerec::archive::Options::default();
-    if let Some(name) = name {
-        match registry::find(name) {
-            Some(rules) => opts.default_game = Some(rules),
-            None => {
-                eprintln!(
-                    "gamerec: unknown game `{name}`: one of {}",
-                    registry::names().join(", ")
-                );
-                return Err(EXIT_TROUBLE);
-            }
-        }
-    }
-    Ok(opts)
-}
-
-/// `-o FILE`, or stdout; buffered. A file that cannot be created is a usage
-/// error (exit code 2), reported here.
-pub fn output(path: Option<&std::path::Path>) -> Result<Box<dyn std::io::Write>, i32> {
-    let out: Box<dyn std::io::Write> = match path {
-        None => Box::new(std::io::stdout().lock()),
-        Some(path) => match std::fs::File::create(path) {
-            Ok(f) => Box::new(f),
-            Err(e) => {
-                eprintln!("gamerec: {}: {e}", path.display());
-                return Err(EXIT_TROUBLE);
-            }
-        },
-    };
-    Ok(Box::new(std::io::BufWriter::with_capacity(1 << 16, out)))
-}
-
-/// The end of a run's output: a closed pipe (the reader has seen enough) is
-/// not an error; any other write error is reported and is exit code 2.
-pub fn finished(result: std::io::Result<()>) -> Result<(), i32> {
-    match result {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(EXIT_VALID),
-        Err(e) => {
-            eprintln!("gamerec: {e}");
-            Err(EXIT_TROUBLE)
-        }
-        Ok(()) => Ok(()),
-    }
-}
-
-/// The exit code: 2 when something could not be read or done, else 1 when
-/// some record is invalid (or an input held no game), else 0.
-pub fn exit_code(trouble: usize, invalid: usize) -> i32 {
-    if trouble > 0 {
-        EXIT_TROUBLE
-    } else if invalid > 0 {
-        EXIT_INVALID
-    } else {
-        EXIT_VALID
-    }
-}
-
+/// Runs the command line; returns the exit code (from [`messages`]).
 pub fn run() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
             return if e.use_stderr() {
-                EXIT_TROUBLE
+                messages::EXIT_TROUBLE
             } else {
-                EXIT_VALID
+                messages::EXIT_VALID
             };
         }
     };
@@ -170,5 +122,8 @@ pub fn run() -> i32 {
         Command::Stats(args) => stats::run(args),
         Command::Gen(args) => gen::run(args),
         Command::Perft(args) => perft::run(args),
+        Command::Completions(args) => completions::run(args),
+        Command::Man(args) => completions::man(args),
     }
+    messages::exit_code()
 }

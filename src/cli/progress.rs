@@ -3,6 +3,7 @@
 //! the same terminal), and only once a run has taken more than a second.
 //! It counts the input bytes read (compressed bytes for compressed files).
 
+use super::input::Source;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{self, IsTerminal, Read};
 use std::time::Duration;
@@ -16,6 +17,27 @@ pub struct Progress {
 }
 
 impl Progress {
+    /// A bar over the bytes of `sources` (a spinner when one is stdin);
+    /// nothing when stderr is not a terminal or the run is quiet. Messages
+    /// are printed with the bar cleared.
+    pub fn for_sources(sources: &[Source], quiet: bool) -> Progress {
+        let total = sources.iter().try_fold(0, |sum, s| match s {
+            Source::Stdin => None,
+            Source::File(p) => Some(sum + std::fs::metadata(p).map_or(0, |m| m.len())),
+        });
+        let progress = Progress::new(total, quiet);
+        if let Some(bar) = progress.bar.clone() {
+            super::messages::set_suspend(Some(Box::new(move |f| {
+                if bar.is_hidden() {
+                    f()
+                } else {
+                    bar.suspend(f)
+                }
+            })));
+        }
+        progress
+    }
+
     /// A bar over `total` bytes (a spinner when unknown, as for stdin);
     /// nothing when stderr is not a terminal or the run is quiet.
     pub fn new(total: Option<u64>, quiet: bool) -> Progress {
@@ -54,18 +76,11 @@ impl Progress {
         }
     }
 
-    /// Runs `f` (which writes to the terminal) with the bar cleared.
-    pub fn suspend<T>(&self, f: impl FnOnce() -> T) -> T {
-        match &self.bar {
-            Some(bar) if !bar.is_hidden() => bar.suspend(f),
-            _ => f(),
-        }
-    }
-
     /// Removes the bar.
     pub fn finish(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
+            super::messages::set_suspend(None);
         }
     }
 }

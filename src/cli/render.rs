@@ -1,5 +1,6 @@
 //! How problems are shown: ariadne diagnostics for people, JSON for scripts.
 
+use super::messages::escape;
 use ariadne::{Color, Config, IndexType, Label, Report, ReportKind, Source};
 use gamerec::problem::Problem;
 use gamerec::record::{Chunk, Span};
@@ -59,7 +60,7 @@ pub fn place(index: Option<usize>, title: Option<&str>, ply: Option<usize>) -> S
         None => "input".to_string(),
     };
     if let Some(t) = title {
-        s.push_str(&format!(" ({t})"));
+        s.push_str(&format!(" ({})", escape(t)));
     }
     if let Some(p) = ply {
         s.push_str(&format!(", ply {p}"));
@@ -67,7 +68,79 @@ pub fn place(index: Option<usize>, title: Option<&str>, ply: Option<usize>) -> S
     s
 }
 
-/// Writes one problem as an ariadne report with the offending token marked.
+/// Characters of the offending line shown on either side of the marked
+/// token; the rest of a long line is cut with `…`.
+const WINDOW: usize = 60;
+
+/// The line the problem points at, as shown: at most [`WINDOW`] characters
+/// either side of the span (cut with `…`), invalid bytes as `?`, control
+/// characters escaped. Returns the text and the span's byte range in it.
+fn excerpt(chunk: &Chunk, span: Span) -> (String, std::ops::Range<usize>) {
+    let bytes = &chunk.bytes;
+    let start = span.start.saturating_sub(chunk.offset).min(bytes.len());
+    let line_start = bytes[..start]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let line_end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+    let end = span.end.saturating_sub(chunk.offset).clamp(start, line_end);
+    // Cut by characters: step back and forward over whole UTF-8 sequences.
+    let back = |from: usize, chars: usize| {
+        let mut at = from;
+        let mut n = 0;
+        while at > line_start && n < chars {
+            at -= 1;
+            if bytes[at] & 0xC0 != 0x80 {
+                n += 1;
+            }
+        }
+        at
+    };
+    let forward = |from: usize, chars: usize| {
+        let mut at = from;
+        let mut n = 0;
+        while at < line_end && n < chars {
+            at += 1;
+            while at < line_end && bytes[at] & 0xC0 == 0x80 {
+                at += 1;
+            }
+            n += 1;
+        }
+        at
+    };
+    let from = back(start, WINDOW);
+    let marked_end = forward(start, WINDOW).min(end.max(start));
+    let to = forward(marked_end.max(start), WINDOW);
+    let mut out = String::new();
+    if from > line_start {
+        out.push('…');
+    }
+    let show = |piece: &[u8], out: &mut String| {
+        for chunk in piece.utf8_chunks() {
+            for c in chunk.valid().chars() {
+                match c {
+                    '\r' | '\t' => out.push(' '),
+                    c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+                    c => out.push(c),
+                }
+            }
+            out.extend(std::iter::repeat_n('?', chunk.invalid().len()));
+        }
+    };
+    show(&bytes[from..start], &mut out);
+    let a = out.len();
+    show(&bytes[start..marked_end], &mut out);
+    let b = out.len();
+    show(&bytes[marked_end..to], &mut out);
+    if to < line_end {
+        out.push('…');
+    }
+    (out, a..b)
+}
+
+/// Writes one problem as an ariadne report with the offending token marked:
+/// the line it stands on (a window of it, for a long line), the file's own
+/// line and column.
 pub fn diagnostic(
     out: &mut dyn Write,
     file: &str,
@@ -77,48 +150,39 @@ pub fn diagnostic(
     problem: &Problem,
     color: bool,
 ) -> io::Result<()> {
+    let file = escape(file);
     let headline = match index {
         Some(_) => format!("{}: {}", place(index, title, problem.ply), problem.message),
         None => problem.message.clone(),
     };
+    let headline = escape(&headline);
+    let at = locate(chunk, problem.span);
     if chunk.bytes.is_empty() {
-        let at = locate(chunk, problem.span);
         return writeln!(
             out,
             "[{}] Error: {file}:{}:{}: {headline}",
             problem.code, at.line, at.column
         );
     }
-    let text = chunk.display_text();
-    let len = text.len();
-    let mut start = problem.span.start.saturating_sub(chunk.offset).min(len);
-    let mut end = problem
-        .span
-        .end
-        .saturating_sub(chunk.offset)
-        .clamp(start, len);
-    while !text.is_char_boundary(start) {
-        start -= 1;
-    }
-    while !text.is_char_boundary(end) {
-        end += 1;
-    }
-    if start == end {
+    let (text, mut range) = excerpt(chunk, problem.span);
+    if range.is_empty() {
         // Mark one character where possible: a zero-width caret is easy to miss.
-        if end < len {
-            end += text[end..].chars().next().map_or(0, char::len_utf8);
-        } else if start > 0 {
-            start -= text[..start].chars().next_back().map_or(0, char::len_utf8);
+        if range.end < text.len() {
+            range.end += text[range.end..].chars().next().map_or(0, char::len_utf8);
+        } else if range.start > 0 {
+            range.start -= text[..range.start]
+                .chars()
+                .next_back()
+                .map_or(0, char::len_utf8);
         }
     }
     let label = match (&problem.token, problem.ply) {
-        (Some(t), Some(p)) => format!("`{t}` at ply {p}"),
-        (Some(t), None) => format!("`{t}`"),
+        (Some(t), Some(p)) => format!("`{}` at ply {p}", escape(&shorten(t))),
+        (Some(t), None) => format!("`{}`", escape(&shorten(t))),
         (None, Some(p)) => format!("ply {p}"),
         (None, None) => "here".to_string(),
     };
-    let file = file.to_string();
-    let mut report = Report::build(ReportKind::Error, (file.clone(), start..end))
+    let mut report = Report::build(ReportKind::Error, (file.clone(), range.clone()))
         .with_config(
             Config::default()
                 .with_color(color)
@@ -127,18 +191,51 @@ pub fn diagnostic(
         .with_code(problem.code)
         .with_message(headline)
         .with_label(
-            Label::new((file.clone(), start..end))
+            Label::new((file.clone(), range))
                 .with_message(label)
                 .with_color(Color::Red),
         );
     for note in &problem.notes {
-        report = report.with_note(note);
+        report = report.with_note(escape(note));
     }
-    let offset = chunk.line - 1;
+    let offset = at.line - 1;
     let source = Source::from(text).with_display_line_offset(offset);
     let mut rendered = Vec::new();
-    report.finish().write((file, source), &mut rendered)?;
-    out.write_all(fix_gutter(&String::from_utf8_lossy(&rendered), offset).as_bytes())
+    report
+        .finish()
+        .write((file.clone(), source), &mut rendered)?;
+    let rendered = String::from_utf8_lossy(&rendered);
+    // The header names the file's own line and column, not the excerpt's.
+    let rendered = fix_header(&rendered, &file, at.line, at.column);
+    out.write_all(fix_gutter(&rendered, offset).as_bytes())
+}
+
+/// A token shown in a label: at most [`WINDOW`] characters of it.
+fn shorten(token: &str) -> String {
+    match token.char_indices().nth(WINDOW) {
+        Some((i, _)) => format!("{}…", &token[..i]),
+        None => token.to_string(),
+    }
+}
+
+/// Puts the file's line and column into ariadne's `file:line:col` header.
+fn fix_header(rendered: &str, file: &str, line: usize, column: usize) -> String {
+    let mut lines = rendered.split_inclusive('\n');
+    let mut out = String::with_capacity(rendered.len());
+    for l in lines.by_ref() {
+        let tag = format!("[ {file}:");
+        if let Some(i) = l.find(&tag) {
+            let after = &l[i + tag.len()..];
+            let end = after.find(" ]").unwrap_or(after.len());
+            out.push_str(&l[..i + tag.len()]);
+            out.push_str(&format!("{line}:{column}"));
+            out.push_str(&after[end..]);
+            break;
+        }
+        out.push_str(l);
+    }
+    lines.for_each(|l| out.push_str(l));
+    out
 }
 
 /// ariadne 0.6 applies `with_display_line_offset` to the `file:line:col`
@@ -256,29 +353,57 @@ mod tests {
     }
 }
 
-/// The JSON form of a problem.
+/// The JSON form of a problem: its place when there is one (a game read
+/// from JSON has no line and column of its own).
 #[derive(Serialize)]
 pub struct JsonError<'a> {
     pub code: &'a str,
     pub message: &'a str,
-    pub line: usize,
-    pub column: usize,
-    pub offset: usize,
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    pub offset: Option<usize>,
     pub ply: Option<usize>,
     pub token: Option<&'a str>,
 }
 
 impl<'a> JsonError<'a> {
-    pub fn new(chunk: &Chunk, p: &'a Problem) -> Self {
-        let at = locate(chunk, p.span);
+    pub fn new(chunk: Option<&Chunk>, p: &'a Problem) -> Self {
+        let at = chunk.map(|c| locate(c, p.span));
         JsonError {
             code: p.code.as_str(),
             message: &p.message,
-            line: at.line,
-            column: at.column,
-            offset: at.offset,
+            line: at.map(|a| a.line),
+            column: at.map(|a| a.column),
+            offset: at.map(|a| a.offset),
             ply: p.ply,
             token: p.token.as_deref(),
         }
+    }
+}
+
+/// Writes one problem: a diagnostic with the source marked when it came
+/// from a chunk of text, else one line (a game read from JSON).
+pub fn problem_report(
+    out: &mut dyn Write,
+    name: &str,
+    chunk: Option<&Chunk>,
+    index: Option<usize>,
+    title: Option<&str>,
+    p: &Problem,
+    color: bool,
+) -> io::Result<()> {
+    match chunk {
+        Some(chunk) => diagnostic(out, name, chunk, index, title, p, color),
+        None => writeln!(
+            out,
+            "[{}] Error: {}: {}: {}{}",
+            p.code,
+            escape(name),
+            escape(&place(index, title, p.ply)),
+            escape(&p.message),
+            p.token
+                .as_deref()
+                .map_or(String::new(), |t| format!(" (`{}`)", escape(&shorten(t))))
+        ),
     }
 }

@@ -1,17 +1,20 @@
 //! `gamerec stats`: statistics per game, or a summary per game type, as
 //! JSON Lines or CSV with a fixed header (notation/stats.md).
 
-use super::convert::report;
-use super::input::{each_input, expand, read_games, total_size, Inputs};
+use super::convert::{csv_error, spreadsheet_safe};
+use super::input::{expand, options, read_all, InputArgs, Item, Output, Writer};
+use super::messages;
 use super::progress::Progress;
-use super::render::ColorChoice;
-use clap::{Args as ClapArgs, ValueEnum};
+use super::render::{problem_report, ColorChoice};
+use clap::ValueEnum;
 use gamerec::convert::{Converted, TraceOptions};
 use gamerec::problem::Problem;
-use gamerec::record::Chunk;
+use gamerec::record::{Chunk, Parsed};
 use gamerec::registry::{convert, AnyGame};
 use gamerec::stats::{game_header, game_row, summary_cell, Summary, SUMMARY_COLUMNS};
-use std::io::{self, IsTerminal, Write};
+use serde_json::Value;
+use std::io::{self, Write};
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -28,7 +31,7 @@ pub enum StatsFormat {
     Csv,
 }
 
-#[derive(ClapArgs)]
+#[derive(clap::Args)]
 #[command(
     after_help = "Columns and their meaning: notation/stats.md. Invalid games get a row \
 with valid=false and the error code (statistics cover their legal turns) and are reported on \
@@ -36,9 +39,8 @@ stderr; exit codes as for validate: 0 every game valid, 1 some game invalid, 2 u
 error."
 )]
 pub struct Args {
-    /// Files or directories (walked for .grec and .txt files); `-` is stdin.
-    #[arg(required = true)]
-    paths: Vec<PathBuf>,
+    #[command(flatten)]
+    input: InputArgs,
     /// One row per game (the default).
     #[arg(long, value_enum, default_value = "game", conflicts_with = "summary")]
     per: Per,
@@ -46,153 +48,165 @@ pub struct Args {
     /// first mover's win rate, the most common first turns.
     #[arg(long)]
     summary: bool,
+    /// `json`: JSON Lines, one object per row; `csv`: CSV with the fixed
+    /// header notation/stats.md documents.
     #[arg(long, value_enum, default_value = "json")]
     format: StatsFormat,
-    /// Write here instead of stdout.
+    /// Write here instead of stdout (through a temporary file beside it,
+    /// put in place at the end; never one of the inputs).
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Rules for records without a `Game` tag.
-    #[arg(long, value_name = "GAME")]
-    game: Option<String>,
-    /// The input format (default: detected per input, as for convert).
-    #[arg(long, default_value = "auto", value_parser = super::input::from_values())]
-    from: String,
-    /// In directories, read every file, not only .grec and .txt.
-    #[arg(long)]
-    all: bool,
     #[command(flatten)]
     jobs: super::jobs::Jobs,
     /// Do not report invalid games on stderr.
     #[arg(short, long)]
     quiet: bool,
-    #[arg(long, value_enum, default_value = "auto")]
+    /// Colour in the reports of invalid games on stderr (`auto`: on a
+    /// terminal, unless NO_COLOR is set).
+    #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
     color: ColorChoice,
+    /// CSV: start a cell that begins with `=`, `+`, `-` or `@` with `'`, so
+    /// that a spreadsheet shows it instead of running it as a formula.
+    #[arg(long)]
+    spreadsheet_safe: bool,
 }
 
 /// Where rows go.
 enum Out {
-    Csv(Box<csv::Writer<Box<dyn Write>>>),
-    Json(Box<dyn Write>),
+    Csv(Box<csv::Writer<Writer>>, bool),
+    Json(Writer),
 }
 
 impl Out {
-    fn csv<I: IntoIterator<Item = S>, S: AsRef<[u8]>>(&mut self, record: I) -> io::Result<()> {
+    fn row<I: IntoIterator<Item = String>>(&mut self, record: I) -> io::Result<()> {
         match self {
-            Out::Csv(w) => w.write_record(record).map_err(io::Error::other),
+            Out::Csv(w, safe) => {
+                let cells = record.into_iter().map(|c| {
+                    if *safe {
+                        spreadsheet_safe(&c).into_owned()
+                    } else {
+                        c
+                    }
+                });
+                w.write_record(cells).map_err(csv_error)
+            }
             Out::Json(_) => Ok(()),
         }
     }
 
-    fn json(&mut self, value: &serde_json::Value) -> io::Result<()> {
+    fn json(&mut self, value: &Value) -> io::Result<()> {
         match self {
             Out::Json(w) => {
                 serde_json::to_writer(&mut *w, value)?;
                 w.write_all(b"\n")
             }
-            Out::Csv(_) => Ok(()),
+            Out::Csv(..) => Ok(()),
         }
     }
 
-    fn flush(&mut self) -> io::Result<()> {
+    fn commit(self) -> io::Result<()> {
         match self {
-            Out::Csv(w) => w.flush(),
-            Out::Json(w) => w.flush(),
+            Out::Csv(w, _) => w
+                .into_inner()
+                .map_err(|e| io::Error::new(e.error().kind(), e.error().to_string()))?
+                .commit(),
+            Out::Json(w) => w.commit(),
         }
     }
 }
 
-pub fn run(args: Args) -> i32 {
-    let opts = match super::default_game(args.game.as_deref()) {
-        Ok(opts) => opts,
-        Err(code) => return code,
+pub fn run(args: Args) {
+    let Some(opts) = options(args.input.game.as_deref()) else {
+        return;
     };
-    let out = match super::output(args.output.as_deref()) {
-        Ok(out) => out,
-        Err(code) => return code,
+    args.jobs.init();
+    let output = Output::new(args.output.as_deref());
+    let Some(sources) = expand(&args.input.paths, args.input.all, &output) else {
+        return;
     };
-    let mut csv = match args.format {
-        StatsFormat::Csv => Out::Csv(Box::new(
-            csv::WriterBuilder::new()
-                .has_headers(false)
-                .from_writer(out),
-        )),
-        StatsFormat::Json => Out::Json(out),
+    let Some(writer) = output.create() else {
+        return;
+    };
+    let mut out = match args.format {
+        StatsFormat::Csv => Out::Csv(
+            Box::new(
+                csv::WriterBuilder::new()
+                    .has_headers(false)
+                    .from_writer(writer),
+            ),
+            args.spreadsheet_safe,
+        ),
+        StatsFormat::Json => Out::Json(writer),
     };
     let color = args.color.for_stderr();
-    if let Err(code) = args.jobs.init() {
-        return code;
-    }
     let trace = TraceOptions {
         syntax_only: false,
         branching: true,
         site: false,
     };
-    let mut invalid = 0;
-    let mut inputs = Inputs::default();
+    let header = match (args.format, args.summary) {
+        (StatsFormat::Json, _) => Ok(()),
+        (StatsFormat::Csv, true) => out.row(SUMMARY_COLUMNS.map(String::from)),
+        (StatsFormat::Csv, false) => out.row(game_header()),
+    };
     let mut summary = Summary::default();
-    let sources = expand(&args.paths, args.all);
+    let (mut input, mut index) = (String::new(), 0);
     // Not over output on the same terminal.
-    let to_terminal = args.output.is_none() && io::stdout().is_terminal();
-    let progress = Progress::new(total_size(&sources), args.quiet || to_terminal);
-    let result = (|| -> io::Result<()> {
-        if args.format == StatsFormat::Csv {
-            if args.summary {
-                csv.csv(SUMMARY_COLUMNS)?;
-            } else {
-                csv.csv(game_header())?;
+    let progress = Progress::for_sources(&sources, args.quiet || output.is_terminal());
+    let map = |_: Option<&Chunk>, parsed: Parsed, rules: Result<&'static dyn AnyGame, Problem>| {
+        let sides = rules.as_ref().map_or(["", ""], |r| r.sides());
+        let title = parsed.record.title(sides);
+        (convert(0, parsed.record, parsed.error, rules, trace), title)
+    };
+    let each = |name: &str, item: Item<'_, (Converted, Option<String>)>| {
+        let Item::Game(chunk, (mut game, title)) = item else {
+            messages::warning(format!("{name}: no game here: the input is empty"));
+            return Ok(ControlFlow::Continue(()));
+        };
+        if input != name {
+            (input, index) = (name.to_string(), 0);
+        }
+        index += 1;
+        game.index = index;
+        if let Some(p) = &game.error {
+            messages::invalid();
+            if !args.quiet {
+                messages::to_stderr(|err| {
+                    problem_report(err, name, chunk, Some(index), title.as_deref(), p, color)
+                });
             }
         }
-        inputs.unreadable += each_input(sources, &progress, &mut |opened| {
-            let name = opened.name.clone();
-            let mut index = 0;
-            // Replayed in parallel; counted and written in input order.
-            let map = |_: Option<&Chunk>,
-                       parsed: gamerec::record::Parsed,
-                       rules: Result<&'static dyn AnyGame, Problem>| {
-                let sides = rules.as_ref().map_or(["", ""], |r| r.sides());
-                let title = parsed.record.title(sides);
-                let game = convert(0, parsed.record, parsed.error, rules, trace);
-                (game, title)
-            };
-            let each = |chunk: Option<&Chunk>, (mut game, title): (Converted, Option<String>)| {
-                index += 1;
-                game.index = index;
-                if let Some(p) = &game.error {
-                    invalid += 1;
-                    if !args.quiet {
-                        progress
-                            .suspend(|| report(&name, chunk, index, title.as_deref(), p, color));
-                    }
-                }
-                if args.summary {
-                    summary.add(&game);
-                    return Ok(());
-                }
-                let row = game_row(&name, &game);
-                match args.format {
-                    StatsFormat::Csv => csv.csv(row.to_csv()),
-                    StatsFormat::Json => csv.json(&row.to_json()),
-                }
-            };
-            read_games(opened, &args.from, &opts, map, each, &mut inputs)
-        })?;
         if args.summary {
-            for row in summary.rows() {
-                match args.format {
-                    StatsFormat::Csv => csv.csv(row.iter().map(|(_, v)| summary_cell(v)))?,
-                    StatsFormat::Json => {
-                        let obj: serde_json::Map<String, serde_json::Value> =
-                            row.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
-                        csv.json(&serde_json::Value::Object(obj))?;
-                    }
-                }
+            summary.add(&game);
+            return Ok(ControlFlow::Continue(()));
+        }
+        let row = game_row(name, &game);
+        match args.format {
+            StatsFormat::Csv => out.row(row.to_csv()),
+            StatsFormat::Json => out.json(&row.to_json()),
+        }?;
+        Ok(ControlFlow::Continue(()))
+    };
+    let result = header
+        .and_then(|()| read_all(sources, &args.input, &opts, &progress, map, each))
+        .and_then(|_| match args.summary {
+            true => write_summary(&mut out, args.format, &summary),
+            false => Ok(()),
+        });
+    progress.finish();
+    messages::finished(result.and_then(|()| out.commit()));
+}
+
+fn write_summary(out: &mut Out, format: StatsFormat, summary: &Summary) -> io::Result<()> {
+    for row in summary.rows() {
+        match format {
+            StatsFormat::Csv => out.row(row.iter().map(|(_, v)| summary_cell(v)))?,
+            StatsFormat::Json => {
+                let obj: serde_json::Map<String, Value> =
+                    row.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+                out.json(&Value::Object(obj))?;
             }
         }
-        csv.flush()
-    })();
-    progress.finish();
-    if let Err(code) = super::finished(result) {
-        return code;
     }
-    super::exit_code(inputs.unreadable, invalid + inputs.empty)
+    Ok(())
 }

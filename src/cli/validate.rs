@@ -1,31 +1,23 @@
 //! `gamerec validate PATH...`: parse and replay every game; report each
 //! invalid one with its location; a summary at the end.
 
-use super::input::{expand, total_size};
+use super::input::{expand, options, read_all, InputArgs, Item, Output};
 use super::jobs::Jobs;
+use super::messages;
 use super::progress::Progress;
-use super::render::{diagnostic, place, ColorChoice, JsonError};
+use super::render::{place, problem_report, ColorChoice, JsonError};
 use gamerec::archive::{self, GameReport};
 use gamerec::record::Chunk;
 use gamerec::replay::Outcome;
 use serde::Serialize;
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::ops::ControlFlow;
-use std::path::PathBuf;
 use std::time::Instant;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Record files or directories (walked recursively for *.grec and
-    /// *.txt); `-` reads standard input.
-    #[arg(required = true, value_name = "PATH")]
-    paths: Vec<PathBuf>,
-    /// In directories, read every file, not only *.grec and *.txt.
-    #[arg(long)]
-    all: bool,
-    /// The rules for records without a [Game] tag.
-    #[arg(long, value_name = "GAME", help = super::default_game_help())]
-    game: Option<String>,
+    #[command(flatten)]
+    input: InputArgs,
     /// `human`: diagnostics and a summary; `json`: one JSON object per game
     /// per line (schema: notation/validate-json.md).
     #[arg(long, value_enum, default_value = "human")]
@@ -45,6 +37,10 @@ pub struct Args {
     /// Stop after N invalid games (exit code 1); the rest is not read.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     max_errors: Option<u64>,
+    /// End the summary with the time the run took (the default on a
+    /// terminal).
+    #[arg(long)]
+    time: bool,
     #[command(flatten)]
     jobs: Jobs,
 }
@@ -69,15 +65,15 @@ struct JsonGame<'a> {
 
 #[derive(Default)]
 struct Tally {
-    files: usize,
     games: usize,
     valid: usize,
     invalid: usize,
-    /// Inputs holding no game at all (an invalid record too).
+    /// Inputs with no game.
     empty: usize,
-    unreadable: usize,
-    /// The run stopped early (`--fail-fast`, `--max-errors`).
-    stopped: bool,
+    /// The game's index in its input.
+    index: usize,
+    /// The input of the last game seen.
+    input: String,
 }
 
 fn outcome_line(o: &Outcome) -> String {
@@ -88,158 +84,163 @@ fn outcome_line(o: &Outcome) -> String {
     }
 }
 
-pub fn run(args: Args) -> i32 {
-    let started = Instant::now();
-    let opts = match super::default_game(args.game.as_deref()) {
-        Ok(opts) => gamerec::archive::Options {
-            titles: args.verbose,
-            ..opts
+/// Writes one game's report.
+fn write_report(
+    out: &mut dyn Write,
+    args: &Args,
+    name: &str,
+    chunk: Option<&Chunk>,
+    report: &GameReport,
+) -> io::Result<()> {
+    match args.format {
+        Format::Json => {
+            let line = JsonGame {
+                file: name,
+                index: report.index,
+                game: report.game,
+                valid: report.is_valid(),
+                plies: report.plies,
+                outcome: report.outcome.as_ref(),
+                error: report.error.as_ref().map(|p| JsonError::new(chunk, p)),
+            };
+            serde_json::to_writer(&mut *out, &line)?;
+            writeln!(out)
+        }
+        Format::Human => match (&report.error, &report.outcome) {
+            (Some(p), _) => messages::suspended(|| {
+                let color = args.color.for_stdout();
+                let title = report.title.as_deref();
+                problem_report(out, name, chunk, report.index, title, p, color)?;
+                out.flush()
+            }),
+            (None, Some(o)) if args.verbose => writeln!(
+                out,
+                "{}: {}: {}",
+                messages::escape(name),
+                place(report.index, report.title.as_deref(), None),
+                outcome_line(o)
+            ),
+            _ => Ok(()),
         },
-        Err(code) => return code,
-    };
-    if let Err(code) = args.jobs.init() {
-        return code;
     }
+}
+
+pub fn run(args: Args) {
+    let started = Instant::now();
+    let Some(opts) = options(args.input.game.as_deref()) else {
+        return;
+    };
+    let opts = archive::Options {
+        titles: args.verbose,
+        ..opts
+    };
+    let one_job = args.jobs.init() == 1;
     let max_errors = if args.fail_fast {
         Some(1)
     } else {
         args.max_errors
     };
+    let Some(sources) = expand(&args.input.paths, args.input.all, &Output::new(None)) else {
+        return;
+    };
+    let progress = Progress::for_sources(&sources, args.quiet);
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let color = args.color.for_stdout();
     let mut tally = Tally::default();
-    let sources = expand(&args.paths, args.all);
-    let progress = Progress::new(total_size(&sources), args.quiet);
-    let result = (|| -> io::Result<()> {
-        for source in sources {
-            if tally.stopped {
-                break;
-            }
-            let source = match source {
-                Ok(s) => s,
-                Err((name, e)) => {
-                    tally.unreadable += 1;
-                    out.flush()?;
-                    eprintln!("gamerec: {name}: {e}");
-                    continue;
-                }
-            };
-            let name = source.name();
-            let input = match source.open(&progress) {
-                Ok(i) => i,
-                Err(e) => {
-                    tally.unreadable += 1;
-                    out.flush()?;
-                    eprintln!("gamerec: {name}: {e}");
-                    continue;
-                }
-            };
-            tally.files += 1;
-            let mut each = |chunk: &Chunk, report: GameReport| -> io::Result<ControlFlow<()>> {
-                if report.index.is_none() {
-                    tally.empty += 1;
-                } else {
-                    tally.games += 1;
-                    if report.is_valid() {
-                        tally.valid += 1;
-                    } else {
-                        tally.invalid += 1;
-                    }
-                }
-                let written = match args.format {
-                    Format::Json => {
-                        let line = JsonGame {
-                            file: &name,
-                            index: report.index,
-                            game: report.game,
-                            valid: report.is_valid(),
-                            plies: report.plies,
-                            outcome: report.outcome.as_ref(),
-                            error: report.error.as_ref().map(|p| JsonError::new(chunk, p)),
-                        };
-                        serde_json::to_writer(&mut out, &line)?;
-                        writeln!(out)
-                    }
-                    Format::Human => match (&report.error, &report.outcome) {
-                        (Some(p), _) => progress.suspend(|| {
-                            diagnostic(
-                                &mut out,
-                                &name,
-                                chunk,
-                                report.index,
-                                report.title.as_deref(),
-                                p,
-                                color,
-                            )?;
-                            out.flush()
-                        }),
-                        (None, Some(o)) if args.verbose => writeln!(
-                            out,
-                            "{name}: {}: {}",
-                            place(report.index, report.title.as_deref(), None),
-                            outcome_line(o)
-                        ),
-                        _ => Ok(()),
-                    },
+    // Inputs with no game count against --max-errors too.
+    let stop = |errors: usize| match max_errors {
+        Some(max) if errors as u64 >= max => ControlFlow::Break(()),
+        _ => ControlFlow::Continue(()),
+    };
+    let map = |_: Option<&Chunk>, parsed, rules| archive::report(&parsed, rules, opts.titles);
+    let each = |name: &str, item: Item<'_, GameReport>| {
+        let (chunk, mut report) = match item {
+            Item::Game(chunk, report) => (chunk, report),
+            Item::Empty => {
+                let report = GameReport {
+                    index: None,
+                    game: None,
+                    title: None,
+                    plies: 0,
+                    outcome: None,
+                    error: Some(archive::no_games()),
                 };
-                written?;
-                let errors = (tally.invalid + tally.empty) as u64;
-                if max_errors.is_some_and(|max| errors >= max) {
-                    tally.stopped = true;
-                    return Ok(ControlFlow::Break(()));
-                }
-                Ok(ControlFlow::Continue(()))
-            };
-            if let Err(e) = archive::validate_until(input, &opts, &mut each) {
-                if e.kind() == io::ErrorKind::BrokenPipe {
-                    return Err(e);
-                }
-                tally.unreadable += 1;
-                out.flush()?;
-                eprintln!("gamerec: {name}: {e}");
+                let nothing = Chunk::from_bytes(Vec::new());
+                write_report(&mut out, &args, name, Some(&nothing), &report)?;
+                tally.empty += 1;
+                return Ok(stop(tally.invalid + tally.empty));
             }
+        };
+        if tally.input != name {
+            (tally.input, tally.index) = (name.to_string(), 0);
         }
-        // The bar goes before the summary is written.
-        progress.finish();
+        tally.index += 1;
+        tally.games += 1;
+        report.index = Some(tally.index);
+        if report.is_valid() {
+            tally.valid += 1;
+        } else {
+            tally.invalid += 1;
+            messages::invalid();
+        }
+        write_report(&mut out, &args, name, chunk, &report)?;
+        // -j 1 reports each game as soon as it is read.
+        if one_job || report.error.is_some() {
+            out.flush()?;
+        }
+        Ok(stop(tally.invalid + tally.empty))
+    };
+    let read = read_all(sources, &args.input, &opts, &progress, map, each);
+    progress.finish();
+    let result = read.and_then(|read| {
         if args.format == Format::Human && !args.quiet {
-            let mut summary = format!(
-                "{} {}, {} {}: {} valid, {} invalid",
-                tally.files,
-                if tally.files == 1 { "file" } else { "files" },
-                tally.games,
-                if tally.games == 1 { "game" } else { "games" },
-                tally.valid,
-                tally.invalid
-            );
-            if tally.empty > 0 {
-                summary.push_str(&format!(
-                    ", {} {} with no game",
-                    tally.empty,
-                    if tally.empty == 1 { "file" } else { "files" }
-                ));
-            }
-            if tally.unreadable > 0 {
-                summary.push_str(&format!(", {} unreadable", tally.unreadable));
-            }
-            if tally.stopped {
-                summary.push_str(&format!(
-                    "; stopped after {} invalid (--{}), the rest not read",
-                    tally.invalid + tally.empty,
-                    if args.fail_fast {
-                        "fail-fast"
-                    } else {
-                        "max-errors"
-                    }
-                ));
-            }
-            writeln!(out, "{summary} ({:.2} s)", started.elapsed().as_secs_f64())?;
+            let elapsed = (args.time || io::stdout().is_terminal()).then(|| started.elapsed());
+            summary(&mut out, &args, &tally, &read, elapsed)?;
         }
         out.flush()
-    })();
-    progress.finish();
-    if let Err(code) = super::finished(result) {
-        return code;
+    });
+    messages::finished(result);
+}
+
+/// `3 files, 162 games: 49 valid, 113 invalid, 1 file with no game`.
+fn summary(
+    out: &mut dyn Write,
+    args: &Args,
+    tally: &Tally,
+    read: &super::input::Read,
+    elapsed: Option<std::time::Duration>,
+) -> io::Result<()> {
+    let plural =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let mut line = format!(
+        "{}, {}: {} valid, {} invalid",
+        plural(read.files, "file", "files"),
+        plural(tally.games, "game", "games"),
+        tally.valid,
+        tally.invalid
+    );
+    if read.empty > 0 {
+        line.push_str(&format!(
+            ", {} with no game",
+            plural(read.empty, "file", "files")
+        ));
     }
-    super::exit_code(tally.unreadable, tally.invalid + tally.empty)
+    if messages::errored() {
+        line.push_str(", some input unreadable (see above)");
+    }
+    if read.stopped {
+        line.push_str(&format!(
+            "; stopped after {} invalid (--{}), the rest not read",
+            tally.invalid + tally.empty,
+            if args.fail_fast {
+                "fail-fast"
+            } else {
+                "max-errors"
+            }
+        ));
+    }
+    if let Some(t) = elapsed {
+        line.push_str(&format!(" ({:.2} s)", t.as_secs_f64()));
+    }
+    writeln!(out, "{line}")
 }

@@ -4,10 +4,10 @@
 use super::Converted;
 use serde::Serialize;
 
-/// The header, fixed (documented in notation/csv.md).
-pub const HEADER: [&str; 12] = [
-    "file", "game", "index", "ply", "number", "side", "move", "kind", "from", "to", "effects",
-    "comment",
+/// The header, fixed (documented in notation/convert.md).
+pub const HEADER: [&str; 13] = [
+    "file", "game", "index", "ply", "number", "side", "move", "legal", "kind", "from", "to",
+    "effects", "comment",
 ];
 
 #[derive(Serialize)]
@@ -20,6 +20,9 @@ pub struct Row<'a> {
     pub side: &'a str,
     #[serde(rename = "move")]
     pub mv: &'a str,
+    /// The turn was replayed and is legal (`false` from the first illegal
+    /// turn on, and for turns not replayed).
+    pub legal: bool,
     pub kind: &'a str,
     pub from: &'a str,
     pub to: &'a str,
@@ -41,6 +44,7 @@ pub fn rows<'a>(file: &'a str, game: &'a Converted) -> impl Iterator<Item = Row<
             number: t.number,
             side: t.side,
             mv: &t.text,
+            legal: f.is_some(),
             kind: f.map_or("", |f| f.kind.as_str()),
             from: f.and_then(|f| f.from.as_deref()).unwrap_or(""),
             to: f.and_then(|f| f.to.as_deref()).unwrap_or(""),
@@ -69,4 +73,25 @@ pub fn rows<'a>(file: &'a str, game: &'a Converted) -> impl Iterator<Item = Row<
             comment: t.comments.join("\n"),
         }
     })
+}
+
+impl Row<'_> {
+    /// The row's cells as text, in [`HEADER`]'s order.
+    pub fn cells(&self) -> [String; 13] {
+        [
+            self.file.to_string(),
+            self.game.to_string(),
+            self.index.to_string(),
+            self.ply.to_string(),
+            self.number.to_string(),
+            self.side.to_string(),
+            self.mv.to_string(),
+            self.legal.to_string(),
+            self.kind.to_string(),
+            self.from.to_string(),
+            self.to.to_string(),
+            self.effects.clone(),
+            self.comment.clone(),
+        ]
+    }
 }

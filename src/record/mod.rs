@@ -79,6 +79,8 @@ pub struct MoveNumber {
     pub number: u64,
     /// Written with three dots: announces the second mover's turn.
     pub second: bool,
+    /// More digits than any game reaches (`number` is then `u64::MAX`).
+    pub too_large: bool,
     pub span: Span,
 }
 

@@ -11,6 +11,7 @@ use nom::bytes::complete::{tag, take_while, take_while1};
 use nom::character::complete::{char, space0};
 use nom::error::{ContextError, ErrorKind, ParseError};
 use nom::{IResult, Parser};
+use std::borrow::Cow;
 
 type In<'a> = &'a [u8];
 
@@ -141,16 +142,25 @@ struct Reader<'a> {
     pos: usize,
     /// `;` separates tokens (set per game from its tags).
     semicolons: bool,
+    /// The first byte that is not UTF-8 in the game being read: it is
+    /// reported, and read as U+FFFD so the rest of the game is kept.
+    bad_byte: Option<Problem>,
 }
 
 impl<'a> Reader<'a> {
     /// A sub-slice of `src` as text (`start`: its absolute offset, for the
     /// error).
-    fn utf8(&self, bytes: In<'a>, start: usize, what: &str) -> Result<&'a str, Problem> {
+    fn utf8(&mut self, bytes: In<'a>, start: usize, what: &str) -> Cow<'a, str> {
         let rel = bytes.as_ptr() as usize - self.src.as_ptr() as usize;
-        match self.text.and_then(|t| t.get(rel..rel + bytes.len())) {
-            Some(t) => Ok(t),
-            None => utf8(bytes, start, what),
+        if let Some(t) = self.text.and_then(|t| t.get(rel..rel + bytes.len())) {
+            return Cow::Borrowed(t);
+        }
+        match utf8(bytes, start, what) {
+            Ok(t) => Cow::Borrowed(t),
+            Err(p) => {
+                self.bad_byte.get_or_insert(p);
+                String::from_utf8_lossy(bytes)
+            }
         }
     }
 
@@ -223,9 +233,9 @@ impl<'a> Reader<'a> {
         match tag_pair(self.rest()) {
             Ok((rest, (name, raw))) => {
                 let value_start = self.offset_of(raw);
-                let raw_text = self.utf8(raw, value_start, "the tag value")?;
+                let raw_text = self.utf8(raw, value_start, "the tag value");
                 let name = String::from_utf8_lossy(name).into_owned();
-                let value = unescape(raw_text);
+                let value = unescape(&raw_text);
                 self.advance_to(rest);
                 Ok(Tag {
                     name,
@@ -264,7 +274,7 @@ impl<'a> Reader<'a> {
         let start = self.here();
         match comment(self.rest()) {
             Ok((rest, text)) => {
-                let text = self.utf8(text, start + 1, "the comment")?.to_owned();
+                let text = self.utf8(text, start + 1, "the comment").into_owned();
                 self.advance_to(rest);
                 Ok(Comment {
                     text,
@@ -292,8 +302,15 @@ impl<'a> Reader<'a> {
             .turns
             .reserve(((self.src.len() - self.pos) / 6).min(1024));
         let start = self.here();
+        self.bad_byte = None;
         let error = self.read_game(&mut record, follows_game, style).err();
-        if error.is_some() {
+        // A bad byte was read as U+FFFD; it is the game's problem when
+        // nothing else stopped the reading first.
+        let error = match (error, self.bad_byte.take()) {
+            (Some(e), Some(b)) if b.span.start < e.span.start => Some(b),
+            (e, b) => e.or(b),
+        };
+        if error.as_ref().is_some_and(|e| e.code != Code::InvalidUtf8) {
             // A broken game takes the rest of its chunk: the next chunk
             // starts at the next tag section.
             self.pos = self.src.len();
@@ -361,13 +378,13 @@ impl<'a> Reader<'a> {
                             .parse(self.rest())
                             .expect("a non-blank byte starts a token");
                     let span = Span::new(at, at + token.len());
-                    let text = self.utf8(token, at, "this token")?;
+                    let text = self.utf8(token, at, "this token");
                     self.advance_to(rest);
                     // Results start `1`, `0` or `*`; move numbers with a
                     // digit: other tokens (most moves) skip both checks.
                     let first = token[0];
                     let result = match first {
-                        b'0' | b'1' | b'*' => ResultToken::parse(text),
+                        b'0' | b'1' | b'*' => ResultToken::parse(&text),
                         _ => None,
                     };
                     if let Some(result) = result {
@@ -386,12 +403,12 @@ impl<'a> Reader<'a> {
                         Some((rest, (digits, dots))) => {
                             let number_span = Span::new(at, at + digits.len() + dots);
                             // ASCII digits (checked by `move_number`); too
-                            // many for a u64 is malformed too.
-                            let number = digits
-                                .iter()
-                                .try_fold(0u64, |n, d| {
-                                    n.checked_mul(10)?.checked_add(u64::from(d - b'0'))
-                                })
+                            // many for a u64 is a number no game reaches,
+                            // which the replay reports at its ply.
+                            let value = digits.iter().try_fold(0u64, |n, d| {
+                                n.checked_mul(10)?.checked_add(u64::from(d - b'0'))
+                            });
+                            let number = Some(value.unwrap_or(u64::MAX))
                                 .filter(|_| dots == 1 || dots == 3)
                                 .ok_or_else(|| Problem {
                                     code: Code::MalformedMoveNumber,
@@ -406,6 +423,7 @@ impl<'a> Reader<'a> {
                             let n = MoveNumber {
                                 number,
                                 second: dots == 3,
+                                too_large: value.is_none(),
                                 span: number_span,
                             };
                             if pending_number.is_some() {
@@ -415,14 +433,21 @@ impl<'a> Reader<'a> {
                                 pending_number = Some(n);
                                 continue;
                             }
-                            (Some(n), &text[text.len() - rest.len()..], number_span.end)
+                            // The number is ASCII: its length is the same in
+                            // the text, whatever a bad byte after it became.
+                            let after = digits.len() + dots;
+                            (
+                                Some(n),
+                                Cow::Owned(text[after..].to_owned()),
+                                number_span.end,
+                            )
                         }
                         None => (pending_number.take(), text, at),
                     };
                     let number = number.or(pending_number.take());
                     record.turns.push(Turn {
                         number,
-                        text: move_text.to_owned(),
+                        text: move_text.into_owned(),
                         span: Span::new(move_at, span.end),
                         comments: Vec::new(),
                     });
@@ -495,6 +520,7 @@ pub fn parse_chunk_with(chunk: &Chunk, style: &dyn Fn(&[Tag]) -> MovetextStyle) 
         base: chunk.offset,
         pos: 0,
         semicolons: false,
+        bad_byte: None,
     };
     if chunk.offset == 0 {
         if let Ok((rest, _)) = tag::<_, _, ()>(BOM).parse(r.rest()) {

@@ -140,12 +140,17 @@ struct Splitter {
     /// Copy runs of bytes that cannot end a chunk in one go (off only in
     /// the tests that check it changes nothing).
     fast: bool,
+    /// Bytes looked at one by one (for the tests).
+    #[cfg(test)]
+    slow_steps: usize,
 }
 
 impl Splitter {
     fn new() -> Self {
         Splitter {
             fast: true,
+            #[cfg(test)]
+            slow_steps: 0,
             buf: Vec::new(),
             buf_offset: 0,
             buf_line: 1,
@@ -248,14 +253,30 @@ impl Splitter {
                 _ => Some(0),
             }
             .unwrap_or(data.len() - consumed);
-            if skip > 0 && self.fast && !self.truncated && self.buf.len() + skip < MAX_RECORD_BYTES
-            {
-                self.buf.extend_from_slice(&data[consumed..consumed + skip]);
-                self.pos += skip;
-                consumed += skip;
-                continue;
+            if skip > 0 && self.fast {
+                // Past the cap only the current line's first bytes are kept
+                // (for the boundary checks), but the run is skipped in one
+                // go all the same.
+                let keep = if !self.truncated && self.buf.len() + skip < MAX_RECORD_BYTES {
+                    Some(skip)
+                } else if self.truncated {
+                    let line = self.buf.len() - self.line_start.min(self.buf.len());
+                    Some(skip.min(MAX_LINE_KEPT.saturating_sub(line)))
+                } else {
+                    None
+                };
+                if let Some(keep) = keep {
+                    self.buf.extend_from_slice(&data[consumed..consumed + keep]);
+                    self.pos += skip;
+                    consumed += skip;
+                    continue;
+                }
             }
             let b = data[consumed];
+            #[cfg(test)]
+            {
+                self.slow_steps += 1;
+            }
             match self.state {
                 State::Normal => match b {
                     b'[' if self.only_blank_on_line && self.seen_movetext => {
@@ -483,5 +504,33 @@ mod tests {
         assert_eq!(second.offset, second_at);
         assert_eq!(second.bytes, b"[Game \"oshi\"]\n*\n");
         assert!(reader.next_chunk().unwrap().is_none());
+    }
+
+    #[test]
+    fn a_record_past_the_cap_is_skipped_run_by_run_not_byte_by_byte() {
+        // A 40 MB comment on one line: 24 MB past the cap.
+        let mut input = b"[Game \"x\"]\n1. a {".to_vec();
+        input.resize(input.len() + (40 << 20), b'x');
+        input.extend_from_slice(b"} *\n[Game \"x\"]\n*\n");
+        let mut split = Splitter::new();
+        let mut chunks = Vec::new();
+        let mut at = 0;
+        while at < input.len() {
+            // As a reader's buffer hands it on: 64 KiB at a time.
+            let end = (at + (64 << 10)).min(input.len());
+            let (used, chunk) = split.feed(&input[at..end]);
+            at += used;
+            chunks.extend(chunk);
+        }
+        chunks.extend(split.finish().0);
+        assert_eq!(chunks.len(), 2);
+        assert!(chunks[0].truncated && chunks[0].bytes.len() <= MAX_RECORD_BYTES + MAX_LINE_KEPT);
+        assert_eq!(chunks[1].bytes, b"[Game \"x\"]\n*\n");
+        // A few steps at each boundary the buffer makes, not one per byte.
+        assert!(
+            split.slow_steps < 100_000,
+            "{} bytes looked at one by one",
+            split.slow_steps
+        );
     }
 }

@@ -1,0 +1,167 @@
+//! The one place that prints messages which are not diagnostics, and that
+//! records what happened for the exit code (ripgrep's `messages.rs` is the
+//! model): `error` (a usage or I/O error: exit code 2), `invalid` (some
+//! record is invalid: 1), a closed output pipe (141, or 1 when an invalid
+//! record was already seen). `main` returns [`exit_code`].
+//!
+//! Every message starts `gamerec:` and has its control characters escaped:
+//! hostile bytes in a file name or a token never reach the terminal raw.
+
+use std::fmt::{self, Display};
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+
+pub const EXIT_VALID: i32 = 0;
+pub const EXIT_INVALID: i32 = 1;
+pub const EXIT_TROUBLE: i32 = 2;
+/// What a shell expects of a program stopped by SIGPIPE (128 + 13).
+pub const EXIT_PIPE: i32 = 141;
+
+static TROUBLE: AtomicBool = AtomicBool::new(false);
+static INVALID: AtomicBool = AtomicBool::new(false);
+static PIPE_CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// Runs the printing of messages with the progress bar (if any) cleared.
+type Suspend = Box<dyn Fn(&mut dyn FnMut()) + Send>;
+static SUSPEND: Mutex<Option<Suspend>> = Mutex::new(None);
+
+/// Messages are printed with `suspend` around them (the progress bar).
+pub fn set_suspend(suspend: Option<Suspend>) {
+    *SUSPEND.lock().unwrap_or_else(|e| e.into_inner()) = suspend;
+}
+
+fn print(line: &str) {
+    // The reader of the output has gone: nothing more to say.
+    if PIPE_CLOSED.load(Ordering::SeqCst) {
+        return;
+    }
+    let mut write = || {
+        let mut err = io::stderr().lock();
+        let _ = writeln!(err, "{line}");
+    };
+    match SUSPEND.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+        Some(suspend) => suspend(&mut write),
+        None => write(),
+    }
+}
+
+/// A usage or I/O error: `gamerec: …` on stderr, and the exit code becomes
+/// 2.
+pub fn error(message: impl Display) {
+    TROUBLE.store(true, Ordering::SeqCst);
+    print(&format!("gamerec: {}", Escaped(&message.to_string())));
+}
+
+/// A warning: said, the exit code unchanged.
+pub fn warning(message: impl Display) {
+    print(&format!(
+        "gamerec: warning: {}",
+        Escaped(&message.to_string())
+    ));
+}
+
+/// A note: said, the exit code unchanged.
+pub fn note(message: impl Display) {
+    print(&format!("gamerec: note: {}", Escaped(&message.to_string())));
+}
+
+/// A plain line on stderr (a closing summary), escaped.
+pub fn say(message: impl Display) {
+    print(&Escaped(&message.to_string()).to_string());
+}
+
+/// Some record is invalid: the exit code becomes at least 1.
+pub fn invalid() {
+    INVALID.store(true, Ordering::SeqCst);
+}
+
+/// Whether an error was reported.
+pub fn errored() -> bool {
+    TROUBLE.load(Ordering::SeqCst)
+}
+
+/// Runs `f` (which writes to the terminal: a diagnostic) with the progress
+/// bar, if any, cleared.
+pub fn suspended<T>(f: impl FnOnce() -> T) -> T {
+    let mut f = Some(f);
+    let mut out = None;
+    let mut run = || out = f.take().map(|f| f());
+    match SUSPEND.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+        Some(suspend) => suspend(&mut run),
+        None => run(),
+    }
+    out.expect("ran once")
+}
+
+/// Writes a diagnostic to stderr (with the progress bar cleared).
+pub fn to_stderr(f: impl FnOnce(&mut dyn Write) -> io::Result<()>) {
+    suspended(|| {
+        let _ = f(&mut io::stderr().lock());
+    });
+}
+
+/// The end of writing the run's output: a closed pipe (the reader has seen
+/// enough) stops the run quietly; another write error is an error.
+pub fn finished(result: io::Result<()>) {
+    match result {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+            PIPE_CLOSED.store(true, Ordering::SeqCst);
+        }
+        Err(e) => error(e),
+    }
+}
+
+/// The exit code: 2 when something could not be read or done; else, when
+/// the output pipe was closed, 1 if an invalid record was seen and 141 if
+/// not; else 1 when some record is invalid; else 0.
+pub fn exit_code() -> i32 {
+    if TROUBLE.load(Ordering::SeqCst) {
+        EXIT_TROUBLE
+    } else if INVALID.load(Ordering::SeqCst) {
+        EXIT_INVALID
+    } else if PIPE_CLOSED.load(Ordering::SeqCst) {
+        EXIT_PIPE
+    } else {
+        EXIT_VALID
+    }
+}
+
+/// Text with its control characters escaped for a terminal: a line break
+/// and a tab stay, every other control character (ESC, BEL, NUL, DEL, C1…)
+/// becomes `\u{1b}`-style text.
+pub struct Escaped<'a>(pub &'a str);
+
+impl Display for Escaped<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut rest = self.0;
+        while let Some(i) = rest.find(|c: char| c.is_control() && c != '\n' && c != '\t') {
+            f.write_str(&rest[..i])?;
+            let c = rest[i..].chars().next().expect("found a character");
+            write!(f, "\\u{{{:x}}}", c as u32)?;
+            rest = &rest[i + c.len_utf8()..];
+        }
+        f.write_str(rest)
+    }
+}
+
+/// [`Escaped`], as a string.
+pub fn escape(text: &str) -> String {
+    Escaped(text).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_are_escaped_and_text_is_not() {
+        assert_eq!(
+            escape("e3\x1b]0;owned\x07-e4\0"),
+            "e3\\u{1b}]0;owned\\u{7}-e4\\u{0}"
+        );
+        assert_eq!(escape("café\tline\nnext"), "café\tline\nnext");
+        assert_eq!(escape("\u{9b}2J"), "\\u{9b}2J");
+    }
+}
