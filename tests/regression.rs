@@ -716,3 +716,85 @@ fn completions_and_the_manual_page_list_every_subcommand() {
         );
     }
 }
+
+// 18–22. Numbers read from the input that overflowed.
+
+/// The validate report of one record.
+fn verdict(record: &str) -> (i32, serde_json::Value) {
+    let (code, out, err) = run(
+        &["validate", "--format", "json", "-"],
+        Some(record.as_bytes()),
+    );
+    assert!(code == 0 || code == 1, "exit {code}: {err}");
+    (
+        code,
+        serde_json::from_str(out.lines().next().unwrap()).unwrap(),
+    )
+}
+
+#[test]
+fn a_point_far_off_the_vagabond_board_is_refused_not_a_crash() {
+    for x in ["46400", "46341", "2147483647", "-2147483648"] {
+        let (code, v) = verdict(&format!("[Game \"vagabond\"]\n0H.L({x},0) *\n"));
+        assert_eq!(code, 1, "{x}: {v}");
+        assert_eq!(v["valid"], false);
+        let (code, v) = verdict(&format!(
+            "[Game \"vagabond\"]\n[Position \"L({x},0) LSSBBWWCCFD/LSSBBWWCCFD H g -\"]\n*\n"
+        ));
+        assert_eq!(
+            (code, v["error"]["code"].as_str()),
+            (1, Some("bad-setup")),
+            "{x}"
+        );
+    }
+    // Not read as another point (46341² wraps to 25 in 32 bits).
+    let (_, out, _) = run(
+        &["convert", "-"],
+        Some(b"[Game \"vagabond\"]\n0H.L(46341,0) *\n"),
+    );
+    assert!(!out.contains("L(5,0)"), "{out}");
+}
+
+#[test]
+fn counts_in_a_position_too_large_for_their_type_are_refused() {
+    // Retsami: 255 counters off the board.
+    let (code, v) = verdict("[Game \"retsami\"]\n[Position \"R80 255-0 r -\"]\n*\n");
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (1, Some("bad-setup")),
+        "{v}"
+    );
+    // Roshi: 255 pieces in supply; 256 red pieces on a 19x19 board.
+    let (code, v) =
+        verdict("[Game \"roshi\"]\n[Position \"7/7/7/3S3/7/7/R6 c3-e5 255-8 r play -\"]\n*\n");
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (1, Some("bad-setup")),
+        "{v}"
+    );
+    let mut ranks = vec!["19".to_string(); 19];
+    for (i, rank) in ranks.iter_mut().take(15).enumerate() {
+        *rank = if i == 9 { "9S9".into() } else { "R".repeat(19) };
+    }
+    let reds: usize = ranks.iter().map(|r| r.matches('R').count()).sum();
+    assert!(reds >= 256, "{reds}");
+    let board = format!("{} j9-j11 0-8 r play -", ranks.join("/"));
+    let (code, v) = verdict(&format!("[Game \"roshi\"]\n[Position \"{board}\"]\n*\n"));
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (1, Some("bad-setup")),
+        "{v}"
+    );
+    // Vagabond: 256 identical tiles in a reserve (wrapped to 0), and 31
+    // Sky Bisons (more than the set's two).
+    for reserve in ["C".repeat(256), "S".repeat(31)] {
+        let (code, v) = verdict(&format!(
+            "[Game \"vagabond\"]\n[Position \"- {reserve}/LSSBBWWCCFD - h -\"]\n*\n"
+        ));
+        assert_eq!(
+            (code, v["error"]["code"].as_str()),
+            (1, Some("bad-setup")),
+            "{reserve}: {v}"
+        );
+    }
+}

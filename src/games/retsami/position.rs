@@ -134,7 +134,9 @@ impl Position {
             }
         }
         for side in Side::BOTH {
-            if on[side.index()] + pos.off[side.index()] > COUNTERS {
+            // (Wide enough for any count a Position may write.)
+            if u32::from(on[side.index()]) + u32::from(pos.off[side.index()]) > u32::from(COUNTERS)
+            {
                 return fail(
                     format!(
                         "{} has more than {COUNTERS} counters",

@@ -166,7 +166,8 @@ impl Position {
                 at,
             })?;
         let mut pos = Position::start(dims, zone, slide);
-        let mut on = [0u8; 2];
+        // Wide enough for a 19x19 board of one side's pieces.
+        let mut on = [0u32; 2];
         let mut stones = 0;
         for (file, rank, cell, at) in placed {
             let s = Sq { file, rank };
@@ -190,7 +191,12 @@ impl Position {
             .split_once('-')
             .map(|(a, b)| [a, b].iter().filter_map(|s| s.parse::<u8>().ok()).collect());
         match parsed.as_deref() {
-            Some(&[r, b]) if r + on[0] <= PIECES && b + on[1] <= PIECES => pos.supply = [r, b],
+            Some(&[r, b])
+                if u32::from(r) + on[0] <= u32::from(PIECES)
+                    && u32::from(b) + on[1] <= u32::from(PIECES) =>
+            {
+                pos.supply = [r, b]
+            }
             _ => {
                 return fail(
                     "the supplies are written Red-Blue, like `7-6`; a side has 8 pieces \

@@ -16,7 +16,10 @@ pub const STEPS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 pub const DIAGONALS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 
 impl Point {
+    /// Whether (x, y) is on the board: x² + y² ≤ 80 (computed without
+    /// overflow for any coordinates a record may hold).
     pub fn on_board(x: i32, y: i32) -> bool {
+        let (x, y) = (i64::from(x), i64::from(y));
         x * x + y * y <= 80
     }
 

@@ -124,7 +124,31 @@ impl Position {
                         message: format!("`{c}` is not a tile code"),
                         at: off + i,
                     })?;
-                pos.reserve[side.index()][code.index()] += 1;
+                // Counted wide: a reserve may be written any length.
+                let n = &mut pos.reserve[side.index()][code.index()];
+                *n = n.saturating_add(1);
+            }
+        }
+        // Each side has the tiles of its set (the Options say which), on
+        // the board and in reserve together; a captured tile is gone.
+        let set = options.reserve();
+        for side in Side::BOTH {
+            for code in Code::ALL {
+                let on_board = Point::all()
+                    .filter(|&p| pos.at(p) == Some(Tile { owner: side, code }))
+                    .count();
+                let held = on_board + usize::from(pos.reserve[side.index()][code.index()]);
+                let allowed = usize::from(set[code.index()]);
+                if held > allowed {
+                    return fail(
+                        format!(
+                            "{} has {held} {} tiles on the board and in reserve; the set has {allowed}",
+                            super::SIDES[side.index()],
+                            code.name()
+                        ),
+                        at,
+                    );
+                }
             }
         }
         let (at, lotus) = fields[2];

@@ -348,7 +348,7 @@ fn the_garden_gate_prefix_is_checked() {
 #[test]
 fn a_side_with_no_legal_move_is_stuck_with_no_result() {
     // Host has only a Chrysanthemum and an empty reserve.
-    let p = pos("C(0,0),l(5,5) -/L G h -");
+    let p = pos("C(0,0),l(5,5) -/B G h -");
     assert!(legal(&p).is_empty());
     let e = Vagabond::ending(&p).unwrap();
     assert_eq!((e.winner, e.reason, e.decided), (None, "stuck", false));
@@ -398,7 +398,7 @@ fn the_flying_lemur_flies_within_5_over_anything_and_can_be_frozen() {
     // close).
     assert_eq!(legal(&lp("Y(0,0) -/- HG h -")).len(), 60);
     // Over a wall of tiles, and into what would be a Bison zone.
-    let mut p = lp("Y(0,0),b(0,1),b(1,0),b(-1,0),b(0,-1),s(0,4) -/- HG h -");
+    let mut p = lp("Y(0,0),b(0,1),b(1,0),W(-1,0),B(0,-1),w(0,4) -/- HG h -");
     play(&mut p.clone(), "(0,0)-(0,3)").unwrap();
     let e = play(&mut p.clone(), "(0,0)-(0,6)").unwrap_err();
     assert_eq!(e.code(), "out-of-range");
@@ -480,4 +480,18 @@ fn candidates(p: &Position) -> Vec<Move> {
 fn perft_counts_agree_with_trying_every_move() {
     let checked = crate::testkit::check_perft_file::<Vagabond>("vagabond", 20_000, &candidates);
     assert!(checked >= 2, "{checked}");
+}
+
+#[test]
+fn a_position_holds_no_more_tiles_than_the_set() {
+    let refused = |text: &str, o: Options| Position::parse(text, o).unwrap_err().message;
+    // A second Lotus, a third Bison, a Bison where Lemurs replace them.
+    assert!(refused("L(0,-6) L/- H g -", Options::default()).contains("White Lotus"));
+    assert!(refused("S(0,8) SS/- - h -", Options::default()).contains("Sky Bison"));
+    let lemur = Options::parse("SwapBisonWithLemur").unwrap();
+    assert!(refused("S(0,8) -/- - h -", lemur).contains("the set has 0"));
+    // Twice as many with DoubleTiles.
+    let double = Options::parse("DoubleTiles").unwrap();
+    assert!(Position::parse("S(0,8) SSS/- - h -", double).is_ok());
+    assert!(Position::parse("- CCCCC/- - h -", double).is_err());
 }
