@@ -241,8 +241,9 @@ impl Summary {
         if let Some(b) = trace.branching() {
             t.branching.push(b);
         }
-        if let Some(turn) = g.turns.first() {
-            *t.first_turns.entry(turn.text.clone()).or_default() += 1;
+        // In one labelling, whatever the record's settings.
+        if let Some(opening) = trace.opening.as_ref().or(g.turns.first().map(|t| &t.text)) {
+            *t.first_turns.entry(opening.clone()).or_default() += 1;
         }
         if outcome.result == ResultToken::Unknown {
             return;

@@ -798,3 +798,19 @@ fn counts_in_a_position_too_large_for_their_type_are_refused() {
         );
     }
 }
+
+// 16. Openings in one labelling.
+
+#[test]
+fn the_summary_counts_an_opening_once_whatever_its_labels() {
+    let ludii = "[Game \"iqishiqi\"]\n1. H9/H7 *\n";
+    let abstractplay = "[Game \"iqishiqi\"]\n[Coords \"abstractplay\"]\n1. i7/g8 *\n";
+    let input = format!("{ludii}\n{abstractplay}");
+    let (_, out, _) = run(&["stats", "--summary", "-"], Some(input.as_bytes()));
+    let row: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        row["top_first_turns"],
+        serde_json::json!([{"turn": "H9/H7", "count": 2}]),
+        "{row}"
+    );
+}

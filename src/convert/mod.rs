@@ -144,6 +144,9 @@ pub struct Trace {
     pub first_mover: Side,
     /// The record starts with the other side to move (`1...`).
     pub starts_second: bool,
+    /// The first turn, legal, in the game's standard notation (the same
+    /// whatever labels the record uses), for counting openings.
+    pub opening: Option<String>,
 }
 
 impl Trace {
@@ -165,6 +168,7 @@ struct Tracer<G: Facts> {
     stats: G::Stats,
     legal_total: u64,
     moves: Vec<G::Move>,
+    opening: Option<String>,
 }
 
 impl<G: Facts> Visitor<G> for Tracer<G> {
@@ -188,6 +192,9 @@ impl<G: Facts> Visitor<G> for Tracer<G> {
             self.site.push(site_move(before, mv, after, &f));
         }
         G::count(&mut self.stats, before, mv, after, ply);
+        if ply == 1 {
+            self.opening = Some(G::standard(before, mv, after));
+        }
         self.facts.push(f);
     }
 
@@ -212,6 +219,7 @@ pub fn trace<G: Facts>(
         stats: G::Stats::default(),
         legal_total: 0,
         moves: Vec::new(),
+        opening: None,
     };
     let (replay, _) = replay_with::<G, _>(record, &mut tracer);
     let (first_mover, starts_second) = first_turn::<G>(record);
@@ -228,6 +236,7 @@ pub fn trace<G: Facts>(
         legal_total: tracer.legal_total,
         first_mover,
         starts_second,
+        opening: tracer.opening,
     }
 }
 

@@ -205,6 +205,15 @@ pub trait Facts: Rules + Notation {
     /// it.
     fn describe(before: &Self::Position, mv: &Self::Move, after: &Self::Position) -> MoveFacts;
 
+    /// The move in the game's standard notation, the same whatever labels
+    /// a record's settings chose (for comparing games: openings). Most
+    /// games have one notation: the canonical spelling.
+    fn standard(_before: &Self::Position, mv: &Self::Move, _after: &Self::Position) -> String {
+        let mut s = String::new();
+        Self::write_move(mv, &mut s);
+        s
+    }
+
     /// Adds one legal ply (1-based `ply`) to the statistics.
     fn count(
         _stats: &mut Self::Stats,

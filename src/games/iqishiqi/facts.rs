@@ -81,6 +81,18 @@ impl Facts for Iqishiqi {
         }
     }
 
+    /// In Ludii's labels, whatever the record's `Coords`, the destination
+    /// written.
+    fn standard(_: &Position, mv: &Move, after: &Position) -> String {
+        let ludii = Move {
+            coords: super::labels::Coords::Ludii,
+            ..resolved(mv, after)
+        };
+        let mut s = String::new();
+        Iqishiqi::write_move(&ludii, &mut s);
+        s
+    }
+
     fn count(stats: &mut IqishiqiStats, before: &Position, _: &Move, after: &Position, _: usize) {
         stats
             .longest_push
