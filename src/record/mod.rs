@@ -5,7 +5,7 @@
 mod parse;
 mod reader;
 
-pub use parse::{parse_chunk, parse_chunk_with};
+pub use parse::{each_game, parse_chunk, parse_chunk_with, End, GameReader, Token, TurnToken};
 pub use reader::{Chunk, ChunkReader, MAX_RECORD_BYTES};
 
 use crate::problem::Problem;

@@ -291,69 +291,68 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Reads one game: its tag section and its movetext, up to a result
-    /// token, the end of the chunk, or the first error.
-    fn game(&mut self, follows_game: bool, style: &dyn Fn(&[Tag]) -> MovetextStyle) -> Parsed {
-        let mut record = Record::default();
-        // About one turn per 6 bytes of movetext (`e3-e5 `, move numbers),
-        // so that the turns are not copied as they grow; capped, for a
-        // chunk that is mostly one long comment.
-        record
-            .turns
-            .reserve(((self.src.len() - self.pos) / 6).min(1024));
-        let start = self.here();
-        self.bad_byte = None;
-        let error = self.read_game(&mut record, follows_game, style).err();
-        // A bad byte was read as U+FFFD; it is the game's problem when
-        // nothing else stopped the reading first.
-        let error = match (error, self.bad_byte.take()) {
-            (Some(e), Some(b)) if b.span.start < e.span.start => Some(b),
-            (e, b) => e.or(b),
-        };
-        if error.as_ref().is_some_and(|e| e.code != Code::InvalidUtf8) {
-            // A broken game takes the rest of its chunk: the next chunk
-            // starts at the next tag section.
-            self.pos = self.src.len();
-        }
-        record.span = Span::new(start, self.here());
-        Parsed { record, error }
-    }
-
-    fn read_game(
+    /// Reads one game's tag section, and the problem that stopped it if one
+    /// did; `follows_game`: a game came before in this chunk (text with no
+    /// tag section is then junk between games).
+    fn header(
         &mut self,
-        record: &mut Record,
         follows_game: bool,
         style: &dyn Fn(&[Tag]) -> MovetextStyle,
-    ) -> Result<(), Problem> {
+    ) -> (Vec<Tag>, Option<Problem>) {
         self.semicolons = false;
+        let mut tags = Vec::new();
         while self.peek() == Some(b'[') {
-            record.tags.push(self.tag()?);
+            match self.tag() {
+                Ok(t) => tags.push(t),
+                Err(p) => return (tags, Some(p)),
+            }
             self.skip_blank();
         }
-        self.semicolons = style(&record.tags).semicolons;
+        self.semicolons = style(&tags).semicolons;
         self.skip_blank();
-        if record.tags.is_empty() && follows_game {
-            return Err(self.error_at(
+        if tags.is_empty() && follows_game {
+            let p = self.error_at(
                 Code::JunkBetweenGames,
                 "text after the result of the previous game; a new game starts \
                  with its tag pairs, like [Game \"...\"]"
                     .into(),
                 self.here(),
-            ));
+            );
+            return (tags, Some(p));
         }
-        let mut pending_number: Option<MoveNumber> = None;
+        (tags, None)
+    }
+
+    /// The next token of a game's movetext: `Ok(None)` at its end (the end
+    /// of the chunk, or past the result token and the comments after it).
+    fn token(&mut self, m: &mut MovetextState) -> Result<Option<Token<'a>>, Problem> {
+        if m.after_result {
+            // Comments right after the result token still belong to the game.
+            let save = self.pos;
+            self.skip_blank();
+            if self.peek() != Some(b'{') {
+                self.pos = save;
+                return Ok(None);
+            }
+            let c = self.comment()?;
+            return Ok(Some(Token::Comment(c)));
+        }
         loop {
             self.skip_blank();
             let at = self.here();
             match self.peek() {
-                None => break,
+                None => {
+                    return match m.pending_number {
+                        Some(_) => Err(self.dangling(m.pending_number, ", but the movetext ends")),
+                        None => Ok(None),
+                    }
+                }
                 Some(b'{') => {
                     let c = self.comment()?;
-                    match record.turns.last_mut() {
-                        Some(turn) if pending_number.is_none() => turn.comments.push(c),
-                        _ if pending_number.is_none() => record.comments.push(c),
-                        _ => return Err(self.dangling(pending_number, "")),
+                    if m.pending_number.is_some() {
+                        return Err(self.dangling(m.pending_number, ""));
                     }
+                    return Ok(Some(Token::Comment(c)));
                 }
                 Some(b'[') => {
                     return Err(self.error_at(
@@ -388,76 +387,69 @@ impl<'a> Reader<'a> {
                         _ => None,
                     };
                     if let Some(result) = result {
-                        if pending_number.is_some() {
-                            return Err(self.dangling(pending_number, ", not by the result"));
+                        if m.pending_number.is_some() {
+                            return Err(self.dangling(m.pending_number, ", not by the result"));
                         }
-                        record.result = Some(ResultMark { result, span });
-                        self.trailing_comments(record)?;
-                        return Ok(());
+                        m.after_result = true;
+                        return Ok(Some(Token::Result(ResultMark { result, span })));
                     }
                     let numbered = first
                         .is_ascii_digit()
                         .then(|| move_number(token).ok())
                         .flatten();
-                    let (number, move_text, move_at) = match numbered {
-                        Some((rest, (digits, dots))) => {
-                            let number_span = Span::new(at, at + digits.len() + dots);
-                            // ASCII digits (checked by `move_number`); too
-                            // many for a u64 is a number no game reaches,
-                            // which the replay reports at its ply.
-                            let value = digits.iter().try_fold(0u64, |n, d| {
-                                n.checked_mul(10)?.checked_add(u64::from(d - b'0'))
-                            });
-                            let number = Some(value.unwrap_or(u64::MAX))
-                                .filter(|_| dots == 1 || dots == 3)
-                                .ok_or_else(|| Problem {
-                                    code: Code::MalformedMoveNumber,
-                                    message: "a move number is written `N.` before the \
-                                              first mover's turn or `N...` before the \
-                                              second mover's"
-                                        .into(),
-                                    span: number_span,
-                                    token: self.token_text_boxed(number_span),
-                                    ..Default::default()
-                                })?;
-                            let n = MoveNumber {
-                                number,
-                                second: dots == 3,
-                                too_large: value.is_none(),
-                                span: number_span,
-                            };
-                            if pending_number.is_some() {
-                                return Err(self.dangling(pending_number, ""));
-                            }
-                            if rest.is_empty() {
-                                pending_number = Some(n);
-                                continue;
-                            }
-                            // The number is ASCII: its length is the same in
-                            // the text, whatever a bad byte after it became.
-                            let after = digits.len() + dots;
-                            (
-                                Some(n),
-                                Cow::Owned(text[after..].to_owned()),
-                                number_span.end,
-                            )
-                        }
-                        None => (pending_number.take(), text, at),
+                    let Some((rest, (digits, dots))) = numbered else {
+                        return Ok(Some(Token::Turn(TurnToken {
+                            number: m.pending_number.take(),
+                            text,
+                            span,
+                        })));
                     };
-                    let number = number.or(pending_number.take());
-                    record.turns.push(Turn {
-                        number,
-                        text: move_text.into_owned(),
-                        span: Span::new(move_at, span.end),
-                        comments: Vec::new(),
+                    let number_span = Span::new(at, at + digits.len() + dots);
+                    // ASCII digits (checked by `move_number`); too many
+                    // for a u64 is a number no game reaches, which the
+                    // replay reports at its ply.
+                    let value = digits.iter().try_fold(0u64, |n, d| {
+                        n.checked_mul(10)?.checked_add(u64::from(d - b'0'))
                     });
+                    if dots != 1 && dots != 3 {
+                        return Err(Problem {
+                            code: Code::MalformedMoveNumber,
+                            message: "a move number is written `N.` before the first mover's \
+                                      turn or `N...` before the second mover's"
+                                .into(),
+                            span: number_span,
+                            token: self.token_text_boxed(number_span),
+                            ..Default::default()
+                        });
+                    }
+                    let n = MoveNumber {
+                        number: value.unwrap_or(u64::MAX),
+                        second: dots == 3,
+                        too_large: value.is_none(),
+                        span: number_span,
+                    };
+                    if m.pending_number.is_some() {
+                        return Err(self.dangling(m.pending_number, ""));
+                    }
+                    if rest.is_empty() {
+                        m.pending_number = Some(n);
+                        continue;
+                    }
+                    // The number is ASCII: its length is the same in the
+                    // text, whatever a bad byte after it became.
+                    let after = digits.len() + dots;
+                    let text = match text {
+                        Cow::Borrowed(t) => Cow::Borrowed(&t[after..]),
+                        Cow::Owned(t) => Cow::Owned(t[after..].to_owned()),
+                    };
+                    return Ok(Some(Token::Turn(TurnToken {
+                        number: Some(n),
+                        text,
+                        span: Span::new(number_span.end, span.end),
+                    })));
                 }
             }
         }
-        if pending_number.is_some() {
-            return Err(self.dangling(pending_number, ", but the movetext ends"));
-        }
-        Ok(())
     }
 
     /// A move number with no turn after it.
@@ -469,23 +461,6 @@ impl<'a> Reader<'a> {
             span,
             token: self.token_text_boxed(span),
             ..Default::default()
-        }
-    }
-
-    /// Comments right after the result token still belong to the game.
-    fn trailing_comments(&mut self, record: &mut Record) -> Result<(), Problem> {
-        loop {
-            let save = self.pos;
-            self.skip_blank();
-            if self.peek() != Some(b'{') {
-                self.pos = save;
-                return Ok(());
-            }
-            let c = self.comment()?;
-            match record.turns.last_mut() {
-                Some(turn) => turn.comments.push(c),
-                None => record.comments.push(c),
-            }
         }
     }
 }
@@ -505,6 +480,144 @@ fn unescape(raw: &str) -> String {
     out
 }
 
+/// Where the reading of a game's movetext stands.
+#[derive(Default)]
+struct MovetextState {
+    /// A move number read, its turn not yet.
+    pending_number: Option<MoveNumber>,
+    /// The result token was read: only comments may follow.
+    after_result: bool,
+}
+
+/// A turn as read: its move number (when written before it), its text (a
+/// byte that is not UTF-8 read as U+FFFD) and place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurnToken<'a> {
+    pub number: Option<MoveNumber>,
+    pub text: Cow<'a, str>,
+    pub span: Span,
+}
+
+/// One item of a game's movetext, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Token<'a> {
+    Turn(TurnToken<'a>),
+    Comment(Comment),
+    Result(ResultMark),
+}
+
+/// How reading a game ended.
+#[derive(Clone, Debug, Default)]
+pub struct End {
+    /// Why the game could not be read to its end (or the first byte that
+    /// is not UTF-8, where that came first).
+    pub error: Option<Problem>,
+    pub result: Option<ResultMark>,
+    /// The game's whole extent.
+    pub span: Span,
+}
+
+/// One game of a chunk being read: its tags, then its movetext token by
+/// token (nothing of it kept), then how the reading ended.
+pub struct GameReader<'r, 'a> {
+    reader: &'r mut Reader<'a>,
+    pub tags: Vec<Tag>,
+    start: usize,
+    state: MovetextState,
+    error: Option<Problem>,
+    result: Option<ResultMark>,
+    end: Option<End>,
+}
+
+impl<'a> GameReader<'_, 'a> {
+    /// Where the game starts in the input.
+    pub fn start(&self) -> usize {
+        self.start
+    }
+
+    /// The next token of the movetext; `None` at its end or at the first
+    /// problem (which [`GameReader::finish`] gives).
+    pub fn next_token(&mut self) -> Option<Token<'a>> {
+        if self.error.is_some() || self.end.is_some() {
+            return None;
+        }
+        match self.reader.token(&mut self.state) {
+            Ok(Some(t)) => {
+                if let Token::Result(r) = &t {
+                    self.result = Some(*r);
+                }
+                Some(t)
+            }
+            Ok(None) => None,
+            Err(p) => {
+                self.error = Some(p);
+                None
+            }
+        }
+    }
+
+    /// Reads what is left of the game (keeping nothing) and says how its
+    /// reading ended.
+    pub fn finish(&mut self) -> End {
+        if let Some(end) = &self.end {
+            return end.clone();
+        }
+        while self.next_token().is_some() {}
+        // A bad byte was read as U+FFFD; it is the game's problem when
+        // nothing else stopped the reading first.
+        let error = match (self.error.take(), self.reader.bad_byte.take()) {
+            (Some(e), Some(b)) if b.span.start < e.span.start => Some(b),
+            (e, b) => e.or(b),
+        };
+        if error.as_ref().is_some_and(|e| e.code != Code::InvalidUtf8) {
+            // A broken game takes the rest of its chunk: the next chunk
+            // starts at the next tag section.
+            self.reader.pos = self.reader.src.len();
+        }
+        let end = End {
+            error,
+            result: self.result,
+            span: Span::new(self.start, self.reader.here()),
+        };
+        self.end = Some(end.clone());
+        end
+    }
+
+    /// The whole game as a [`Record`].
+    pub fn record(&mut self) -> Parsed {
+        let mut record = Record {
+            tags: std::mem::take(&mut self.tags),
+            ..Record::default()
+        };
+        // About one turn per 6 bytes of movetext (`e3-e5 `, move numbers),
+        // so that the turns are not copied as they grow; capped, for a
+        // chunk that is mostly one long comment.
+        let left = self.reader.src.len() - self.reader.pos;
+        record.turns.reserve((left / 6).min(1024));
+        while let Some(token) = self.next_token() {
+            match token {
+                Token::Turn(t) => record.turns.push(Turn {
+                    number: t.number,
+                    text: t.text.into_owned(),
+                    span: t.span,
+                    comments: Vec::new(),
+                }),
+                Token::Comment(c) => match record.turns.last_mut() {
+                    Some(turn) => turn.comments.push(c),
+                    None => record.comments.push(c),
+                },
+                Token::Result(r) => record.result = Some(r),
+            }
+        }
+        let end = self.finish();
+        record.span = end.span;
+        Parsed {
+            record,
+            error: end.error,
+        }
+    }
+}
+
 /// Parses every game in a chunk with plain white-space tokens.
 pub fn parse_chunk(chunk: &Chunk) -> Vec<Parsed> {
     parse_chunk_with(chunk, &|_| MovetextStyle::default())
@@ -514,6 +627,17 @@ pub fn parse_chunk(chunk: &Chunk) -> Vec<Parsed> {
 /// a result token is read as a further (usually broken) game. `style` says,
 /// from a game's tags, how its movetext is tokenised.
 pub fn parse_chunk_with(chunk: &Chunk, style: &dyn Fn(&[Tag]) -> MovetextStyle) -> Vec<Parsed> {
+    each_game(chunk, style, &mut |game| game.record())
+}
+
+/// Reads every game of a chunk in turn, handing each to `f` as it is read
+/// (its tags read, its movetext still to come); what `f` leaves unread is
+/// read past. Returns what `f` made of each.
+pub fn each_game<T>(
+    chunk: &Chunk,
+    style: &dyn Fn(&[Tag]) -> MovetextStyle,
+    f: &mut dyn FnMut(&mut GameReader<'_, '_>) -> T,
+) -> Vec<T> {
     let mut r = Reader {
         src: &chunk.bytes,
         text: std::str::from_utf8(&chunk.bytes).ok(),
@@ -533,8 +657,21 @@ pub fn parse_chunk_with(chunk: &Chunk, style: &dyn Fn(&[Tag]) -> MovetextStyle) 
         if r.peek().is_none() {
             break;
         }
-        let parsed = r.game(!out.is_empty(), style);
-        out.push(parsed);
+        let start = r.here();
+        r.bad_byte = None;
+        let (tags, error) = r.header(!out.is_empty(), style);
+        let mut game = GameReader {
+            reader: &mut r,
+            tags,
+            start,
+            state: MovetextState::default(),
+            error,
+            result: None,
+            end: None,
+        };
+        let made = f(&mut game);
+        game.finish();
+        out.push(made);
     }
     out
 }
