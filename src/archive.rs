@@ -4,8 +4,8 @@
 
 use crate::problem::{Code, Problem};
 use crate::record::{
-    parse_chunk_with, Chunk, ChunkReader, MovetextStyle, Parsed, Record, Span, Tag,
-    MAX_RECORD_BYTES,
+    each_game, parse_chunk_with, title, Chunk, ChunkReader, MovetextStyle, Parsed, ReadGame,
+    Record, RecordSource, Span, StreamTurns, Tag, MAX_RECORD_BYTES,
 };
 use crate::registry::{self, AnyGame};
 use crate::replay::Outcome;
@@ -43,6 +43,9 @@ pub struct Options {
     pub default_game: Option<&'static dyn AnyGame>,
     /// Give valid games their title too (for listing them).
     pub titles: bool,
+    /// The games' comments are not needed (a replay that only judges):
+    /// the record format is then read without looking ahead.
+    pub turns_only: bool,
 }
 
 impl Options {
@@ -63,10 +66,46 @@ impl Options {
 
 /// The rules a record asks for with its `Game` tag, or the default.
 pub fn rules_for(record: &Record, opts: &Options) -> Result<&'static dyn AnyGame, Problem> {
-    if let (None, Some(default)) = (record.tag("Game"), opts.default_game) {
+    let first = record.turns.first().map(|t| (t.span, t.text.as_str()));
+    rules_of(&record.tags, first, record.span.start, opts)
+}
+
+/// The rules a game being read asks for with its `Game` tag, or the
+/// default.
+pub fn rules_for_game(
+    game: &mut dyn ReadGame<'_>,
+    opts: &Options,
+) -> Result<&'static dyn AnyGame, Problem> {
+    let start = game.start();
+    // The first turn is looked at only for a game with no Game tag.
+    let named = game.tags().iter().any(|t| t.name == "Game") || opts.default_game.is_some();
+    if named {
+        return rules_of(game.tags(), None, start, opts);
+    }
+    let first = game
+        .peek_turn()
+        .map(|(span, text)| (span, text.to_string()));
+    rules_of(
+        game.tags(),
+        first.as_ref().map(|(s, t)| (*s, t.as_str())),
+        start,
+        opts,
+    )
+}
+
+/// The rules `tags` name; `first`: the first turn (for placing and
+/// explaining a missing `Game` tag); `start`: where the game starts.
+fn rules_of(
+    tags: &[Tag],
+    first: Option<(Span, &str)>,
+    start: usize,
+    opts: &Options,
+) -> Result<&'static dyn AnyGame, Problem> {
+    let game = tags.iter().find(|t| t.name == "Game");
+    if let (None, Some(default)) = (game, opts.default_game) {
         return Ok(default);
     }
-    match record.tag("Game") {
+    match game {
         Some(tag) => registry::find(&tag.value).ok_or_else(|| {
             Problem::new(
                 Code::UnknownGame,
@@ -80,12 +119,11 @@ pub fn rules_for(record: &Record, opts: &Options) -> Result<&'static dyn AnyGame
             .with_token(tag.value.clone())
         }),
         None => {
-            let span = record
-                .tags
+            let span = tags
                 .first()
                 .map(|t| t.span)
-                .or(record.turns.first().map(|t| t.span))
-                .unwrap_or(Span::new(record.span.start, record.span.start));
+                .or(first.map(|(span, _)| span))
+                .unwrap_or(Span::new(start, start));
             let mut p = Problem::new(
                 Code::MissingGame,
                 format!(
@@ -97,7 +135,7 @@ pub fn rules_for(record: &Record, opts: &Options) -> Result<&'static dyn AnyGame
             // The games whose notation reads the first turn, or an example.
             let readers: Vec<String> = registry::GAMES
                 .iter()
-                .filter(|g| g.reads_first_turn(record))
+                .filter(|g| first.is_some_and(|(_, text)| g.reads_turn(tags, text)))
                 .map(|g| format!("`--game {}`", g.name()))
                 .collect();
             let example = match readers.as_slice() {
@@ -120,19 +158,22 @@ pub fn rules_for(record: &Record, opts: &Options) -> Result<&'static dyn AnyGame
 
 /// Validates one parsed record.
 pub fn check(parsed: &Parsed, index: usize, opts: &Options) -> GameReport {
-    let mut report = report(parsed, rules_for(&parsed.record, opts), opts.titles);
+    let mut source = RecordSource::new(&parsed.record, parsed.error.clone());
+    let rules = rules_for(&parsed.record, opts);
+    let mut report = report(&mut source, rules, opts.titles);
     report.index = Some(index);
     report
 }
 
-/// Validates one parsed record under `rules` (or reports why it has none);
-/// `titles`: give a valid game its title too.
+/// Validates a game as it is read, under `rules` (or reports why it has
+/// none); `titles`: give a valid game its title too. A game read only in
+/// part is replayed as far as it was read (its legal plies count); the
+/// envelope's problem comes first.
 pub fn report(
-    parsed: &Parsed,
+    game: &mut dyn ReadGame<'_>,
     rules: Result<&'static dyn AnyGame, Problem>,
     titles: bool,
 ) -> GameReport {
-    let record = &parsed.record;
     let sides = rules.as_ref().map_or(["", ""], |r| r.sides());
     let mut report = GameReport {
         index: None,
@@ -142,20 +183,22 @@ pub fn report(
         outcome: None,
         error: None,
     };
-    // A record read only in part is replayed as far as it was read (its
-    // legal plies count); the envelope's problem comes first.
-    if let Ok(rules) = &rules {
-        let replay = rules.replay(record);
-        report.plies = replay.plies;
-        report.outcome = replay.outcome;
-        report.error = replay.error;
-    }
-    if let Some(p) = parsed.error.clone().or(rules.err()) {
+    let end = match &rules {
+        Ok(rules) => {
+            let (replay, end) = rules.replay_game(game);
+            report.plies = replay.plies;
+            report.outcome = replay.outcome;
+            report.error = replay.error;
+            end
+        }
+        Err(_) => game.finish(),
+    };
+    if let Some(p) = end.error.or(rules.err()) {
         report.outcome = None;
         report.error = Some(p);
     }
     if report.error.is_some() || titles {
-        report.title = record.title(sides);
+        report.title = title(game.tags(), sides);
     }
     report
 }
@@ -216,10 +259,11 @@ fn check_chunk(chunk: &Chunk, opts: &Options) -> Vec<GameReport> {
             error: Some(too_large(chunk)),
         }];
     }
-    parse_chunk_with(chunk, &|tags| opts.style(tags))
-        .iter()
-        .map(|parsed| check(parsed, 0, opts))
-        .collect()
+    each_game(chunk, &|tags| opts.style(tags), &mut |game| {
+        let mut game = StreamTurns::lean(game);
+        let rules = rules_for_game(&mut game, opts);
+        report(&mut game, rules, opts.titles)
+    })
 }
 
 /// [`validate_with`], until `each` breaks. Games are replayed on as many

@@ -3,11 +3,14 @@
 //! games say which). Every reader streams except the JSON document, which
 //! is read whole.
 
-use crate::archive::{rules_for, too_large, Options};
+use crate::archive::{rules_for, rules_for_game, too_large, Options};
 use crate::convert::json::{DocumentIn, GameIn, FORMAT, VERSION};
 use crate::game::SiteFormat;
 use crate::problem::{Code, Problem};
-use crate::record::{parse_chunk_with, Chunk, Parsed, Record, Span, Tag, MAX_RECORD_BYTES};
+use crate::record::{
+    each_game, Chunk, Parsed, ReadGame, Record, RecordSource, Span, StreamTurns, Tag,
+    MAX_RECORD_BYTES,
+};
 use crate::registry::{self, AnyGame, AnySite};
 use std::io::{self, BufRead};
 use std::ops::ControlFlow;
@@ -79,21 +82,12 @@ pub fn detect(extension: Option<&str>, head: &[u8]) -> Format {
         .map_or(Format::Text, Format::Site)
 }
 
-/// One game read: where it came from (for locating problems; `None` for
-/// JSON), what was read, and its rules. Returns whether to go on.
-pub type Each<'a> = dyn FnMut(
-        Option<&Chunk>,
-        Parsed,
-        Result<&'static dyn AnyGame, Problem>,
-    ) -> io::Result<ControlFlow<()>>
-    + 'a;
-
 /// What [`read`] calls with each game: where it came from, what was read,
 /// and its rules (or why there are none).
 pub type Visit<'a> =
     dyn FnMut(Option<&Chunk>, Parsed, Result<&'static dyn AnyGame, Problem>) -> io::Result<()> + 'a;
 
-/// Reads every game of `input`; returns how many there were.
+/// Reads every game of `input` whole; returns how many there were.
 pub fn read<R: BufRead + Send>(
     input: R,
     format: Format,
@@ -105,7 +99,7 @@ pub fn read<R: BufRead + Send>(
         input,
         format,
         opts,
-        |_, parsed, rules| (parsed, rules),
+        |_, game, rules| (game.record(), rules),
         |chunk, (parsed, rules)| {
             n += 1;
             each(chunk, parsed, rules).map(|()| ControlFlow::Continue(()))
@@ -114,13 +108,17 @@ pub fn read<R: BufRead + Send>(
     Ok(n)
 }
 
-/// A game as read, with its rules (or why there are none).
-type Read = (Parsed, Result<&'static dyn AnyGame, Problem>);
+/// What is done with each game as it is read: where it came from (for
+/// locating problems; `None` for JSON), the game, its rules (or why there
+/// are none).
+pub type Map<'a, T> = dyn Fn(Option<&Chunk>, &mut dyn ReadGame<'_>, Result<&'static dyn AnyGame, Problem>) -> T
+    + Sync
+    + 'a;
 
-/// Reads every game of `input`, the work on each game (`map`: replaying,
-/// converting) done on the pipeline's worker threads (record format), its
-/// results handed to `each` in input order until `each` breaks (then
-/// `Break` is returned).
+/// Reads every game of `input`: `map` works on each as it is read (for
+/// the record format on the pipeline's worker threads: nothing of a game
+/// need be kept), its results are handed to `each` in input order until
+/// `each` breaks (then `Break` is returned).
 pub fn read_mapped<R, T, M, E>(
     input: R,
     format: Format,
@@ -131,22 +129,20 @@ pub fn read_mapped<R, T, M, E>(
 where
     R: BufRead + Send,
     T: Send,
-    M: Fn(Option<&Chunk>, Parsed, Result<&'static dyn AnyGame, Problem>) -> T + Sync,
+    M: Fn(Option<&Chunk>, &mut dyn ReadGame<'_>, Result<&'static dyn AnyGame, Problem>) -> T + Sync,
     E: FnMut(Option<&Chunk>, T) -> io::Result<ControlFlow<()>>,
 {
-    let mut sequential =
-        |chunk: Option<&Chunk>, parsed, rules| each(chunk, map(chunk, parsed, rules));
+    let mut sequential = |chunk: Option<&Chunk>,
+                          game: &mut dyn ReadGame<'_>,
+                          rules: Result<&'static dyn AnyGame, Problem>| {
+        each(chunk, map(chunk, game, rules))
+    };
     match format {
         Format::Text => {
             let mut stopped = false;
             crate::pipeline::map_chunks(
                 input,
-                |chunk| {
-                    games_of(chunk, opts)
-                        .into_iter()
-                        .map(|(parsed, rules)| map(Some(chunk), parsed, rules))
-                        .collect::<Vec<T>>()
-                },
+                |chunk| games_of(chunk, opts, &map),
                 |chunk, games| {
                     for game in games {
                         if each(Some(&chunk), game)?.is_break() {
@@ -169,23 +165,34 @@ where
     }
 }
 
-/// The games of one chunk of the record format.
-fn games_of(chunk: &Chunk, opts: &Options) -> Vec<Read> {
+/// A game to hand on sequentially: its chunk, the game, its rules.
+type Each<'a> = dyn FnMut(
+        Option<&Chunk>,
+        &mut dyn ReadGame<'_>,
+        Result<&'static dyn AnyGame, Problem>,
+    ) -> io::Result<ControlFlow<()>>
+    + 'a;
+
+/// What `map` makes of the games of one chunk of the record format, each
+/// read as it is handed on.
+fn games_of<T>(chunk: &Chunk, opts: &Options, map: &Map<'_, T>) -> Vec<T> {
     if chunk.truncated {
         let p = too_large(chunk);
-        let parsed = Parsed {
-            record: Record::default(),
-            error: Some(p.clone()),
-        };
-        return vec![(parsed, Err(p))];
+        let record = Record::default();
+        return vec![map(
+            Some(chunk),
+            &mut RecordSource::new(&record, Some(p.clone())),
+            Err(p),
+        )];
     }
-    parse_chunk_with(chunk, &|tags| opts.style(tags))
-        .into_iter()
-        .map(|parsed| {
-            let rules = rules_for(&parsed.record, opts);
-            (parsed, rules)
-        })
-        .collect()
+    each_game(chunk, &|tags| opts.style(tags), &mut |game| {
+        let mut game = match opts.turns_only {
+            true => StreamTurns::lean(game),
+            false => StreamTurns::new(game),
+        };
+        let rules = rules_for_game(&mut game, opts);
+        map(Some(chunk), &mut game, rules)
+    })
 }
 
 /// A game read from JSON, or why none could be.
@@ -198,23 +205,16 @@ fn from_json(
     match game.and_then(GameIn::into_record) {
         Ok(record) => {
             let rules = rules_for(&record, opts);
+            each(None, &mut RecordSource::new(&record, None), rules)
+        }
+        Err(p) => {
+            let record = Record::default();
             each(
-                None,
-                Parsed {
-                    record,
-                    error: None,
-                },
-                rules,
+                chunk,
+                &mut RecordSource::new(&record, Some(p.clone())),
+                Err(p),
             )
         }
-        Err(p) => each(
-            chunk,
-            Parsed {
-                record: Record::default(),
-                error: Some(p.clone()),
-            },
-            Err(p),
-        ),
     }
 }
 
@@ -356,30 +356,34 @@ fn read_site<R: BufRead>(
     let mut emit = |chunk: Chunk| -> io::Result<ControlFlow<()>> {
         if chunk.truncated {
             let p = too_large(&chunk);
-            let parsed = Parsed {
-                record: Record::default(),
-                error: Some(p.clone()),
-            };
-            return each(Some(&chunk), parsed, Err(p));
+            let record = Record::default();
+            return each(
+                Some(&chunk),
+                &mut RecordSource::new(&record, Some(p.clone())),
+                Err(p),
+            );
         }
         let style = rules.style();
-        for mut parsed in parse_chunk_with(&chunk, &|_| style) {
-            let at = Span::new(chunk.offset, chunk.offset);
-            let tag = |name: &str, value: &str| Tag {
-                name: name.into(),
-                value: value.into(),
-                span: at,
-                value_span: at,
-            };
+        let at = Span::new(chunk.offset, chunk.offset);
+        let tag = |name: &str, value: &str| Tag {
+            name: name.into(),
+            value: value.into(),
+            span: at,
+            value_span: at,
+        };
+        let mut flow = Ok(ControlFlow::Continue(()));
+        each_game(&chunk, &|_| style, &mut |game| {
+            if !matches!(flow, Ok(ControlFlow::Continue(()))) {
+                return;
+            }
+            // The site's strings name no game: its tags come first.
             let mut tags = vec![tag("Game", rules.name())];
             tags.extend(site.tags.iter().map(|(n, v)| tag(n, v)));
-            tags.append(&mut parsed.record.tags);
-            parsed.record.tags = tags;
-            if each(Some(&chunk), parsed, Ok(rules))?.is_break() {
-                return Ok(ControlFlow::Break(()));
-            }
-        }
-        Ok(ControlFlow::Continue(()))
+            tags.append(&mut game.tags);
+            game.tags = tags;
+            flow = each(Some(&chunk), &mut StreamTurns::new(game), Ok(rules));
+        });
+        flow
     };
     loop {
         line.clear();

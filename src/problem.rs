@@ -110,6 +110,22 @@ impl Serialize for Code {
     }
 }
 
+/// A problem's token is kept to this many bytes (a token of megabytes is
+/// shown by its beginning; its place is exact all the same).
+pub const TOKEN_CAP: usize = 1024;
+
+/// `token`, cut after [`TOKEN_CAP`] bytes (at a character) with `…`.
+pub fn capped(token: &str) -> Box<str> {
+    if token.len() <= TOKEN_CAP {
+        return token.into();
+    }
+    let mut end = TOKEN_CAP;
+    while !token.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &token[..end]).into_boxed_str()
+}
+
 /// One reason a record is invalid, located in the input.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Problem {
@@ -120,7 +136,7 @@ pub struct Problem {
     pub span: Span,
     /// The ply (1-based) of the offending turn, when it is one.
     pub ply: Option<usize>,
-    /// The offending token's text.
+    /// The offending token's text (its first [`TOKEN_CAP`] bytes).
     pub token: Option<Box<str>>,
     /// Further hints.
     pub notes: Vec<String>,
@@ -143,8 +159,9 @@ impl Problem {
         self
     }
 
-    pub fn with_token(mut self, token: impl Into<String>) -> Self {
-        self.token = Some(token.into().into_boxed_str());
+    /// The offending token (its first [`TOKEN_CAP`] bytes, then `…`).
+    pub fn with_token(mut self, token: impl AsRef<str>) -> Self {
+        self.token = Some(capped(token.as_ref()));
         self
     }
 
@@ -172,5 +189,18 @@ mod tests {
         }
         assert_eq!(Code::Rule("too-far").as_str(), "too-far");
         assert_eq!(Code::WrongResult, "wrong-result");
+    }
+
+    #[test]
+    fn a_long_token_is_kept_by_its_beginning() {
+        let long = "é".repeat(TOKEN_CAP);
+        let p = Problem::default().with_token(&long);
+        let kept = p.token.unwrap();
+        assert!(kept.len() <= TOKEN_CAP + '…'.len_utf8() && kept.ends_with('…'));
+        assert!(long.starts_with(kept.trim_end_matches('…')));
+        assert_eq!(
+            &*Problem::default().with_token("e3-e4").token.unwrap(),
+            "e3-e4"
+        );
     }
 }

@@ -5,13 +5,13 @@
 //! conversion, generation or perft for its game. Adding a game is one line
 //! in [`GAMES`] (and its folder under `src/games/`).
 
-use crate::convert::{self, Converted, TraceOptions};
+use crate::convert::{self, Converted, GameSink, TraceOptions};
 use crate::game::{Facts, Game, MovetextStyle, Rules, SiteFormat, SiteNotation, Stat};
 use crate::games::{iqishiqi, oshi, retsami, roshi, vagabond};
 use crate::gen::{self, GenOptions};
 use crate::perft::{self, Divided};
 use crate::problem::Problem;
-use crate::record::{Record, Span, Tag};
+use crate::record::{End, ReadGame, Record, Span, Tag};
 use crate::replay::{self, LegalMoves, PlyCount, Replay};
 use std::marker::PhantomData;
 
@@ -39,6 +39,12 @@ pub trait AnyGame: Sync {
     fn style(&self) -> MovetextStyle;
     /// Replays the record and judges its result (`validate`).
     fn replay(&self, record: &Record) -> Replay;
+    /// Replays a game as it is read and judges its result; also says how
+    /// its reading ended.
+    fn replay_game(&self, game: &mut dyn ReadGame<'_>) -> (Replay, End);
+    /// Replays a game as it is read and tells it to `sink` part by part
+    /// (`convert`, `stats`).
+    fn tell(&self, game: &mut dyn ReadGame<'_>, opts: TraceOptions, sink: &mut dyn GameSink);
     /// Replays the record and builds its converted form (`convert`,
     /// `stats`); `parse_error` is the envelope's own problem.
     fn convert(
@@ -60,9 +66,10 @@ pub trait AnyGame: Sync {
     /// Perft `depth` from the position before ply `ply` (or after the last
     /// turn), divided by first move.
     fn perft(&self, record: &Record, ply: Option<usize>, depth: u32) -> Result<Divided, Problem>;
-    /// Whether the game's move notation reads the record's first turn (for
-    /// guessing the rules of a record without a `Game` tag).
-    fn reads_first_turn(&self, record: &Record) -> bool;
+    /// Whether the game's move notation reads `turn` as a game with these
+    /// `tags` starts (for guessing the rules of a record without a `Game`
+    /// tag).
+    fn reads_turn(&self, tags: &[Tag], turn: &str) -> bool;
     /// The game's own statistics' columns.
     fn stats(&self) -> &'static [Stat];
     /// The game's site notation, if it has one.
@@ -79,9 +86,10 @@ pub trait AnySite: Sync {
     fn format(&self) -> SiteFormat;
     /// The game written in this notation.
     fn game(&self) -> &'static dyn AnyGame;
-    /// Whether the record starts where a game read back from the site
-    /// would: the standard start, with no setting the site cannot express.
-    fn can_carry(&self, record: &Record) -> bool;
+    /// Whether a game with these tags starts where a game read back from
+    /// the site would: the standard start, with no setting the site cannot
+    /// express.
+    fn can_carry(&self, tags: &[Tag]) -> bool;
 }
 
 /// A set of positions of one game, for timing its move generator.
@@ -140,7 +148,7 @@ impl<G: SiteNotation> AnySite for SiteOf<G> {
         find(G::NAME).expect("a registered game's site is registered with it")
     }
 
-    fn can_carry(&self, record: &Record) -> bool {
+    fn can_carry(&self, record_tags: &[Tag]) -> bool {
         let tag = |name: &str, value: &str| Tag {
             name: name.into(),
             value: value.into(),
@@ -148,8 +156,7 @@ impl<G: SiteNotation> AnySite for SiteOf<G> {
             value_span: Span::default(),
         };
         let site_tags: Vec<Tag> = G::SITE.tags.iter().map(|(n, v)| tag(n, v)).collect();
-        let mut tags: Vec<Tag> = record
-            .tags
+        let mut tags: Vec<Tag> = record_tags
             .iter()
             .filter(|t| !G::SITE.tags.iter().any(|(n, _)| *n == t.name))
             .cloned()
@@ -209,6 +216,16 @@ impl<G: Facts> AnyGame for Registered<G> {
         replay::replay::<G>(record)
     }
 
+    fn replay_game(&self, game: &mut dyn ReadGame<'_>) -> (Replay, End) {
+        let (replay, _, end) = replay::replay_game::<G, ()>(game, &mut ());
+        (replay, end)
+    }
+
+    fn tell(&self, game: &mut dyn ReadGame<'_>, opts: TraceOptions, sink: &mut dyn GameSink) {
+        let site_move = self.site.map(|(_, f)| f);
+        convert::tell::<G>(game, opts, site_move, sink)
+    }
+
     fn convert(
         &self,
         index: usize,
@@ -236,11 +253,8 @@ impl<G: Facts> AnyGame for Registered<G> {
         replay::position_before::<G>(record, ply).map(|p| perft::divide::<G>(&p, depth))
     }
 
-    fn reads_first_turn(&self, record: &Record) -> bool {
-        let (Some(turn), Ok(start)) = (record.turns.first(), G::start(&record.tags)) else {
-            return false;
-        };
-        G::parse_move(&start, &turn.text).is_ok()
+    fn reads_turn(&self, tags: &[Tag], turn: &str) -> bool {
+        G::start(tags).is_ok_and(|start| G::parse_move(&start, turn).is_ok())
     }
 
     fn stats(&self) -> &'static [Stat] {
@@ -300,7 +314,21 @@ pub fn convert(
 ) -> Converted {
     match rules {
         Ok(game) => game.convert(index, record, parse_error, opts),
-        Err(p) => convert::without_rules(index, record, parse_error.unwrap_or(p)),
+        Err(p) => convert::without_rules(index, record, parse_error, p),
+    }
+}
+
+/// Replays `game` (when its rules are known) and tells it to `sink`;
+/// without rules, its envelope as read, with the problem that says why.
+pub fn tell(
+    game: &mut dyn ReadGame<'_>,
+    rules: Result<&'static dyn AnyGame, Problem>,
+    opts: TraceOptions,
+    sink: &mut dyn GameSink,
+) {
+    match rules {
+        Ok(r) => r.tell(game, opts, sink),
+        Err(p) => convert::tell_without_rules(game, p, sink),
     }
 }
 

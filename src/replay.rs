@@ -6,7 +6,9 @@
 
 use crate::game::{Ending, Notation, RuleError, Rules, Side};
 use crate::problem::{Code, Problem};
-use crate::record::{Record, ResultToken, Span};
+use crate::record::{
+    End, ReadGame, Record, RecordSource, ResultMark, ResultToken, Span, Tag, TurnIn, TurnSource,
+};
 use serde::Serialize;
 use std::ops::ControlFlow;
 
@@ -44,9 +46,9 @@ pub trait Visitor<G: Rules> {
         ControlFlow::Continue(())
     }
 
-    /// After ply `ply` was played legally: the move and the position after
-    /// it.
-    fn after_ply(&mut self, _ply: usize, _mv: &G::Move, _after: &G::Position) {}
+    /// After ply `ply` was played legally: the turn as written, the move
+    /// and the position after it.
+    fn after_ply(&mut self, _ply: usize, _turn: &TurnIn<'_>, _mv: &G::Move, _after: &G::Position) {}
 
     /// Where the replay stopped (the end of the record, an error, or a
     /// `Break`), when the record's start could be set up.
@@ -108,8 +110,8 @@ pub fn turn_at(i: usize, first_mover: Side, starts_second: bool) -> (u64, bool, 
 /// The side whose turns are numbered `N.`, and whether the record's start
 /// has the other side to move (`1...`), from its tags alone (the
 /// first-named side and `false` when they set up no start).
-pub fn first_turn<G: Rules>(record: &Record) -> (Side, bool) {
-    match G::start(&record.tags) {
+pub fn first_turn<G: Rules>(tags: &[Tag]) -> (Side, bool) {
+    match G::start(tags) {
         Ok(p) => {
             let first = G::first_mover(&p);
             (first, G::side_to_move(&p) != first)
@@ -119,16 +121,16 @@ pub fn first_turn<G: Rules>(record: &Record) -> (Side, bool) {
 }
 
 /// The span of a tag's value, or of the record's start when the tag is absent.
-fn tag_span(record: &Record, name: &str) -> Span {
-    record
-        .tag(name)
+fn tag_span(tags: &[Tag], start: usize, name: &str) -> Span {
+    tags.iter()
+        .find(|t| t.name == name)
         .map(|t| t.value_span)
-        .unwrap_or(Span::new(record.span.start, record.span.start))
+        .unwrap_or(Span::new(start, start))
 }
 
 /// The problem of a start the tags cannot set up.
-fn bad_setup(record: &Record, e: crate::game::SetupError) -> Problem {
-    let base = tag_span(record, e.tag);
+fn bad_setup(tags: &[Tag], start: usize, e: crate::game::SetupError) -> Problem {
+    let base = tag_span(tags, start, e.tag);
     let span = match e.at {
         Some(at) => {
             let start = (base.start + at).min(base.end);
@@ -136,7 +138,7 @@ fn bad_setup(record: &Record, e: crate::game::SetupError) -> Problem {
         }
         None => base,
     };
-    let token = record.tag_value(e.tag).map(Box::from);
+    let token = crate::game::tag_value(tags, e.tag).map(crate::problem::capped);
     let mut p = Problem::new(
         Code::BadSetup,
         format!("the {} tag cannot be used: {}", e.tag, e.message),
@@ -154,6 +156,27 @@ where
     G: Rules + Notation,
     V: Visitor<G>,
 {
+    play_turns::<G, V>(
+        &record.tags,
+        record.span.start,
+        &mut RecordSource::new(record, None),
+        visitor,
+    )
+}
+
+/// [`play`] over turns read from `turns` (the game's `tags`; `start`: where
+/// it begins, for locating a missing tag). The turn the replay stops at is
+/// put back, for whoever reads on.
+pub fn play_turns<'a, G, V>(
+    tags: &[Tag],
+    start: usize,
+    turns: &mut dyn TurnSource<'a>,
+    visitor: &mut V,
+) -> Played<G::Position>
+where
+    G: Rules + Notation,
+    V: Visitor<G>,
+{
     let mut played = Played {
         plies: 0,
         ended: None,
@@ -161,22 +184,22 @@ where
         stopped: None,
         position: None,
     };
-    let mut pos = match G::start(&record.tags) {
+    let mut pos = match G::start(tags) {
         Ok(p) => p,
         Err(e) => {
-            played.error = Some(bad_setup(record, e));
+            played.error = Some(bad_setup(tags, start, e));
             return played;
         }
     };
-    played.error = moves::<G, V>(record, &mut pos, visitor, &mut played);
+    played.error = moves::<G, V>(turns, &mut pos, visitor, &mut played);
     visitor.end(&pos);
     played.position = Some(pos);
     played
 }
 
 /// The loop of [`play`]: returns the problem that stopped it, if any.
-fn moves<G, V>(
-    record: &Record,
+fn moves<'a, G, V>(
+    turns: &mut dyn TurnSource<'a>,
     pos: &mut G::Position,
     visitor: &mut V,
     played: &mut Played<G::Position>,
@@ -188,73 +211,100 @@ where
     let first_mover = G::first_mover(pos);
     let starts_second = G::side_to_move(pos) != first_mover;
     played.ended = G::ending(pos).map(|e| (e, 0));
-    for (i, turn) in record.turns.iter().enumerate() {
+    let mut i = 0;
+    while let Some(turn) = turns.next_turn() {
         let ply = i + 1;
         if visitor.before_ply(ply, pos).is_break() {
             played.stopped = Some(ply);
+            turns.unread(turn);
             return None;
         }
-        let fail = |code: Code, message: String, span: Span| {
-            Problem::new(code, message, span)
-                .with_ply(ply)
-                .with_token(turn.text.clone())
-        };
-        // The side to move and the move number follow from the ply.
-        let (number, second, mover) = turn_at(i, first_mover, starts_second);
-        let mover = G::SIDES[mover.index()];
-        if let Some(n) = turn.number.filter(|n| n.too_large) {
+        let problem =
+            ply_problem::<G, V>(i, &turn, first_mover, starts_second, pos, visitor, played);
+        if problem.is_some() {
+            turns.unread(turn);
+            return problem;
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Checks and plays one ply (0-based `i`); the problem with it, if any.
+fn ply_problem<G, V>(
+    i: usize,
+    turn: &TurnIn<'_>,
+    first_mover: Side,
+    starts_second: bool,
+    pos: &mut G::Position,
+    visitor: &mut V,
+    played: &mut Played<G::Position>,
+) -> Option<Problem>
+where
+    G: Rules + Notation,
+    V: Visitor<G>,
+{
+    let ply = i + 1;
+    let fail = |code: Code, message: String, span: Span| {
+        Problem::new(code, message, span)
+            .with_ply(ply)
+            .with_token(turn.text.as_ref())
+    };
+    // The side to move and the move number follow from the ply.
+    let (number, second, mover) = turn_at(i, first_mover, starts_second);
+    let mover = G::SIDES[mover.index()];
+    if let Some(n) = turn.number.filter(|n| n.too_large) {
+        let right = format!("{number}{}", if second { "..." } else { "." });
+        return Some(fail(
+            Code::WrongMoveNumber,
+            format!("move number too large: this is move {number}, {mover}'s turn (`{right}`)"),
+            n.span,
+        ));
+    }
+    if let Some(n) = turn.number {
+        if n.number != number || n.second != second {
+            let written = format!("{}{}", n.number, if n.second { "..." } else { "." });
             let right = format!("{number}{}", if second { "..." } else { "." });
-            return Some(fail(
+            let mut p = fail(
                 Code::WrongMoveNumber,
-                format!("move number too large: this is move {number}, {mover}'s turn (`{right}`)"),
-                n.span,
-            ));
-        }
-        if let Some(n) = turn.number {
-            if n.number != number || n.second != second {
-                let written = format!("{}{}", n.number, if n.second { "..." } else { "." });
-                let right = format!("{number}{}", if second { "..." } else { "." });
-                let mut p = fail(
-                    Code::WrongMoveNumber,
-                    format!(
-                        "move number `{written}` is wrong here: this is move {number}, \
-                         {mover}'s turn (`{right}`)"
-                    ),
-                    n.span,
-                );
-                p.token = Some(written.into_boxed_str());
-                return Some(p);
-            }
-        }
-        if let Some((ending, at)) = &played.ended {
-            return Some(fail(
-                Code::MoveAfterEnd,
                 format!(
-                    "the game is already over ({}); no move may follow",
-                    describe_ending::<G>(ending, *at)
+                    "move number `{written}` is wrong here: this is move {number}, \
+                     {mover}'s turn (`{right}`)"
                 ),
-                turn.span,
-            ));
+                n.span,
+            );
+            p.token = Some(written.into_boxed_str());
+            return Some(p);
         }
-        let mv = match G::parse_move(pos, &turn.text) {
-            Ok(mv) => mv,
-            Err(e) => {
-                let at = turn.span.start + e.at.min(turn.text.len());
-                let mut p = fail(Code::MalformedMove, e.message, turn.span);
-                if at > turn.span.start && at < turn.span.end {
-                    p.span = Span::new(at, turn.span.end);
-                }
-                return Some(p);
+    }
+    if let Some((ending, at)) = &played.ended {
+        return Some(fail(
+            Code::MoveAfterEnd,
+            format!(
+                "the game is already over ({}); no move may follow",
+                describe_ending::<G>(ending, *at)
+            ),
+            turn.span,
+        ));
+    }
+    let mv = match G::parse_move(pos, &turn.text) {
+        Ok(mv) => mv,
+        Err(e) => {
+            let at = turn.span.start + e.at.min(turn.text.len());
+            let mut p = fail(Code::MalformedMove, e.message, turn.span);
+            if at > turn.span.start && at < turn.span.end {
+                p.span = Span::new(at, turn.span.end);
             }
-        };
-        if let Err(e) = G::play(pos, &mv) {
-            return Some(fail(Code::Rule(e.code()), e.to_string(), turn.span));
+            return Some(p);
         }
-        visitor.after_ply(ply, &mv, pos);
-        played.plies = ply;
-        if let Some(e) = G::ending(pos) {
-            played.ended = Some((e, ply));
-        }
+    };
+    if let Err(e) = G::play(pos, &mv) {
+        return Some(fail(Code::Rule(e.code()), e.to_string(), turn.span));
+    }
+    visitor.after_ply(ply, turn, &mv, pos);
+    played.plies = ply;
+    if let Some(e) = G::ending(pos) {
+        played.ended = Some((e, ply));
     }
     None
 }
@@ -272,29 +322,61 @@ where
     V: Visitor<G>,
 {
     let played = play::<G, V>(record, visitor);
+    (
+        judged::<G>(&record.tags, record.result, &played),
+        played.position,
+    )
+}
+
+/// The report of what [`play`] found, its declared result judged.
+pub fn judged<G: Notation>(
+    tags: &[Tag],
+    result: Option<ResultMark>,
+    played: &Played<G::Position>,
+) -> Replay {
     let mut report = Replay {
         plies: played.plies,
         ..Replay::default()
     };
-    match played.error {
-        Some(p) => report.error = Some(p),
-        None => match judge::<G>(record, played.ended, played.plies) {
+    match &played.error {
+        Some(p) => report.error = Some(p.clone()),
+        None => match judge::<G>(tags, result, played.ended, played.plies) {
             Ok(outcome) => report.outcome = Some(outcome),
             Err(p) => report.error = Some(p),
         },
     }
-    (report, played.position)
+    report
+}
+
+/// Replays a game as it is read (nothing of its movetext kept) and judges
+/// its declared result; returns the report, the position reached and how
+/// the reading ended (an envelope problem there comes before the report's).
+pub fn replay_game<'a, G, V>(
+    game: &mut dyn ReadGame<'a>,
+    visitor: &mut V,
+) -> (Replay, Option<G::Position>, End)
+where
+    G: Rules + Notation,
+    V: Visitor<G>,
+{
+    let start = game.start();
+    let (tags, turns) = game.parts();
+    let played = play_turns::<G, V>(tags, start, turns, visitor);
+    let end = game.finish();
+    let report = judged::<G>(game.tags(), end.result, &played);
+    (report, played.position, end)
 }
 
 /// The declared result (result token and `Result` tag) against what the
 /// replay found: how the rules ended the game, if they did, after `plies`
 /// legal plies.
 pub fn judge<G: Notation>(
-    record: &Record,
+    tags: &[Tag],
+    result: Option<ResultMark>,
     ended: Option<(Ending, usize)>,
     plies: usize,
 ) -> Result<Outcome, Problem> {
-    let tag = match record.tag("Result") {
+    let tag = match tags.iter().find(|t| t.name == "Result") {
         Some(t) => match ResultToken::parse(t.value.trim()) {
             Some(r) => Some((r, t.value_span)),
             None => {
@@ -308,7 +390,7 @@ pub fn judge<G: Notation>(
         },
         None => None,
     };
-    let token = record.result.map(|m| (m.result, m.span));
+    let token = result.map(|m| (m.result, m.span));
     if let (Some((t, _)), Some((m, span))) = (tag, token) {
         if t != m {
             return Err(Problem::new(

@@ -171,7 +171,7 @@ fn nth_game(
         opened.reader,
         fmt,
         &opts,
-        |chunk, parsed, rules| (chunk.cloned(), parsed, rules),
+        |chunk, game, rules| (chunk.cloned(), game.record(), rules),
         |_, game| {
             i += 1;
             if i < n {

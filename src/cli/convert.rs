@@ -7,13 +7,15 @@ use super::messages;
 use super::progress::Progress;
 use super::render::{problem_report, ColorChoice};
 use clap::builder::{PossibleValue, PossibleValuesParser};
-use gamerec::convert::json::{self, ErrorOut};
-use gamerec::convert::site::line;
-use gamerec::convert::text::write_game;
-use gamerec::convert::{csv as csv_rows, Converted, TraceOptions};
+use gamerec::convert::csv::{self as csv_rows, CsvSink};
+use gamerec::convert::json::{self, JsonSink};
+use gamerec::convert::out::Rendered;
+use gamerec::convert::site::SiteSink;
+use gamerec::convert::text::TextSink;
+use gamerec::convert::{GameSink, Head, Tail, TraceOptions, TurnOut};
 use gamerec::problem::Problem;
-use gamerec::record::{Chunk, Parsed};
-use gamerec::registry::{self, convert, AnyGame, AnySite};
+use gamerec::record::{title, Chunk, ReadGame};
+use gamerec::registry::{self, tell, AnyGame, AnySite};
 use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -125,40 +127,64 @@ struct Tally {
     /// The game's index in its input, and the input.
     index: usize,
     input: String,
+    /// A game was written already (for the separators).
+    any: bool,
 }
 
-/// One game converted (in parallel), with what the sequential side needs
-/// to know of its record.
+/// One game converted (on a worker thread): its output, and what the
+/// sequential side needs to know of it.
 struct Read {
-    /// For text and JSON targets the game is written here already (JSON
-    /// without its place) and `game` keeps no turns.
-    rendered: Option<String>,
-    game: Converted,
+    rendered: Rendered,
+    game: Option<&'static str>,
+    error: Option<Problem>,
     title: Option<String>,
     /// Nothing of a game was read (no tags, turns or comments).
     nothing_read: bool,
     /// The target site can carry the game's start (true for other targets).
     carried: bool,
+    /// What the target cannot carry: tags, comments, results.
+    dropped: [usize; 3],
+    /// Why the output could not be made, if it could not.
+    failed: Option<String>,
 }
 
-/// The output side: one format's writer.
-enum Sink {
-    Text { first: bool },
-    Json { first: bool },
-    Jsonl,
-    Csv(Box<csv::Writer<Writer>>),
-    Site(&'static dyn AnySite),
+/// What the run needs to know of a game converted.
+#[derive(Default)]
+struct Noted {
+    game: Option<&'static str>,
+    tags: usize,
+    comments: usize,
+    turn_comments: usize,
+    result: bool,
+    turns: usize,
+    error: Option<Problem>,
 }
 
-fn problem_out<'a>(chunk: Option<&Chunk>, p: &'a Problem) -> ErrorOut<'a> {
-    let at = chunk.map(|c| super::render::locate(c, p.span));
-    ErrorOut {
-        code: p.code.as_str(),
-        message: &p.message,
-        line: at.map(|a| a.line),
-        column: at.map(|a| a.column),
-        ply: p.ply,
-        token: p.token.as_deref(),
+/// Passes a game on to the format's writer, noting what the run needs to
+/// know of it.
+struct Recorder<'s> {
+    inner: &'s mut dyn GameSink,
+    noted: Noted,
+}
+
+impl GameSink for Recorder<'_> {
+    fn head(&mut self, head: &Head<'_>) {
+        self.noted.game = head.game;
+        self.noted.tags = head.tags.len();
+        self.noted.comments = head.comments.len();
+        self.inner.head(head);
+    }
+
+    fn turn(&mut self, turn: TurnOut) {
+        self.noted.turns += 1;
+        self.noted.turn_comments += turn.comments.len();
+        self.inner.turn(turn);
+    }
+
+    fn tail(&mut self, tail: &Tail<'_>) {
+        self.noted.result = tail.result.is_some();
+        self.noted.error = tail.error.cloned();
+        self.inner.tail(tail);
     }
 }
 
@@ -170,186 +196,160 @@ pub fn csv_error(e: csv::Error) -> io::Error {
     }
 }
 
-/// A CSV cell made safe for spreadsheets: `'` before a leading `=`, `+`,
-/// `-`, `@`, tab or carriage return.
-pub fn spreadsheet_safe(cell: &str) -> std::borrow::Cow<'_, str> {
-    match cell.as_bytes().first() {
-        Some(b'=' | b'+' | b'-' | b'@' | b'\t' | b'\r') => format!("'{cell}").into(),
-        _ => cell.into(),
-    }
-}
-
-impl Sink {
-    fn new(to: To, out: Writer) -> io::Result<(Sink, Option<Writer>)> {
-        Ok(match to {
-            To::Text => (Sink::Text { first: true }, Some(out)),
-            To::Json => {
-                let mut out = out;
-                out.write_all(json::document_start().as_bytes())?;
-                (Sink::Json { first: true }, Some(out))
-            }
-            To::Jsonl => (Sink::Jsonl, Some(out)),
-            To::Csv => {
-                let mut w = csv::WriterBuilder::new()
-                    .has_headers(false)
-                    .from_writer(out);
-                w.write_record(csv_rows::HEADER).map_err(csv_error)?;
-                (Sink::Csv(Box::new(w)), None)
-            }
-            To::Site(site) => (Sink::Site(site), Some(out)),
-        })
-    }
-
-    fn write(
-        &mut self,
-        out: &mut Option<Writer>,
-        file: &str,
-        game: &Converted,
-        rendered: Option<&str>,
-        tally: &mut Tally,
-        safe: bool,
-    ) -> io::Result<()> {
-        let rendered = || rendered.ok_or_else(|| io::Error::other("a game not rendered"));
-        let mut out = out.as_mut();
-        let mut write = |bytes: &[u8]| match out.as_mut() {
-            Some(o) => o.write_all(bytes),
-            None => Ok(()),
-        };
-        match self {
-            Sink::Text { first } => {
-                if !*first {
-                    write(b"\n")?;
-                }
-                *first = false;
-                write(rendered()?.as_bytes())
-            }
-            Sink::Json { first } => {
-                if !*first {
-                    write(b",\n")?;
-                }
-                *first = false;
-                write(json::with_place(file, game.index, rendered()?).as_bytes())
-            }
-            Sink::Jsonl => {
-                write(json::with_place(file, game.index, rendered()?).as_bytes())?;
-                write(b"\n")
-            }
-            Sink::Csv(w) => {
-                tally.dropped[0] += game.tags.len();
-                tally.dropped[1] += game.comments.len();
-                tally.dropped[2] += usize::from(game.result.is_some());
-                for row in csv_rows::rows(file, game) {
-                    let cells = row.cells();
-                    let cells = cells.iter().map(|c| {
-                        if safe {
-                            spreadsheet_safe(c)
-                        } else {
-                            std::borrow::Cow::Borrowed(c.as_str())
-                        }
-                    });
-                    w.write_record(cells.map(|c| c.into_owned()))
-                        .map_err(csv_error)?;
-                }
-                Ok(())
-            }
-            Sink::Site(site) => {
-                tally.dropped[0] += game.tags.len();
-                tally.dropped[1] += game.comments.len()
-                    + game.turns.iter().map(|t| t.comments.len()).sum::<usize>();
-                tally.dropped[2] += usize::from(game.result.is_some());
-                // One line per game, an empty one for a game with no turn.
-                write(line(game, site.format()).as_bytes())?;
-                write(b"\n")
-            }
-        }
-    }
-
-    fn finish(self, out: Option<Writer>) -> io::Result<()> {
-        match (self, out) {
-            (Sink::Json { first }, Some(mut out)) => {
-                if first {
-                    out.write_all(json::document_start().trim_end().as_bytes())?;
-                    out.write_all(b"]}\n")?;
-                } else {
-                    out.write_all(json::DOCUMENT_END.as_bytes())?;
-                }
-                out.commit()
-            }
-            (Sink::Csv(w), _) => w
-                .into_inner()
-                .map_err(|e| io::Error::new(e.error().kind(), e.error().to_string()))?
-                .commit(),
-            (_, Some(out)) => out.commit(),
-            (_, None) => Ok(()),
-        }
-    }
-}
-
-/// Converts one game (on a worker thread): replays it and, for text and
-/// JSON, renders it.
-fn read_one(
+/// What converting one game needs besides the game.
+#[derive(Clone, Copy)]
+struct Job<'a> {
     to: To,
     trace: TraceOptions,
+    /// The input's name (the CSV's `file` column).
+    file: &'a str,
+    spreadsheet_safe: bool,
+}
+
+/// Converts one game (on a worker thread): replays it and writes it in the
+/// target format as it goes.
+fn read_one(
+    job: Job<'_>,
     chunk: Option<&Chunk>,
-    parsed: Parsed,
+    game: &mut dyn ReadGame<'_>,
     rules: Result<&'static dyn AnyGame, Problem>,
 ) -> Read {
-    let record = &parsed.record;
     let known = rules.as_ref().ok();
-    let title = record.title(known.map_or(["", ""], |r| r.sides()));
-    let nothing_read =
-        record.tags.is_empty() && record.turns.is_empty() && record.comments.is_empty();
-    let carried = match (to, known) {
-        (To::Site(site), Some(_)) => site.can_carry(record),
+    let title = title(game.tags(), known.map_or(["", ""], |r| r.sides()));
+    let carried = match (job.to, known) {
+        (To::Site(site), Some(_)) => site.can_carry(game.tags()),
         _ => true,
     };
-    let mut game = convert(0, parsed.record, parsed.error, rules, trace);
-    let rendered = match to {
-        To::Text => {
-            let mut s = String::new();
-            write_game(&game, &mut s);
-            Some(s)
-        }
-        To::Json | To::Jsonl => {
-            let error = game.error.as_ref().map(|p| problem_out(chunk, p));
-            // A game serde cannot write: reported when written.
-            json::game_body(&game, error).ok()
-        }
-        _ => None,
+    let mut rendered = Rendered::new();
+    let mut failed = None;
+    let record = |sink: &mut dyn GameSink| {
+        let mut recorder = Recorder {
+            inner: sink,
+            noted: Noted::default(),
+        };
+        tell(game, rules, job.trace, &mut recorder);
+        recorder.noted
     };
-    if rendered.is_some() {
-        // Only the verdict is still needed: what is waiting to be written
-        // stays small.
-        game.turns = Vec::new();
-        game.tags = Vec::new();
-        game.comments = Vec::new();
-        game.trace = None;
-    }
+    let r = match job.to {
+        To::Text => record(&mut TextSink::new(&mut rendered)),
+        To::Json | To::Jsonl => {
+            let mut sink = JsonSink::new(&mut rendered, chunk);
+            let r = record(&mut sink);
+            failed = sink.failed.take().map(|e| e.to_string());
+            r
+        }
+        To::Csv => {
+            let mut sink = CsvSink::new(&mut rendered, job.file, None, job.spreadsheet_safe);
+            let r = record(&mut sink);
+            failed = sink.failed.take().map(|e| e.to_string());
+            r
+        }
+        To::Site(s) => record(&mut SiteSink::new(&mut rendered, s.format())),
+    };
+    let dropped = match job.to {
+        To::Csv => [r.tags, r.comments, usize::from(r.result)],
+        To::Site(_) => [r.tags, r.comments + r.turn_comments, usize::from(r.result)],
+        _ => [0; 3],
+    };
     Read {
         rendered,
-        game,
+        game: r.game,
+        error: r.error,
         title,
-        nothing_read,
+        nothing_read: r.tags == 0 && r.turns == 0 && r.comments == 0,
         carried,
+        dropped,
+        failed,
+    }
+}
+
+/// Writes a converted game in the target format.
+fn write(
+    to: To,
+    out: &mut Writer,
+    file: &str,
+    index: usize,
+    read: Read,
+    any: bool,
+) -> io::Result<()> {
+    if let Some(why) = read.failed {
+        return Err(io::Error::other(format!("{file}: game {index}: {why}")));
+    }
+    match to {
+        To::Text => {
+            if any {
+                out.write_all(b"\n")?;
+            }
+            read.rendered.write_to(out, 0, None)
+        }
+        To::Json | To::Jsonl => {
+            if any && matches!(to, To::Json) {
+                out.write_all(b",\n")?;
+            }
+            // `{"file":…,"index":…,` before the rest of the game's object.
+            let file = serde_json::Value::from(file).to_string();
+            write!(out, "{{\"file\":{file},\"index\":{index},")?;
+            read.rendered.write_to(out, 1, None)?;
+            if matches!(to, To::Jsonl) {
+                out.write_all(b"\n")?;
+            }
+            Ok(())
+        }
+        To::Csv => {
+            let mut digits = itoa::Buffer::new();
+            let index = digits.format(index).as_bytes();
+            read.rendered
+                .write_to(out, 0, Some((csv_rows::INDEX_MARK, index)))
+        }
+        To::Site(_) => read.rendered.write_to(out, 0, None),
+    }
+}
+
+/// What comes before the first game (the JSON document's opening, the CSV
+/// header).
+fn head(to: To, out: &mut Writer) -> io::Result<()> {
+    match to {
+        To::Json => out.write_all(json::document_start().as_bytes()),
+        To::Csv => {
+            let mut w = csv::WriterBuilder::new()
+                .has_headers(false)
+                .from_writer(Vec::new());
+            w.write_record(csv_rows::HEADER).map_err(csv_error)?;
+            out.write_all(
+                &w.into_inner()
+                    .map_err(|e| io::Error::other(e.to_string()))?,
+            )
+        }
+        _ => Ok(()),
+    }
+}
+
+/// What comes after the last game (the JSON document's end).
+fn tail(to: To, out: &mut Writer, any: bool) -> io::Result<()> {
+    match (to, any) {
+        (To::Json, false) => {
+            out.write_all(json::document_start().trim_end().as_bytes())?;
+            out.write_all(b"]}\n")
+        }
+        (To::Json, true) => out.write_all(json::DOCUMENT_END.as_bytes()),
+        _ => Ok(()),
     }
 }
 
 /// Why a game is left out of a site's strings, if it is.
-fn left_out(to: To, game: &Converted, carried: bool) -> Option<String> {
+fn left_out(to: To, game: Option<&str>, index: usize, carried: bool) -> Option<String> {
     let To::Site(site) = to else { return None };
     let name = site.format().name;
-    match game.game {
+    match game {
         // Unknown rules: already reported as invalid.
         None => Some(String::new()),
         Some(got) if got != site.game().name() => Some(format!(
-            "game {} is {got}; {name} carries only {} games: left out",
-            game.index,
+            "game {index} is {got}; {name} carries only {} games: left out",
             site.game().name()
         )),
         Some(_) if !carried => Some(format!(
-            "game {} starts from a position or with a setting (tags Position, settings) \
-             that {name} cannot express: left out",
-            game.index
+            "game {index} starts from a position or with a setting (tags Position, settings) \
+             that {name} cannot express: left out"
         )),
         Some(_) => None,
     }
@@ -370,13 +370,12 @@ pub fn run(args: Args) {
     let Some(sources) = expand(&args.input.paths, args.input.all, &output) else {
         return;
     };
-    let Some(writer) = output.create() else {
+    let Some(mut out) = output.create() else {
         return;
     };
-    let (mut sink, mut out) = match Sink::new(to, writer) {
-        Ok(s) => s,
-        Err(e) => return messages::finished(Err(e)),
-    };
+    if let Err(e) = head(to, &mut out) {
+        return messages::finished(Err(e));
+    }
     let color = args.color.for_stderr();
     let trace = TraceOptions {
         syntax_only: args.syntax_only,
@@ -386,7 +385,15 @@ pub fn run(args: Args) {
     let mut tally = Tally::default();
     // Not over output on the same terminal.
     let progress = Progress::for_sources(&sources, args.quiet || output.is_terminal());
-    let map = |chunk: Option<&Chunk>, parsed, rules| read_one(to, trace, chunk, parsed, rules);
+    let map = |file: &str, chunk: Option<&Chunk>, game: &mut dyn ReadGame<'_>, rules| {
+        let job = Job {
+            to,
+            trace,
+            file,
+            spreadsheet_safe: args.spreadsheet_safe,
+        };
+        read_one(job, chunk, game, rules)
+    };
     let each = |name: &str, item: Item<'_, Read>| {
         let Item::Game(chunk, read) = item else {
             messages::warning(format!("{name}: no game here: the input is empty"));
@@ -397,14 +404,13 @@ pub fn run(args: Args) {
         }
         tally.index += 1;
         tally.games += 1;
-        let mut game = read.game;
-        game.index = tally.index;
-        if let Some(p) = &game.error {
+        let index = tally.index;
+        if let Some(p) = &read.error {
             tally.invalid += 1;
             messages::invalid();
             let title = read.title.as_deref();
             messages::to_stderr(|err| {
-                problem_report(err, name, chunk, Some(game.index), title, p, color)
+                problem_report(err, name, chunk, Some(index), title, p, color)
             });
             if read.nothing_read {
                 // Text between games (or no game at all): nothing to write.
@@ -415,21 +421,25 @@ pub fn run(args: Args) {
                 return Ok(ControlFlow::Continue(()));
             }
         }
-        if let Some(why) = left_out(to, &game, read.carried) {
+        if let Some(why) = left_out(to, read.game, index, read.carried) {
             if !why.is_empty() {
                 messages::error(format!("{name}: {why}"));
             }
             return Ok(ControlFlow::Continue(()));
         }
         tally.written += 1;
-        let safe = args.spreadsheet_safe;
-        let rendered = read.rendered.as_deref();
-        sink.write(&mut out, name, &game, rendered, &mut tally, safe)?;
+        for (total, n) in tally.dropped.iter_mut().zip(read.dropped) {
+            *total += n;
+        }
+        let any = std::mem::replace(&mut tally.any, true);
+        write(to, &mut out, name, index, read, any)?;
         Ok(ControlFlow::Continue(()))
     };
     let read = read_all(sources, &args.input, &opts, &progress, map, each);
     progress.finish();
-    messages::finished(read.and_then(|_| sink.finish(out)));
+    let any = tally.any;
+    let result = read.and_then(|_| tail(to, &mut out, any));
+    messages::finished(result.and_then(|()| out.commit()));
     if !args.quiet {
         closing_notes(&args, to, &tally);
     }

@@ -13,7 +13,7 @@ use gamerec::archive::Options;
 use gamerec::decode::{self, Compression, Encoding, Input};
 use gamerec::input::{self as read, Format};
 use gamerec::problem::Problem;
-use gamerec::record::{Chunk, Parsed};
+use gamerec::record::{Chunk, ReadGame};
 use gamerec::registry::{self, AnyGame};
 use std::fs::{File, Metadata};
 use std::io::{self, BufRead, Write};
@@ -430,11 +430,12 @@ pub enum Item<'a, T> {
     Empty,
 }
 
-/// Reads every game of every source in order: `map` works on each game (in
-/// parallel for the record format), `each` sees the results in input order
-/// with the input's name, and may stop the run. Inputs that cannot be
-/// opened or read to their end are reported and the rest is read; a closed
-/// output pipe stops the run. Errors writing the output come back.
+/// Reads every game of every source in order: `map` works on each game as
+/// it is read (in parallel for the record format; it is told the input's
+/// name), `each` sees the results in input order with the input's name, and
+/// may stop the run. Inputs that cannot be opened or read to their end are
+/// reported and the rest is read; a closed output pipe stops the run.
+/// Errors writing the output come back.
 pub fn read_all<T, M, E>(
     sources: Vec<Source>,
     args: &InputArgs,
@@ -445,7 +446,8 @@ pub fn read_all<T, M, E>(
 ) -> io::Result<Read>
 where
     T: Send,
-    M: Fn(Option<&Chunk>, Parsed, Result<&'static dyn AnyGame, Problem>) -> T + Sync,
+    M: Fn(&str, Option<&Chunk>, &mut dyn ReadGame<'_>, Result<&'static dyn AnyGame, Problem>) -> T
+        + Sync,
     E: FnMut(&str, Item<'_, T>) -> io::Result<ControlFlow<()>>,
 {
     let mut read = Read::default();
@@ -464,7 +466,10 @@ where
         read.files += 1;
         let mut games = 0;
         let result = format(&args.from, &mut opened).and_then(|format| {
-            read::read_mapped(opened.reader, format, opts, &map, |chunk, t| {
+            let map = |chunk: Option<&Chunk>, game: &mut dyn ReadGame<'_>, rules| {
+                map(&name, chunk, game, rules)
+            };
+            read::read_mapped(opened.reader, format, opts, map, |chunk, t| {
                 games += 1;
                 each(&name, Item::Game(chunk, t)).map_err(output_error)
             })

@@ -1,16 +1,17 @@
 //! `gamerec stats`: statistics per game, or a summary per game type, as
 //! JSON Lines or CSV with a fixed header (notation/stats.md).
 
-use super::convert::{csv_error, spreadsheet_safe};
+use super::convert::csv_error;
 use super::input::{expand, options, read_all, InputArgs, Item, Output, Writer};
 use super::messages;
 use super::progress::Progress;
 use super::render::{problem_report, ColorChoice};
 use clap::ValueEnum;
-use gamerec::convert::{Converted, TraceOptions};
+use gamerec::convert::csv::spreadsheet_safe;
+use gamerec::convert::{Collect, Converted, TraceOptions};
 use gamerec::problem::Problem;
-use gamerec::record::{Chunk, Parsed};
-use gamerec::registry::{convert, AnyGame};
+use gamerec::record::{title, Chunk, ReadGame};
+use gamerec::registry::{tell, AnyGame};
 use gamerec::stats::{game_header, game_row, summary_cell, Summary, SUMMARY_COLUMNS};
 use serde_json::Value;
 use std::io::{self, Write};
@@ -153,10 +154,15 @@ pub fn run(args: Args) {
     let (mut input, mut index) = (String::new(), 0);
     // Not over output on the same terminal.
     let progress = Progress::for_sources(&sources, args.quiet || output.is_terminal());
-    let map = |_: Option<&Chunk>, parsed: Parsed, rules: Result<&'static dyn AnyGame, Problem>| {
-        let sides = rules.as_ref().map_or(["", ""], |r| r.sides());
-        let title = parsed.record.title(sides);
-        (convert(0, parsed.record, parsed.error, rules, trace), title)
+    let map = |_: &str,
+               _: Option<&Chunk>,
+               game: &mut dyn ReadGame<'_>,
+               rules: Result<&'static dyn AnyGame, Problem>| {
+        let title = title(game.tags(), rules.as_ref().map_or(["", ""], |r| r.sides()));
+        // Statistics need no turn but the first.
+        let mut collect = Collect::new(0).first_only();
+        tell(game, rules, trace, &mut collect);
+        (collect.into_game(), title)
     };
     let each = |name: &str, item: Item<'_, (Converted, Option<String>)>| {
         let Item::Game(chunk, (mut game, title)) = item else {

@@ -7,7 +7,7 @@ use super::messages;
 use super::progress::Progress;
 use super::render::{place, problem_report, ColorChoice, JsonError};
 use gamerec::archive::{self, GameReport};
-use gamerec::record::Chunk;
+use gamerec::record::{Chunk, ReadGame};
 use gamerec::replay::Outcome;
 use serde::Serialize;
 use std::io::{self, IsTerminal, Write};
@@ -132,6 +132,7 @@ pub fn run(args: Args) {
     };
     let opts = archive::Options {
         titles: args.verbose,
+        turns_only: true,
         ..opts
     };
     let one_job = args.jobs.init() == 1;
@@ -152,7 +153,9 @@ pub fn run(args: Args) {
         Some(max) if errors as u64 >= max => ControlFlow::Break(()),
         _ => ControlFlow::Continue(()),
     };
-    let map = |_: Option<&Chunk>, parsed, rules| archive::report(&parsed, rules, opts.titles);
+    let map = |_: &str, _: Option<&Chunk>, game: &mut dyn ReadGame<'_>, rules| {
+        archive::report(game, rules, opts.titles)
+    };
     let each = |name: &str, item: Item<'_, GameReport>| {
         let (chunk, mut report) = match item {
             Item::Game(chunk, report) => (chunk, report),

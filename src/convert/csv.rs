@@ -1,8 +1,10 @@
 //! The CSV form: one row per turn, for spreadsheets. Tags, comments before
 //! the first turn and the result are left out (and said so on stderr).
 
-use super::Converted;
+use super::out::Rendered;
+use super::{Converted, GameSink, Head, Tail, TurnOut};
 use serde::Serialize;
+use std::borrow::Cow;
 
 /// The header, fixed (documented in notation/convert.md).
 pub const HEADER: [&str; 13] = [
@@ -34,12 +36,19 @@ pub struct Row<'a> {
 
 /// The rows of one game.
 pub fn rows<'a>(file: &'a str, game: &'a Converted) -> impl Iterator<Item = Row<'a>> + 'a {
-    game.turns.iter().map(move |t| {
+    game.turns
+        .iter()
+        .map(move |t| Row::new(file, game.game.unwrap_or(""), game.index, t))
+}
+
+impl<'a> Row<'a> {
+    /// The row of one turn.
+    pub fn new(file: &'a str, game: &'a str, index: usize, t: &'a TurnOut) -> Row<'a> {
         let f = t.facts.as_ref();
         Row {
             file,
-            game: game.game.unwrap_or(""),
-            index: game.index,
+            game,
+            index,
             ply: t.ply,
             number: t.number,
             side: t.side,
@@ -72,26 +81,109 @@ pub fn rows<'a>(file: &'a str, game: &'a Converted) -> impl Iterator<Item = Row<
             }),
             comment: t.comments.join("\n"),
         }
-    })
+    }
+}
+
+/// A CSV cell made safe for spreadsheets: `'` before a leading `=`, `+`,
+/// `-`, `@`, tab or carriage return.
+pub fn spreadsheet_safe(cell: &str) -> std::borrow::Cow<'_, str> {
+    match cell.as_bytes().first() {
+        Some(b'=' | b'+' | b'-' | b'@' | b'\t' | b'\r') => format!("'{cell}").into(),
+        _ => cell.into(),
+    }
+}
+
+/// The byte written for the game's index when it is not known yet (never
+/// in UTF-8 text): [`super::out::Rendered::write_to`] puts the index there.
+pub const INDEX_MARK: u8 = 0xFF;
+
+/// Writes a game's rows as it is told.
+pub struct CsvSink<'o> {
+    w: csv::Writer<&'o mut Rendered>,
+    file: String,
+    game: Option<&'static str>,
+    /// The index, or [`INDEX_MARK`] when it is given later.
+    index: Option<usize>,
+    safe: bool,
+    /// What the writer could not write.
+    pub failed: Option<csv::Error>,
+}
+
+impl<'o> CsvSink<'o> {
+    /// Rows of a game of `file` (its `index`, or a mark to replace); `safe`:
+    /// spreadsheet-safe cells.
+    pub fn new(out: &'o mut Rendered, file: &str, index: Option<usize>, safe: bool) -> Self {
+        CsvSink {
+            w: csv::WriterBuilder::new()
+                .has_headers(false)
+                .from_writer(out),
+            file: file.to_string(),
+            game: None,
+            index,
+            safe,
+            failed: None,
+        }
+    }
+}
+
+impl GameSink for CsvSink<'_> {
+    fn head(&mut self, head: &Head<'_>) {
+        self.game = head.game;
+    }
+
+    fn turn(&mut self, turn: TurnOut) {
+        let row = Row::new(
+            &self.file,
+            self.game.unwrap_or(""),
+            self.index.unwrap_or(0),
+            &turn,
+        );
+        let mut cells = row.cells();
+        if self.safe {
+            for c in cells.iter_mut() {
+                if let Cow::Owned(safe) = spreadsheet_safe(c) {
+                    *c = Cow::Owned(safe);
+                }
+            }
+        }
+        let mark = [INDEX_MARK];
+        let cells = cells
+            .iter()
+            .enumerate()
+            .map(|(i, c)| match (i, self.index) {
+                (2, None) => &mark[..],
+                _ => c.as_bytes(),
+            });
+        if let Err(e) = self.w.write_record(cells) {
+            self.failed.get_or_insert(e);
+        }
+    }
+
+    fn tail(&mut self, _: &Tail<'_>) {
+        if let Err(e) = self.w.flush() {
+            self.failed.get_or_insert(e.into());
+        }
+    }
 }
 
 impl Row<'_> {
-    /// The row's cells as text, in [`HEADER`]'s order.
-    pub fn cells(&self) -> [String; 13] {
+    /// The row's cells as text, in [`HEADER`]'s order (borrowed where the
+    /// row borrows).
+    pub fn cells(&self) -> [Cow<'_, str>; 13] {
         [
-            self.file.to_string(),
-            self.game.to_string(),
-            self.index.to_string(),
-            self.ply.to_string(),
-            self.number.to_string(),
-            self.side.to_string(),
-            self.mv.to_string(),
-            self.legal.to_string(),
-            self.kind.to_string(),
-            self.from.to_string(),
-            self.to.to_string(),
-            self.effects.clone(),
-            self.comment.clone(),
+            Cow::Borrowed(self.file),
+            Cow::Borrowed(self.game),
+            Cow::Owned(self.index.to_string()),
+            Cow::Owned(self.ply.to_string()),
+            Cow::Owned(self.number.to_string()),
+            Cow::Borrowed(self.side),
+            Cow::Borrowed(self.mv),
+            Cow::Borrowed(if self.legal { "true" } else { "false" }),
+            Cow::Borrowed(self.kind),
+            Cow::Borrowed(self.from),
+            Cow::Borrowed(self.to),
+            Cow::Borrowed(&self.effects),
+            Cow::Borrowed(&self.comment),
         ]
     }
 }

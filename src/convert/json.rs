@@ -2,10 +2,11 @@
 //! `{"format":"gamerec","version":1,"games":[…]}`, or JSON Lines with one
 //! game object per line. Both read back into records.
 
-use super::{Converted, TurnOut};
+use super::out::Rendered;
+use super::{Converted, GameSink, Head, Tail, TurnOut};
 use crate::game::MoveFacts;
 use crate::problem::{Code, Problem};
-use crate::record::{Comment, Record, ResultMark, ResultToken, Span, Tag, Turn};
+use crate::record::{Chunk, Comment, Record, ResultMark, ResultToken, Span, Tag, Turn};
 use crate::replay::Outcome;
 use serde::{Deserialize, Serialize};
 
@@ -70,21 +71,6 @@ impl<'a> TurnJson<'a> {
     }
 }
 
-/// A game's object but for its `file` and `index`, which [`with_place`]
-/// puts first.
-#[derive(Serialize)]
-struct GameJson<'a> {
-    game: Option<&'a str>,
-    valid: bool,
-    tags: Vec<[&'a str; 2]>,
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    comments: &'a [String],
-    turns: Vec<TurnJson<'a>>,
-    result: Option<ResultToken>,
-    outcome: Option<&'a Outcome>,
-    error: Option<ErrorOut<'a>>,
-}
-
 /// One game as a JSON object.
 pub fn game_value(
     file: &str,
@@ -98,21 +84,157 @@ pub fn game_value(
 /// where the place is not known yet (in parallel); [`with_place`]
 /// completes it.
 pub fn game_body(game: &Converted, error: Option<ErrorOut<'_>>) -> serde_json::Result<String> {
-    let g = GameJson {
-        game: game.game,
-        valid: game.is_valid(),
-        tags: game
-            .tags
-            .iter()
-            .map(|(n, v)| [n.as_str(), v.as_str()])
-            .collect(),
-        comments: &game.comments,
-        turns: game.turns.iter().map(TurnJson::new).collect(),
-        result: game.result,
-        outcome: game.outcome.as_ref(),
-        error,
-    };
-    serde_json::to_string(&g)
+    let mut out = Rendered::new();
+    let mut sink = JsonSink::new(&mut out, None);
+    sink.error = error.map(|e| ErrorOwned {
+        code: e.code.to_string(),
+        message: e.message.to_string(),
+        line: e.line,
+        column: e.column,
+        ply: e.ply,
+        token: e.token.map(str::to_string),
+    });
+    game.tell(&mut sink);
+    sink.failed.take().map_or(Ok(()), Err)?;
+    Ok(out.into_string())
+}
+
+/// A problem's place, owned (found when the game's tail is told).
+#[derive(Clone, Debug, Serialize)]
+struct ErrorOwned {
+    code: String,
+    message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    column: Option<usize>,
+    ply: Option<usize>,
+    token: Option<String>,
+}
+
+/// Writes a game as a JSON object (without its place: see [`with_place`])
+/// as it is told; the turns are kept in a buffer of their own (spilled to a
+/// file when long) until the verdict, which comes first in the object, is
+/// known.
+pub struct JsonSink<'o, 'c> {
+    out: &'o mut Rendered,
+    /// Where the game was read, for its problem's line and column.
+    chunk: Option<&'c Chunk>,
+    game: Option<&'static str>,
+    tags: Vec<(String, String)>,
+    comments: Vec<String>,
+    turns: Rendered,
+    first: bool,
+    /// A problem's place given beforehand (a game from [`Converted`]).
+    error: Option<ErrorOwned>,
+    /// What serde could not write.
+    pub failed: Option<serde_json::Error>,
+}
+
+impl<'o, 'c> JsonSink<'o, 'c> {
+    pub fn new(out: &'o mut Rendered, chunk: Option<&'c Chunk>) -> Self {
+        JsonSink {
+            out,
+            chunk,
+            game: None,
+            tags: Vec::new(),
+            comments: Vec::new(),
+            turns: Rendered::new(),
+            first: true,
+            error: None,
+            failed: None,
+        }
+    }
+
+    fn note(&mut self, r: serde_json::Result<()>) {
+        if let Err(e) = r {
+            self.failed.get_or_insert(e);
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct HeadJson<'a> {
+    game: Option<&'a str>,
+    valid: bool,
+    tags: Vec<[&'a str; 2]>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    comments: &'a [String],
+}
+
+#[derive(Serialize)]
+struct TailJson<'a> {
+    result: Option<ResultToken>,
+    outcome: Option<&'a Outcome>,
+    error: Option<ErrorOwned>,
+}
+
+impl GameSink for JsonSink<'_, '_> {
+    fn head(&mut self, head: &Head<'_>) {
+        self.game = head.game;
+        self.tags = head.tags.to_vec();
+        self.comments = head.comments.to_vec();
+    }
+
+    fn turn(&mut self, turn: TurnOut) {
+        if !self.first {
+            self.turns.push(',');
+        }
+        self.first = false;
+        let r = serde_json::to_writer(&mut self.turns, &TurnJson::new(&turn));
+        self.note(r);
+    }
+
+    fn tail(&mut self, tail: &Tail<'_>) {
+        let head = HeadJson {
+            game: self.game,
+            valid: tail.is_valid(),
+            tags: self
+                .tags
+                .iter()
+                .map(|(n, v)| [n.as_str(), v.as_str()])
+                .collect(),
+            comments: &self.comments,
+        };
+        let error = match (self.error.take(), tail.error) {
+            (Some(given), _) => Some(given),
+            (None, Some(p)) => {
+                let at = self.chunk.map(|c| c.locate(p.span.start));
+                Some(ErrorOwned {
+                    code: p.code.as_str().to_string(),
+                    message: p.message.clone(),
+                    line: at.map(|a| a.0),
+                    column: at.map(|a| a.1),
+                    ply: p.ply,
+                    token: p.token.as_deref().map(str::to_string),
+                })
+            }
+            (None, None) => None,
+        };
+        let tail_json = TailJson {
+            result: tail.result,
+            outcome: tail.outcome,
+            error,
+        };
+        // {"game":…,"valid":…,"tags":…[,"comments":…],"turns":[…],"result":…,…}
+        let head_text = serde_json::to_string(&head);
+        let tail_text = serde_json::to_string(&tail_json);
+        let (head_text, tail_text) = match (head_text, tail_text) {
+            (Ok(h), Ok(t)) => (h, t),
+            (Err(e), _) | (_, Err(e)) => {
+                self.failed.get_or_insert(e);
+                return;
+            }
+        };
+        self.out.push_str(&head_text[..head_text.len() - 1]);
+        self.out.push_str(",\"turns\":[");
+        let turns = std::mem::take(&mut self.turns);
+        if let Err(e) = turns.write_to(&mut *self.out, 0, None) {
+            self.failed.get_or_insert(serde_json::Error::io(e));
+        }
+        self.out.push_str("],");
+        self.out.push_str(&tail_text[1..]);
+    }
 }
 
 /// A [`game_body`] with `file` and `index` as its first members.

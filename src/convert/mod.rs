@@ -1,17 +1,22 @@
-//! Conversion: a game read from any format becomes a [`Converted`] game (its
-//! tags in canonical order, every turn with what the replay found), which
-//! each output format writes. [`convert`] and [`trace`] are generic over a
-//! game's traits; the registry picks the game. The writers know no game.
+//! Conversion: a game read from any format is replayed and told, part by
+//! part, to a [`GameSink`] — its head (tags in canonical order, the
+//! comments before its first turn), each turn with what the replay found,
+//! its tail (result, verdict, totals) — so that a game is written as it is
+//! replayed, never kept whole. Each output format is a sink; [`Collect`]
+//! gathers a game into a [`Converted`] for those who want it whole.
+//! [`tell`] is generic over a game's traits (the registry picks the game);
+//! the writers know no game.
 
 pub mod csv;
 pub mod json;
+pub mod out;
 pub mod site;
 pub mod text;
 
 use crate::game::{Facts, MoveFacts, Side, Statistics};
 use crate::problem::Problem;
-use crate::record::{Record, ResultToken};
-use crate::replay::{first_turn, replay_with, turn_at, Outcome, Replay, Visitor};
+use crate::record::{ReadGame, Record, RecordSource, ResultToken, Tag, TurnIn};
+use crate::replay::{first_turn, judged, play_turns, turn_at, Outcome, Replay, Visitor};
 
 /// Tags written first, in this order (the two side tags follow `Round`).
 pub const LEADING_TAGS: [&str; 5] = ["Game", "Event", "Site", "Date", "Round"];
@@ -60,37 +65,23 @@ pub struct Converted {
     pub trace: Option<Trace>,
 }
 
-impl Converted {
-    pub fn is_valid(&self) -> bool {
-        self.error.is_none()
-    }
-
-    /// The first tag called `name`.
-    pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    }
-}
-
 /// The tags in canonical order: `Game` (the rules' own name), `Event`,
 /// `Site`, `Date`, `Round`, the two side tags, `Result`, then every other
 /// tag in the order written. A repeated tag keeps its place among the rest.
 pub fn canonical_tags(
-    record: &Record,
+    tags: &[Tag],
     game: Option<(&'static str, [&'static str; 2])>,
 ) -> Vec<(String, String)> {
     let sides = game.map_or(["", ""], |g| g.1);
     let mut order: Vec<&str> = LEADING_TAGS.to_vec();
     order.extend(sides.iter().filter(|s| !s.is_empty()));
     order.push("Result");
-    let mut used = vec![false; record.tags.len()];
-    let mut out = Vec::with_capacity(record.tags.len());
+    let mut used = vec![false; tags.len()];
+    let mut out = Vec::with_capacity(tags.len());
     for name in order {
-        if let Some(i) = record.tags.iter().position(|t| t.name == name) {
+        if let Some(i) = tags.iter().position(|t| t.name == name) {
             used[i] = true;
-            let t = &record.tags[i];
+            let t = &tags[i];
             let value = match (name, game) {
                 ("Game", Some((game, _))) => game.to_string(),
                 _ => t.value.clone(),
@@ -98,7 +89,7 @@ pub fn canonical_tags(
             out.push((t.name.clone(), value));
         }
     }
-    for (t, used) in record.tags.iter().zip(used) {
+    for (t, used) in tags.iter().zip(used) {
         if !used {
             out.push((t.name.clone(), t.value.clone()));
         }
@@ -118,7 +109,7 @@ pub struct TraceOptions {
     pub site: bool,
 }
 
-/// A game's site notation, as [`trace`] calls it: `(before, move, after,
+/// A game's site notation, as [`tell`] calls it: `(before, move, after,
 /// facts)` to the turn as the site writes it.
 pub type SiteMove<G> = fn(
     &<G as crate::game::Game>::Position,
@@ -127,15 +118,10 @@ pub type SiteMove<G> = fn(
     &MoveFacts,
 ) -> String;
 
-/// A replay with what every legal ply did (for `convert` and `stats`).
+/// A replay's totals (for `stats`).
 #[derive(Clone, Debug)]
 pub struct Trace {
     pub replay: Replay,
-    /// One per legal ply (a consumer may take them out).
-    pub facts: Vec<MoveFacts>,
-    /// One per legal ply, in the site notation, when asked (a consumer may
-    /// take them out).
-    pub site: Vec<String>,
     /// The game's statistics over the legal plies: (column, value).
     pub stats: Vec<(&'static str, Option<u64>)>,
     /// Legal moves summed over the positions before each legal ply.
@@ -157,21 +143,160 @@ impl Trace {
     }
 }
 
-/// The visitor behind [`trace`].
-struct Tracer<G: Facts> {
+/// A game's head: what is known before its first turn.
+#[derive(Clone, Copy, Debug)]
+pub struct Head<'a> {
+    pub game: Option<&'static str>,
+    pub sides: [&'static str; 2],
+    /// In canonical order.
+    pub tags: &'a [(String, String)],
+    /// Comments before the first turn.
+    pub comments: &'a [String],
+}
+
+/// A game's tail: what is known after its last turn.
+#[derive(Clone, Copy, Debug)]
+pub struct Tail<'a> {
+    /// The result token that ends the movetext, as written.
+    pub result: Option<ResultToken>,
+    /// Set when the game is valid.
+    pub outcome: Option<&'a Outcome>,
+    pub error: Option<&'a Problem>,
+    /// The replay's totals (`None` when not replayed).
+    pub trace: Option<&'a Trace>,
+    /// How many turns were told.
+    pub turns: usize,
+}
+
+impl Tail<'_> {
+    pub fn is_valid(&self) -> bool {
+        self.error.is_none()
+    }
+}
+
+/// Where a converted game goes, part by part, in order: its head, each of
+/// its turns, its tail.
+pub trait GameSink {
+    fn head(&mut self, head: &Head<'_>);
+    fn turn(&mut self, turn: TurnOut);
+    fn tail(&mut self, tail: &Tail<'_>);
+}
+
+impl Converted {
+    pub fn is_valid(&self) -> bool {
+        self.error.is_none()
+    }
+
+    /// The first tag called `name`.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Tells the game to `sink`.
+    pub fn tell(&self, sink: &mut dyn GameSink) {
+        sink.head(&Head {
+            game: self.game,
+            sides: self.sides,
+            tags: &self.tags,
+            comments: &self.comments,
+        });
+        for t in &self.turns {
+            sink.turn(t.clone());
+        }
+        sink.tail(&Tail {
+            result: self.result,
+            outcome: self.outcome.as_ref(),
+            error: self.error.as_ref(),
+            trace: self.trace.as_ref(),
+            turns: self.turns.len(),
+        });
+    }
+}
+
+/// Gathers a game told into a [`Converted`]; `first_only`: keeps only its
+/// first turn (what `stats` needs of the turns).
+#[derive(Debug)]
+pub struct Collect {
+    game: Converted,
+    first_only: bool,
+}
+
+impl Collect {
+    pub fn new(index: usize) -> Collect {
+        Collect {
+            game: Converted {
+                index,
+                game: None,
+                sides: ["", ""],
+                tags: Vec::new(),
+                comments: Vec::new(),
+                turns: Vec::new(),
+                result: None,
+                outcome: None,
+                error: None,
+                trace: None,
+            },
+            first_only: false,
+        }
+    }
+
+    /// Keeps only the first turn.
+    pub fn first_only(mut self) -> Collect {
+        self.first_only = true;
+        self
+    }
+
+    pub fn into_game(self) -> Converted {
+        self.game
+    }
+}
+
+impl GameSink for Collect {
+    fn head(&mut self, head: &Head<'_>) {
+        self.game.game = head.game;
+        self.game.sides = head.sides;
+        self.game.tags = head.tags.to_vec();
+        self.game.comments = head.comments.to_vec();
+    }
+
+    fn turn(&mut self, turn: TurnOut) {
+        match self.first_only {
+            false => self.game.turns.push(turn),
+            // Only a legal first turn is needed (the opening).
+            true if self.game.turns.is_empty() && turn.facts.is_some() => {
+                self.game.turns.push(turn)
+            }
+            true => {}
+        }
+    }
+
+    fn tail(&mut self, tail: &Tail<'_>) {
+        self.game.result = tail.result;
+        self.game.outcome = tail.outcome.cloned();
+        self.game.error = tail.error.cloned();
+        self.game.trace = tail.trace.cloned();
+    }
+}
+
+/// The visitor behind [`tell`]: each legal ply, described, to the sink.
+struct Tracer<'s, G: Facts> {
     opts: TraceOptions,
     site_move: Option<SiteMove<G>>,
+    sink: &'s mut dyn GameSink,
+    first_mover: Side,
+    starts_second: bool,
     /// The position before the ply being played.
     before: Option<G::Position>,
-    facts: Vec<MoveFacts>,
-    site: Vec<String>,
     stats: G::Stats,
     legal_total: u64,
     moves: Vec<G::Move>,
     opening: Option<String>,
 }
 
-impl<G: Facts> Visitor<G> for Tracer<G> {
+impl<G: Facts> Visitor<G> for Tracer<'_, G> {
     fn before_ply(&mut self, _: usize, pos: &G::Position) -> std::ops::ControlFlow<()> {
         match &mut self.before {
             Some(before) => before.clone_from(pos),
@@ -180,7 +305,7 @@ impl<G: Facts> Visitor<G> for Tracer<G> {
         std::ops::ControlFlow::Continue(())
     }
 
-    fn after_ply(&mut self, ply: usize, mv: &G::Move, after: &G::Position) {
+    fn after_ply(&mut self, ply: usize, turn: &TurnIn<'_>, mv: &G::Move, after: &G::Position) {
         let before = self.before.as_ref().expect("before_ply came first");
         let f = G::describe(before, mv, after);
         if self.opts.branching {
@@ -188,14 +313,31 @@ impl<G: Facts> Visitor<G> for Tracer<G> {
             G::legal_moves(before, &mut self.moves);
             self.legal_total += self.moves.len() as u64;
         }
-        if let (true, Some(site_move)) = (self.opts.site, self.site_move) {
-            self.site.push(site_move(before, mv, after, &f));
-        }
+        let site = match (self.opts.site, self.site_move) {
+            (true, Some(site_move)) => Some(site_move(before, mv, after, &f)),
+            _ => None,
+        };
         G::count(&mut self.stats, before, mv, after, ply);
         if ply == 1 {
             self.opening = Some(G::standard(before, mv, after));
         }
-        self.facts.push(f);
+        let (number, second, mover) = turn_at(ply - 1, self.first_mover, self.starts_second);
+        let respelled = f.canonical != turn.text;
+        self.sink.turn(TurnOut {
+            ply,
+            number,
+            second,
+            side: G::SIDES[mover.index()],
+            written: respelled.then(|| turn.text.to_string()),
+            text: if respelled {
+                f.canonical.clone()
+            } else {
+                turn.text.to_string()
+            },
+            facts: Some(f),
+            site,
+            comments: turn.comments.iter().map(|c| c.text.clone()).collect(),
+        });
     }
 
     fn end(&mut self, pos: &G::Position) {
@@ -203,46 +345,139 @@ impl<G: Facts> Visitor<G> for Tracer<G> {
     }
 }
 
-/// Replays `record` under `G`, recording what each legal ply did, the
-/// game's statistics and (with `site_move`) each ply in a site's notation.
-pub fn trace<G: Facts>(
-    record: &Record,
-    opts: TraceOptions,
-    site_move: Option<SiteMove<G>>,
-) -> Trace {
-    let mut tracer = Tracer::<G> {
-        opts,
-        site_move,
-        before: None,
-        facts: Vec::new(),
-        site: Vec::new(),
-        stats: G::Stats::default(),
-        legal_total: 0,
-        moves: Vec::new(),
-        opening: None,
-    };
-    let (replay, _) = replay_with::<G, _>(record, &mut tracer);
-    let (first_mover, starts_second) = first_turn::<G>(record);
-    let stats = G::Stats::COLUMNS
-        .iter()
-        .map(|c| c.name)
-        .zip(tracer.stats.values())
-        .collect();
-    Trace {
-        replay,
-        facts: tracer.facts,
-        site: tracer.site,
-        stats,
-        legal_total: tracer.legal_total,
-        first_mover,
-        starts_second,
-        opening: tracer.opening,
+/// A turn not replayed (after the game's error, or when nothing is
+/// replayed), as written.
+fn as_written(
+    i: usize,
+    turn: TurnIn<'_>,
+    sides: [&'static str; 2],
+    first: (Side, bool),
+) -> TurnOut {
+    let (number, second, mover) = turn_at(i, first.0, first.1);
+    TurnOut {
+        ply: i + 1,
+        number,
+        second,
+        side: sides[mover.index()],
+        text: turn.text.into_owned(),
+        written: None,
+        facts: None,
+        site: None,
+        comments: turn.comments.iter().map(|c| c.text.clone()).collect(),
     }
 }
 
-/// Replays `record` under `G` and builds its converted form (taking the
-/// record's strings). `parse_error` is the envelope's own problem, which
-/// takes precedence over what the replay finds.
+/// Replays `game` under `G` and tells it to `sink` as it goes: its head,
+/// each turn (legal ones described, in canonical spelling; from the first
+/// illegal one on as written), its tail. An envelope problem (in how the
+/// game was read) comes before what the replay finds.
+pub fn tell<'a, G: Facts>(
+    game: &mut dyn ReadGame<'a>,
+    opts: TraceOptions,
+    site_move: Option<SiteMove<G>>,
+    sink: &mut dyn GameSink,
+) {
+    let tags = game.tags().to_vec();
+    let canonical = canonical_tags(&tags, Some((G::NAME, G::SIDES)));
+    let comments: Vec<String> = game.leading().into_iter().map(|c| c.text).collect();
+    sink.head(&Head {
+        game: Some(G::NAME),
+        sides: G::SIDES,
+        tags: &canonical,
+        comments: &comments,
+    });
+    let (first_mover, starts_second) = first_turn::<G>(&tags);
+    let mut told = 0;
+    let mut played = None;
+    let mut totals = None;
+    if !opts.syntax_only {
+        let mut tracer = Tracer::<G> {
+            opts,
+            site_move,
+            sink: &mut *sink,
+            first_mover,
+            starts_second,
+            before: None,
+            stats: G::Stats::default(),
+            legal_total: 0,
+            moves: Vec::new(),
+            opening: None,
+        };
+        let p = play_turns::<G, _>(&tags, game.start(), game, &mut tracer);
+        told = p.plies;
+        let stats = G::Stats::COLUMNS
+            .iter()
+            .map(|c| c.name)
+            .zip(tracer.stats.values())
+            .collect();
+        totals = Some((stats, tracer.legal_total, tracer.opening));
+        played = Some(p);
+    }
+    while let Some(turn) = game.next_turn() {
+        sink.turn(as_written(
+            told,
+            turn,
+            G::SIDES,
+            (first_mover, starts_second),
+        ));
+        told += 1;
+    }
+    let end = game.finish();
+    let trace = played
+        .zip(totals)
+        .map(|(p, (stats, legal_total, opening))| Trace {
+            replay: judged::<G>(&tags, end.result, &p),
+            stats,
+            legal_total,
+            first_mover,
+            starts_second,
+            opening,
+        });
+    let replay_error = trace.as_ref().and_then(|t| t.replay.error.as_ref());
+    let error = end.error.as_ref().or(replay_error);
+    let outcome = trace.as_ref().and_then(|t| t.replay.outcome.as_ref());
+    sink.tail(&Tail {
+        result: end.result.map(|r| r.result),
+        outcome: if error.is_some() { None } else { outcome },
+        error,
+        trace: trace.as_ref(),
+        turns: told,
+    });
+}
+
+/// Tells a game whose rules are not known (`problem` says why): its head,
+/// its turns as written, its tail with the problem.
+pub fn tell_without_rules<'a>(
+    game: &mut dyn ReadGame<'a>,
+    problem: Problem,
+    sink: &mut dyn GameSink,
+) {
+    let canonical = canonical_tags(game.tags(), None);
+    let comments: Vec<String> = game.leading().into_iter().map(|c| c.text).collect();
+    sink.head(&Head {
+        game: None,
+        sides: ["", ""],
+        tags: &canonical,
+        comments: &comments,
+    });
+    let mut told = 0;
+    while let Some(turn) = game.next_turn() {
+        sink.turn(as_written(told, turn, ["", ""], (Side::First, false)));
+        told += 1;
+    }
+    let end = game.finish();
+    sink.tail(&Tail {
+        result: end.result.map(|r| r.result),
+        outcome: None,
+        error: Some(end.error.as_ref().unwrap_or(&problem)),
+        trace: None,
+        turns: told,
+    });
+}
+
+/// Replays `record` under `G` and gathers its converted form.
+/// `parse_error` is the envelope's own problem, which takes precedence over
+/// what the replay finds.
 pub fn convert<G: Facts>(
     index: usize,
     record: Record,
@@ -250,88 +485,29 @@ pub fn convert<G: Facts>(
     opts: TraceOptions,
     site_move: Option<SiteMove<G>>,
 ) -> Converted {
-    let trace = (!opts.syntax_only).then(|| trace::<G>(&record, opts, site_move));
-    let turn = trace.as_ref().map_or_else(
-        || first_turn::<G>(&record),
-        |t| (t.first_mover, t.starts_second),
+    let mut collect = Collect::new(index);
+    tell::<G>(
+        &mut RecordSource::new(&record, parse_error),
+        opts,
+        site_move,
+        &mut collect,
     );
-    assemble(
-        index,
-        record,
-        parse_error,
-        Some((G::NAME, G::SIDES)),
-        turn,
-        trace,
-    )
+    collect.into_game()
 }
 
 /// The converted form of a record whose rules are not known (`problem`
 /// says why): its envelope only, turns as written.
-pub fn without_rules(index: usize, record: Record, problem: Problem) -> Converted {
-    assemble(
-        index,
-        record,
-        Some(problem),
-        None,
-        (Side::First, false),
-        None,
-    )
-}
-
-/// Builds the converted form from the record and its trace.
-fn assemble(
+pub fn without_rules(
     index: usize,
     record: Record,
-    error: Option<Problem>,
-    game: Option<(&'static str, [&'static str; 2])>,
-    (first_mover, starts_second): (Side, bool),
-    mut trace: Option<Trace>,
+    parse_error: Option<Problem>,
+    problem: Problem,
 ) -> Converted {
-    let sides = game.map_or(["", ""], |g| g.1);
-    // The turns own what each ply did; the trace keeps its totals.
-    let (facts, site) = trace.as_mut().map_or((Vec::new(), Vec::new()), |t| {
-        (std::mem::take(&mut t.facts), std::mem::take(&mut t.site))
-    });
-    let mut facts = facts.into_iter();
-    let mut site = site.into_iter();
-    let tags = canonical_tags(&record, game);
-    let result = record.result.map(|r| r.result);
-    let comments = record.comments.into_iter().map(|c| c.text).collect();
-    let turns = record
-        .turns
-        .into_iter()
-        .enumerate()
-        .map(|(i, turn)| {
-            let (number, second, mover) = turn_at(i, first_mover, starts_second);
-            // Facts come one per legal ply, from the first turn on.
-            let f = facts.next();
-            let respelled = f.as_ref().filter(|f| f.canonical != turn.text);
-            TurnOut {
-                ply: i + 1,
-                number,
-                second,
-                side: sides[mover.index()],
-                written: respelled.map(|_| turn.text.clone()),
-                text: respelled.map_or(turn.text, |f| f.canonical.clone()),
-                facts: f,
-                site: site.next(),
-                comments: turn.comments.into_iter().map(|c| c.text).collect(),
-            }
-        })
-        .collect();
-    let replay_error = trace.as_mut().and_then(|t| t.replay.error.take());
-    let outcome = trace.as_mut().and_then(|t| t.replay.outcome.take());
-    let error = error.or(replay_error);
-    Converted {
-        index,
-        game: game.map(|g| g.0),
-        sides,
-        tags,
-        comments,
-        turns,
-        result,
-        outcome: if error.is_some() { None } else { outcome },
-        error,
-        trace,
-    }
+    let mut collect = Collect::new(index);
+    tell_without_rules(
+        &mut RecordSource::new(&record, parse_error),
+        problem,
+        &mut collect,
+    );
+    collect.into_game()
 }

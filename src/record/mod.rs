@@ -141,20 +141,28 @@ impl Record {
 
     /// A short human title: `Round 3, Ana vs Ben` from whatever is present.
     pub fn title(&self, sides: [&str; 2]) -> Option<String> {
-        let mut parts = Vec::new();
-        if let Some(round) = self
-            .tag_value("Round")
-            .filter(|r| !r.is_empty() && *r != "?")
-        {
-            parts.push(format!("Round {round}"));
-        }
-        let a = self.tag_value(sides[0]).filter(|s| !s.is_empty());
-        let b = self.tag_value(sides[1]).filter(|s| !s.is_empty());
-        if a.is_some() || b.is_some() {
-            parts.push(format!("{} vs {}", a.unwrap_or("?"), b.unwrap_or("?")));
-        }
-        (!parts.is_empty()).then(|| parts.join(", "))
+        title(&self.tags, sides)
     }
+}
+
+/// A short human title for a game with these tags: `Round 3, Ana vs Ben`
+/// from whatever is present.
+pub fn title(tags: &[Tag], sides: [&str; 2]) -> Option<String> {
+    let value = |name: &str| {
+        tags.iter()
+            .find(|t| t.name == name)
+            .map(|t| t.value.as_str())
+            .filter(|v| !v.is_empty())
+    };
+    let mut parts = Vec::new();
+    if let Some(round) = value("Round").filter(|r| *r != "?") {
+        parts.push(format!("Round {round}"));
+    }
+    let (a, b) = (value(sides[0]), value(sides[1]));
+    if a.is_some() || b.is_some() {
+        parts.push(format!("{} vs {}", a.unwrap_or("?"), b.unwrap_or("?")));
+    }
+    (!parts.is_empty()).then(|| parts.join(", "))
 }
 
 /// What the parser made of one stretch of input: a record (possibly only
@@ -163,4 +171,318 @@ impl Record {
 pub struct Parsed {
     pub record: Record,
     pub error: Option<Problem>,
+}
+
+/// A turn as the replay reads it: its move number (when written), its text,
+/// its place, and the comments written after it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurnIn<'a> {
+    pub number: Option<MoveNumber>,
+    pub text: std::borrow::Cow<'a, str>,
+    pub span: Span,
+    pub comments: std::borrow::Cow<'a, [Comment]>,
+}
+
+/// Where the replay reads a game's turns from, one at a time, so that a
+/// replay need keep no turn. A turn read may be put back (the replay puts
+/// back the turn it stops at, for whoever reads on).
+pub trait TurnSource<'a> {
+    fn next_turn(&mut self) -> Option<TurnIn<'a>>;
+    fn unread(&mut self, turn: TurnIn<'a>);
+}
+
+/// A game to read: its tags, the comments before its first turn, its turns
+/// one by one, and how its reading ended — a game being read from text
+/// ([`StreamTurns`], nothing of it kept) or one already read
+/// ([`RecordSource`]).
+pub trait ReadGame<'a>: TurnSource<'a> {
+    fn tags(&self) -> &[Tag];
+    /// Where the game starts in the input.
+    fn start(&self) -> usize;
+    /// The comments before the first turn (taken: asked once).
+    fn leading(&mut self) -> Vec<Comment>;
+    /// The next turn's place and text, without reading it.
+    fn peek_turn(&mut self) -> Option<(Span, &str)>;
+    /// The tags and the turns at once (to replay without copying the
+    /// tags).
+    fn parts(&mut self) -> (&[Tag], &mut dyn TurnSource<'a>);
+    /// Reads what is left (keeping nothing) and says how the reading ended:
+    /// the result token, and the problem that stopped it.
+    fn finish(&mut self) -> End;
+    /// What is left of the game, read into a [`Record`] (with the turns
+    /// already read left out), and its problem.
+    fn record(&mut self) -> Parsed;
+}
+
+/// A game already read.
+pub struct RecordSource<'a> {
+    record: &'a Record,
+    next: usize,
+    back: Option<TurnIn<'a>>,
+    leading_taken: bool,
+    error: Option<Problem>,
+}
+
+impl<'a> RecordSource<'a> {
+    /// `record`, with `error` the problem its reading met (if any).
+    pub fn new(record: &'a Record, error: Option<Problem>) -> Self {
+        RecordSource {
+            record,
+            next: 0,
+            back: None,
+            leading_taken: false,
+            error,
+        }
+    }
+}
+
+impl<'a> TurnSource<'a> for RecordSource<'a> {
+    fn next_turn(&mut self) -> Option<TurnIn<'a>> {
+        if let Some(t) = self.back.take() {
+            return Some(t);
+        }
+        let t = self.record.turns.get(self.next)?;
+        self.next += 1;
+        Some(TurnIn {
+            number: t.number,
+            text: std::borrow::Cow::Borrowed(&t.text),
+            span: t.span,
+            comments: std::borrow::Cow::Borrowed(&t.comments),
+        })
+    }
+
+    fn unread(&mut self, turn: TurnIn<'a>) {
+        self.back = Some(turn);
+    }
+}
+
+impl<'a> ReadGame<'a> for RecordSource<'a> {
+    fn tags(&self) -> &[Tag] {
+        &self.record.tags
+    }
+
+    fn start(&self) -> usize {
+        self.record.span.start
+    }
+
+    fn leading(&mut self) -> Vec<Comment> {
+        if std::mem::replace(&mut self.leading_taken, true) {
+            return Vec::new();
+        }
+        self.record.comments.clone()
+    }
+
+    fn peek_turn(&mut self) -> Option<(Span, &str)> {
+        match &self.back {
+            Some(t) => Some((t.span, &t.text)),
+            None => self
+                .record
+                .turns
+                .get(self.next)
+                .map(|t| (t.span, t.text.as_str())),
+        }
+    }
+
+    fn parts(&mut self) -> (&[Tag], &mut dyn TurnSource<'a>) {
+        let tags: &'a [Tag] = &self.record.tags;
+        (tags, self)
+    }
+
+    fn finish(&mut self) -> End {
+        self.next = self.record.turns.len();
+        self.back = None;
+        End {
+            error: self.error.clone(),
+            result: self.record.result,
+            span: self.record.span,
+        }
+    }
+
+    fn record(&mut self) -> Parsed {
+        let mut record = self.record.clone();
+        let skip = self.next - usize::from(self.back.is_some());
+        record.turns.drain(..skip.min(record.turns.len()));
+        if self.leading_taken {
+            record.comments.clear();
+        }
+        self.finish();
+        Parsed {
+            record,
+            error: self.error.clone(),
+        }
+    }
+}
+
+/// A game being read from text: its turns one by one — each with the
+/// comments after it ([`StreamTurns::new`]), or the turns alone, which
+/// needs no reading ahead ([`StreamTurns::lean`], for a replay that keeps
+/// nothing).
+pub struct StreamTurns<'g, 'r, 'a> {
+    tags: Vec<Tag>,
+    turns: Stream<'g, 'r, 'a>,
+}
+
+/// The turns of a [`StreamTurns`] (apart from its tags, so that both can be
+/// lent at once).
+struct Stream<'g, 'r, 'a> {
+    game: &'g mut GameReader<'r, 'a>,
+    /// The next turn token, read ahead.
+    ahead: Option<TurnToken<'a>>,
+    /// A turn put back.
+    back: Option<TurnIn<'a>>,
+    /// Comments are read with the turn before them (else skipped).
+    comments: bool,
+}
+
+impl<'g, 'r, 'a> StreamTurns<'g, 'r, 'a> {
+    /// Starts reading `game`'s movetext, each turn with the comments after
+    /// it (those before the first turn are read at once).
+    pub fn new(game: &'g mut GameReader<'r, 'a>) -> Self {
+        let mut leading = Vec::new();
+        let ahead = Stream::read_to_turn(game, &mut leading, true);
+        game.leading = leading;
+        StreamTurns {
+            tags: std::mem::take(&mut game.tags),
+            turns: Stream {
+                game,
+                ahead,
+                back: None,
+                comments: true,
+            },
+        }
+    }
+
+    /// Starts reading `game`'s turns, comments skipped and nothing read
+    /// ahead.
+    pub fn lean(game: &'g mut GameReader<'r, 'a>) -> Self {
+        StreamTurns {
+            tags: std::mem::take(&mut game.tags),
+            turns: Stream {
+                game,
+                ahead: None,
+                back: None,
+                comments: false,
+            },
+        }
+    }
+}
+
+impl<'r, 'a> Stream<'_, 'r, 'a> {
+    /// Reads tokens up to the next turn; the comments on the way go to
+    /// `comments` (when kept).
+    fn read_to_turn(
+        game: &mut GameReader<'r, 'a>,
+        comments: &mut Vec<Comment>,
+        keep: bool,
+    ) -> Option<TurnToken<'a>> {
+        while let Some(token) = game.next_token() {
+            match token {
+                Token::Turn(t) => return Some(t),
+                Token::Comment(c) if keep => comments.push(c),
+                Token::Comment(_) | Token::Result(_) => {}
+            }
+        }
+        None
+    }
+}
+
+impl<'a> TurnSource<'a> for Stream<'_, '_, 'a> {
+    fn next_turn(&mut self) -> Option<TurnIn<'a>> {
+        if let Some(t) = self.back.take() {
+            return Some(t);
+        }
+        if !self.comments {
+            let turn = self
+                .ahead
+                .take()
+                .or_else(|| Self::read_to_turn(self.game, &mut Vec::new(), false))?;
+            return Some(TurnIn {
+                number: turn.number,
+                text: turn.text,
+                span: turn.span,
+                comments: std::borrow::Cow::Borrowed(&[]),
+            });
+        }
+        let turn = self.ahead.take()?;
+        let mut comments = Vec::new();
+        self.ahead = Self::read_to_turn(self.game, &mut comments, true);
+        Some(TurnIn {
+            number: turn.number,
+            text: turn.text,
+            span: turn.span,
+            comments: std::borrow::Cow::Owned(comments),
+        })
+    }
+
+    fn unread(&mut self, turn: TurnIn<'a>) {
+        self.back = Some(turn);
+    }
+}
+
+impl<'a> TurnSource<'a> for StreamTurns<'_, '_, 'a> {
+    fn next_turn(&mut self) -> Option<TurnIn<'a>> {
+        self.turns.next_turn()
+    }
+
+    fn unread(&mut self, turn: TurnIn<'a>) {
+        self.turns.unread(turn)
+    }
+}
+
+impl<'a> ReadGame<'a> for StreamTurns<'_, '_, 'a> {
+    fn tags(&self) -> &[Tag] {
+        &self.tags
+    }
+
+    fn start(&self) -> usize {
+        self.turns.game.start()
+    }
+
+    fn leading(&mut self) -> Vec<Comment> {
+        std::mem::take(&mut self.turns.game.leading)
+    }
+
+    fn peek_turn(&mut self) -> Option<(Span, &str)> {
+        let t = &mut self.turns;
+        if t.back.is_none() && t.ahead.is_none() && !t.comments {
+            t.ahead = Stream::read_to_turn(t.game, &mut Vec::new(), false);
+        }
+        match &t.back {
+            Some(b) => Some((b.span, &b.text)),
+            None => t.ahead.as_ref().map(|a| (a.span, a.text.as_ref())),
+        }
+    }
+
+    fn parts(&mut self) -> (&[Tag], &mut dyn TurnSource<'a>) {
+        (&self.tags, &mut self.turns)
+    }
+
+    fn finish(&mut self) -> End {
+        self.turns.back = None;
+        self.turns.ahead = None;
+        self.turns.game.finish()
+    }
+
+    fn record(&mut self) -> Parsed {
+        let mut record = Record {
+            tags: self.tags.clone(),
+            comments: self.leading(),
+            ..Record::default()
+        };
+        while let Some(t) = self.next_turn() {
+            record.turns.push(Turn {
+                number: t.number,
+                text: t.text.into_owned(),
+                span: t.span,
+                comments: t.comments.into_owned(),
+            });
+        }
+        let end = self.finish();
+        record.result = end.result;
+        record.span = end.span;
+        Parsed {
+            record,
+            error: end.error,
+        }
+    }
 }

@@ -208,13 +208,12 @@ impl<'a> Reader<'a> {
         Span::new(at, at + len.max(1).min(self.src.len() - rel))
     }
 
+    /// The text of a problem's token (its first bytes: see
+    /// [`crate::problem::capped`]).
     fn token_text_boxed(&self, span: Span) -> Option<Box<str>> {
-        self.token_text(span).map(String::into_boxed_str)
-    }
-
-    fn token_text(&self, span: Span) -> Option<String> {
         let bytes = &self.src[span.start - self.base..span.end - self.base];
-        (!bytes.is_empty()).then(|| String::from_utf8_lossy(bytes).into_owned())
+        let bytes = &bytes[..bytes.len().min(crate::problem::TOKEN_CAP + 4)];
+        (!bytes.is_empty()).then(|| crate::problem::capped(&String::from_utf8_lossy(bytes)))
     }
 
     fn error_at(&self, code: Code, message: String, at: usize) -> Problem {
@@ -323,9 +322,20 @@ impl<'a> Reader<'a> {
         (tags, None)
     }
 
-    /// The next token of a game's movetext: `Ok(None)` at its end (the end
-    /// of the chunk, or past the result token and the comments after it).
-    fn token(&mut self, m: &mut MovetextState) -> Result<Option<Token<'a>>, Problem> {
+    /// The next token of a game's movetext: `None` at its end (the end of
+    /// the chunk, or past the result token and the comments after it) or at
+    /// the first problem, which is left in `m.problem`.
+    fn token(&mut self, m: &mut MovetextState) -> Option<Token<'a>> {
+        match self.token_or_problem(m) {
+            Ok(t) => t,
+            Err(p) => {
+                m.problem = Some(Box::new(p));
+                None
+            }
+        }
+    }
+
+    fn token_or_problem(&mut self, m: &mut MovetextState) -> Result<Option<Token<'a>>, Problem> {
         if m.after_result {
             // Comments right after the result token still belong to the game.
             let save = self.pos;
@@ -487,6 +497,8 @@ struct MovetextState {
     pending_number: Option<MoveNumber>,
     /// The result token was read: only comments may follow.
     after_result: bool,
+    /// The problem that stopped the reading.
+    problem: Option<Box<Problem>>,
 }
 
 /// A turn as read: its move number (when written before it), its text (a
@@ -522,6 +534,9 @@ pub struct End {
 pub struct GameReader<'r, 'a> {
     reader: &'r mut Reader<'a>,
     pub tags: Vec<Tag>,
+    /// The comments before the first turn, once read ahead (for
+    /// [`super::StreamTurns`]).
+    pub(super) leading: Vec<Comment>,
     start: usize,
     state: MovetextState,
     error: Option<Problem>,
@@ -538,22 +553,14 @@ impl<'a> GameReader<'_, 'a> {
     /// The next token of the movetext; `None` at its end or at the first
     /// problem (which [`GameReader::finish`] gives).
     pub fn next_token(&mut self) -> Option<Token<'a>> {
-        if self.error.is_some() || self.end.is_some() {
+        if self.error.is_some() || self.end.is_some() || self.state.problem.is_some() {
             return None;
         }
-        match self.reader.token(&mut self.state) {
-            Ok(Some(t)) => {
-                if let Token::Result(r) = &t {
-                    self.result = Some(*r);
-                }
-                Some(t)
-            }
-            Ok(None) => None,
-            Err(p) => {
-                self.error = Some(p);
-                None
-            }
+        let t = self.reader.token(&mut self.state);
+        if let Some(Token::Result(r)) = &t {
+            self.result = Some(*r);
         }
+        t
     }
 
     /// Reads what is left of the game (keeping nothing) and says how its
@@ -563,9 +570,10 @@ impl<'a> GameReader<'_, 'a> {
             return end.clone();
         }
         while self.next_token().is_some() {}
+        let stopped = self.error.take().or(self.state.problem.take().map(|p| *p));
         // A bad byte was read as U+FFFD; it is the game's problem when
         // nothing else stopped the reading first.
-        let error = match (self.error.take(), self.reader.bad_byte.take()) {
+        let error = match (stopped, self.reader.bad_byte.take()) {
             (Some(e), Some(b)) if b.span.start < e.span.start => Some(b),
             (e, b) => e.or(b),
         };
@@ -663,6 +671,7 @@ pub fn each_game<T>(
         let mut game = GameReader {
             reader: &mut r,
             tags,
+            leading: Vec::new(),
             start,
             state: MovetextState::default(),
             error,
