@@ -165,6 +165,59 @@ where
     }
 }
 
+/// Hands game `n` (1-based) of `input` to `f` as it is read, on this
+/// thread (the games before it are read past, nothing of them kept);
+/// returns what `f` made of it, or `None` when the input has fewer games.
+pub fn read_nth<R, T, F>(
+    input: R,
+    format: Format,
+    opts: &Options,
+    n: usize,
+    f: F,
+) -> io::Result<Option<T>>
+where
+    R: BufRead,
+    F: FnOnce(Option<&Chunk>, &mut dyn ReadGame<'_>, Result<&'static dyn AnyGame, Problem>) -> T,
+{
+    let (mut f, mut made, mut seen) = (Some(f), None, 0);
+    let mut visit = |chunk: Option<&Chunk>,
+                     game: &mut dyn ReadGame<'_>,
+                     rules: Result<&'static dyn AnyGame, Problem>| {
+        seen += 1;
+        if seen == n {
+            made = f.take().map(|f| f(chunk, game, rules));
+        }
+        Ok(match seen >= n {
+            true => ControlFlow::Break(()),
+            false => ControlFlow::Continue(()),
+        })
+    };
+    match format {
+        Format::Text => {
+            let mut chunks = crate::record::ChunkReader::new(input);
+            while let Some(chunk) = chunks.next_chunk()? {
+                let flows = games_in(&chunk, opts, &mut |c, g, r| visit(c, g, r));
+                if flows
+                    .iter()
+                    .any(|f| matches!(f, Ok(ControlFlow::Break(()))))
+                {
+                    break;
+                }
+            }
+        }
+        Format::Json => {
+            let _ = read_json(input, opts, &mut visit)?;
+        }
+        Format::Jsonl => {
+            let _ = read_jsonl(input, opts, &mut visit)?;
+        }
+        Format::Site(site) => {
+            let _ = read_site(input, site.game(), site.format(), &mut visit)?;
+        }
+    }
+    Ok(made)
+}
+
 /// A game to hand on sequentially: its chunk, the game, its rules.
 type Each<'a> = dyn FnMut(
         Option<&Chunk>,
@@ -176,10 +229,19 @@ type Each<'a> = dyn FnMut(
 /// What `map` makes of the games of one chunk of the record format, each
 /// read as it is handed on.
 fn games_of<T>(chunk: &Chunk, opts: &Options, map: &Map<'_, T>) -> Vec<T> {
+    games_in(chunk, opts, &mut |c, g, r| map(c, g, r))
+}
+
+/// [`Map`] called on one thread.
+type MapMut<'a, T> = dyn FnMut(Option<&Chunk>, &mut dyn ReadGame<'_>, Result<&'static dyn AnyGame, Problem>) -> T
+    + 'a;
+
+/// [`games_of`] with a sequential `f`.
+fn games_in<T>(chunk: &Chunk, opts: &Options, f: &mut MapMut<'_, T>) -> Vec<T> {
     if chunk.truncated {
         let p = too_large(chunk);
         let record = Record::default();
-        return vec![map(
+        return vec![f(
             Some(chunk),
             &mut RecordSource::new(&record, Some(p.clone())),
             Err(p),
@@ -191,7 +253,7 @@ fn games_of<T>(chunk: &Chunk, opts: &Options, map: &Map<'_, T>) -> Vec<T> {
             false => StreamTurns::new(game),
         };
         let rules = rules_for_game(&mut game, opts);
-        map(Some(chunk), &mut game, rules)
+        f(Some(chunk), &mut game, rules)
     })
 }
 

@@ -14,6 +14,7 @@ use crate::problem::Problem;
 use crate::record::{End, ReadGame, Record, Span, Tag};
 use crate::replay::{self, LegalMoves, PlyCount, Replay};
 use std::marker::PhantomData;
+use std::ops::ControlFlow;
 
 /// Every game gamerec knows, in the order of the `stats` CSV's columns.
 pub static GAMES: &[&dyn AnyGame] = &[
@@ -54,18 +55,29 @@ pub trait AnyGame: Sync {
         parse_error: Option<Problem>,
         opts: TraceOptions,
     ) -> Converted;
-    /// The position before ply `ply` (1-based), or after the last turn, in
-    /// the game's `Position` notation.
-    fn position_at(&self, record: &Record, ply: Option<usize>) -> Result<String, Problem>;
-    /// The legal turns (canonical, sorted) before ply `ply`, or after the
-    /// last turn.
-    fn legal_moves_at(&self, record: &Record, ply: Option<usize>) -> Result<LegalMoves, Problem>;
-    /// The number of legal turns before every ply of the record that can be
-    /// replayed, and the problem that stopped it, if one did.
-    fn legal_move_counts(&self, record: &Record) -> (Vec<PlyCount>, Option<Problem>);
-    /// Perft `depth` from the position before ply `ply` (or after the last
-    /// turn), divided by first move.
-    fn perft(&self, record: &Record, ply: Option<usize>, depth: u32) -> Result<Divided, Problem>;
+    /// The position before ply `ply` (1-based) of a game as it is read, or
+    /// after its last turn, and the legal turns there (canonical, sorted).
+    fn legal_moves_at(
+        &self,
+        game: &mut dyn ReadGame<'_>,
+        ply: Option<usize>,
+    ) -> Result<LegalMoves, Problem>;
+    /// Tells `each` the number of legal turns before every ply of a game as
+    /// it is read that can be replayed; returns the problem that stopped
+    /// it, if one did.
+    fn legal_move_counts(
+        &self,
+        game: &mut dyn ReadGame<'_>,
+        each: &mut dyn FnMut(PlyCount<'_>) -> ControlFlow<()>,
+    ) -> Option<Problem>;
+    /// Perft `depth` from the position before ply `ply` of a game as it is
+    /// read (or after its last turn), divided by first move.
+    fn perft(
+        &self,
+        game: &mut dyn ReadGame<'_>,
+        ply: Option<usize>,
+        depth: u32,
+    ) -> Result<Divided, Problem>;
     /// Whether the game's move notation reads `turn` as a game with these
     /// `tags` starts (for guessing the rules of a record without a `Game`
     /// tag).
@@ -237,20 +249,29 @@ impl<G: Facts> AnyGame for Registered<G> {
         convert::convert::<G>(index, record, parse_error, opts, site_move)
     }
 
-    fn position_at(&self, record: &Record, ply: Option<usize>) -> Result<String, Problem> {
-        replay::position_before::<G>(record, ply).map(|p| G::write_position(&p))
+    fn legal_moves_at(
+        &self,
+        game: &mut dyn ReadGame<'_>,
+        ply: Option<usize>,
+    ) -> Result<LegalMoves, Problem> {
+        replay::legal_moves_at::<G>(game, ply)
     }
 
-    fn legal_moves_at(&self, record: &Record, ply: Option<usize>) -> Result<LegalMoves, Problem> {
-        replay::legal_moves_at::<G>(record, ply)
+    fn legal_move_counts(
+        &self,
+        game: &mut dyn ReadGame<'_>,
+        each: &mut dyn FnMut(PlyCount<'_>) -> ControlFlow<()>,
+    ) -> Option<Problem> {
+        replay::legal_move_counts::<G>(game, each)
     }
 
-    fn legal_move_counts(&self, record: &Record) -> (Vec<PlyCount>, Option<Problem>) {
-        replay::legal_move_counts::<G>(record)
-    }
-
-    fn perft(&self, record: &Record, ply: Option<usize>, depth: u32) -> Result<Divided, Problem> {
-        replay::position_before::<G>(record, ply).map(|p| perft::divide::<G>(&p, depth))
+    fn perft(
+        &self,
+        game: &mut dyn ReadGame<'_>,
+        ply: Option<usize>,
+        depth: u32,
+    ) -> Result<Divided, Problem> {
+        replay::position_before::<G>(game, ply).map(|(p, _)| perft::divide::<G>(&p, depth))
     }
 
     fn reads_turn(&self, tags: &[Tag], turn: &str) -> bool {

@@ -482,32 +482,53 @@ impl<G: Rules> Visitor<G> for StopBefore {
     }
 }
 
-/// The position before ply `ply` (1-based) of `record`, or after its last
-/// turn when `None`. A wrong declared result does not matter here.
+/// The first of two problems in the input.
+fn earliest(a: Option<Problem>, b: Option<Problem>) -> Option<Problem> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(if b.span.start < a.span.start { b } else { a }),
+        (a, b) => a.or(b),
+    }
+}
+
+/// The position before ply `ply` (1-based) of a game as it is read, or
+/// after its last turn when `None`, and the plies played to reach it. A
+/// wrong declared result does not matter here, nor a problem in the input
+/// past the asked point; of two problems before it, the first.
 pub fn position_before<G: Rules + Notation>(
-    record: &Record,
+    game: &mut dyn ReadGame<'_>,
     ply: Option<usize>,
-) -> Result<G::Position, Problem> {
-    let played = play::<G, _>(record, &mut StopBefore(ply));
-    if let Some(p) = played.error {
+) -> Result<(G::Position, usize), Problem> {
+    let start = game.start();
+    let (tags, turns) = game.parts();
+    let played = play_turns::<G, _>(tags, start, turns, &mut StopBefore(ply));
+    // Where the replay stopped short of the end, the turn it stopped at.
+    let stop_at = match played.stopped {
+        Some(_) => game.peek_turn().map(|(span, _)| span.start),
+        None => None,
+    };
+    let end = game.finish();
+    let envelope = end
+        .error
+        .filter(|e| stop_at.is_none_or(|at| e.span.start < at));
+    if let Some(p) = earliest(envelope, played.error) {
         return Err(p);
     }
     if let (Some(k), None) = (ply, played.stopped) {
-        if k != record.turns.len() + 1 {
-            let end = record.span.end;
+        if k != played.plies + 1 {
             return Err(Problem::new(
                 Code::NoSuchPly,
                 format!(
                     "the game has {} plies; there is no position before ply {k}",
-                    record.turns.len()
+                    played.plies
                 ),
-                Span::new(end, end),
+                Span::new(end.span.end, end.span.end),
             ));
         }
     }
-    Ok(played
+    let pos = played
         .position
-        .expect("a replay without error has a position"))
+        .expect("a replay without error has a position");
+    Ok((pos, played.plies))
 }
 
 /// The canonical spellings of every legal turn, sorted, each once; none
@@ -532,88 +553,89 @@ pub fn canonical_moves<G: Rules + Notation>(pos: &G::Position) -> Vec<String> {
 }
 
 /// One ply's figure for `moves --each`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct PlyCount {
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct PlyCount<'t> {
     pub ply: usize,
     /// Legal turns before this ply.
     pub legal: usize,
     /// The turn as written in the record.
-    pub played: String,
+    pub played: &'t str,
 }
 
-/// Counts the legal turns before every ply.
-struct CountEach<'a> {
-    record: &'a Record,
-    counts: Vec<PlyCount>,
+/// Counts the legal turns before every ply and tells each count once its
+/// ply was played.
+struct CountEach<'f, M> {
+    /// The legal moves before the ply being read (kept to reuse).
+    moves: Vec<M>,
+    each: &'f mut dyn FnMut(PlyCount<'_>) -> ControlFlow<()>,
+    stop: bool,
 }
 
-impl<G: Rules + Notation> Visitor<G> for CountEach<'_> {
-    fn before_ply(&mut self, ply: usize, pos: &G::Position) -> ControlFlow<()> {
-        let mut moves = Vec::new();
-        G::legal_moves(pos, &mut moves);
-        let legal = moves
-            .iter()
-            .map(|m| {
-                let mut s = String::new();
-                G::write_move(m, &mut s);
-                s
-            })
-            .collect::<std::collections::BTreeSet<_>>()
-            .len();
-        self.counts.push(PlyCount {
-            ply,
-            legal,
-            played: self.record.turns[ply - 1].text.clone(),
-        });
+impl<G: Rules + Notation> Visitor<G> for CountEach<'_, G::Move> {
+    fn before_ply(&mut self, _: usize, pos: &G::Position) -> ControlFlow<()> {
+        if self.stop {
+            return ControlFlow::Break(());
+        }
+        // The generator gives each legal turn once.
+        self.moves.clear();
+        G::legal_moves(pos, &mut self.moves);
         ControlFlow::Continue(())
     }
+
+    fn after_ply(&mut self, ply: usize, turn: &TurnIn<'_>, _: &G::Move, _: &G::Position) {
+        let count = PlyCount {
+            ply,
+            legal: self.moves.len(),
+            played: &turn.text,
+        };
+        self.stop = (self.each)(count).is_break();
+    }
 }
 
-/// The number of legal turns before every ply of `record` that can be
-/// replayed, and the problem that stopped the replay (with its moves, not
-/// with its declared result), if one did.
-pub fn legal_move_counts<G: Rules + Notation>(record: &Record) -> (Vec<PlyCount>, Option<Problem>) {
-    let mut each = CountEach {
-        record,
-        counts: Vec::new(),
+/// Tells `each` the number of legal turns before every ply of a game as it
+/// is read, up to the first problem (of its moves or of the input, not of
+/// its declared result), which is returned; `each` may stop it.
+pub fn legal_move_counts<G: Rules + Notation>(
+    game: &mut dyn ReadGame<'_>,
+    each: &mut dyn FnMut(PlyCount<'_>) -> ControlFlow<()>,
+) -> Option<Problem> {
+    let mut counter = CountEach {
+        moves: Vec::new(),
+        each,
+        stop: false,
     };
-    let played = play::<G, _>(record, &mut each);
-    if let Some(p) = &played.error {
-        // The ply that failed was counted before it was read.
-        if let Some(ply) = p.ply {
-            each.counts.truncate(ply - 1);
-        }
+    let start = game.start();
+    let (tags, turns) = game.parts();
+    let played = play_turns::<G, _>(tags, start, turns, &mut counter);
+    if played.stopped.is_some() {
+        return None;
     }
-    (each.counts, played.error)
+    earliest(game.finish().error, played.error)
 }
 
 /// The legal turns at a position, or how the game ended there.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LegalMoves {
+    /// The position, in the game's Position notation.
+    pub position: String,
     /// Canonical spellings, sorted.
     pub moves: Vec<String>,
     /// The game is over: how it ended (`Red won on points at ply 17`).
     pub over: Option<String>,
 }
 
-/// The legal turns before ply `ply` (1-based), or after the last turn.
+/// The legal turns before ply `ply` (1-based) of a game as it is read, or
+/// after its last turn.
 pub fn legal_moves_at<G: Rules + Notation>(
-    record: &Record,
+    game: &mut dyn ReadGame<'_>,
     ply: Option<usize>,
 ) -> Result<LegalMoves, Problem> {
-    let pos = position_before::<G>(record, ply)?;
-    Ok(match G::ending(&pos) {
-        Some(ending) => LegalMoves {
-            moves: Vec::new(),
-            over: Some(describe_ending::<G>(
-                &ending,
-                ply.map_or(record.turns.len(), |p| p - 1),
-            )),
-        },
-        None => LegalMoves {
-            moves: canonical_moves::<G>(&pos),
-            over: None,
-        },
+    let (pos, plies) = position_before::<G>(game, ply)?;
+    let over = G::ending(&pos).map(|ending| describe_ending::<G>(&ending, plies));
+    Ok(LegalMoves {
+        position: G::write_position(&pos),
+        moves: canonical_moves::<G>(&pos),
+        over,
     })
 }
 

@@ -7,7 +7,7 @@
 //! all).
 
 use gamerec::perft::{entries, Entry};
-use gamerec::record::{Record, Span, Tag};
+use gamerec::record::{Record, RecordSource, Span, Tag};
 use gamerec::registry::{AnyGame, GAMES};
 use std::fs::File;
 use std::io::{BufRead, BufReader};
@@ -50,7 +50,7 @@ fn check(game: &dyn AnyGame, all: bool) -> u32 {
                 continue;
             }
             let got = game
-                .perft(&record, None, depth)
+                .perft(&mut RecordSource::new(&record, None), None, depth)
                 .unwrap_or_else(|p| panic!("{} {}: {}", game.name(), entry.id, p.message));
             assert_eq!(
                 got.total,

@@ -447,6 +447,9 @@ fn control_characters_never_reach_the_terminal_raw() {
     );
 }
 
+// 12 and 24 (memory) are in tests/memory.rs: a peak counted there is
+// gamerec's alone.
+
 // 13. -j 1 reports each game as it is read.
 
 #[test]
@@ -506,6 +509,17 @@ fn moves_states_the_end_and_keeps_to_the_exit_codes() {
     assert_eq!(code, 1, "{err}");
     assert!(!out.is_empty(), "the legal prefix is printed");
     assert!(err.contains("no-return"), "{err}");
+    // A problem after the asked ply does not matter there, and --each
+    // prints the plies before a malformed token.
+    let broken = "[Game \"oshi\"]\n1. e3-e4 e7-e6 2. e4?e5 *\n";
+    let (code, out, err) = run(
+        &["moves", "--ply", "2", "--count", "-"],
+        Some(broken.as_bytes()),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.trim().parse::<usize>().unwrap() > 0, "{out}");
+    let (code, out, err) = run(&["moves", "--each", "-"], Some(broken.as_bytes()));
+    assert_eq!((code, out.lines().count()), (1, 2), "{out}{err}");
 }
 
 // 15. One meaning of --game.

@@ -5,12 +5,11 @@
 use super::input::{format, EncodingArg, Opened, Source};
 use super::messages;
 use super::render::problem_report;
-use gamerec::input::read_mapped;
+use gamerec::input::read_nth;
 use gamerec::problem::{Code, Problem};
-use gamerec::record::{Chunk, Record};
+use gamerec::record::{title, Chunk, ReadGame, Record, RecordSource};
 use gamerec::registry::{self, AnyGame};
 use std::io::{self, Write};
-use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 /// The options that say where the position is, shared by `moves` and
@@ -64,14 +63,14 @@ impl PlaceArgs {
     }
 }
 
-/// A record to replay, with where it came from.
-pub struct Loaded {
+/// A game to replay as it is read, with where it came from.
+pub struct Loaded<'g, 'a> {
     pub rules: &'static dyn AnyGame,
-    pub record: Record,
+    pub game: &'g mut dyn ReadGame<'a>,
     /// The input's name for diagnostics.
-    pub name: String,
-    /// The text the record came from (`None`: read from JSON).
-    pub chunk: Option<Chunk>,
+    pub name: &'g str,
+    /// The text the game is read from (`None`: read from JSON).
+    pub chunk: Option<&'g Chunk>,
     /// The game's index in its file (`None` for a bare position).
     pub index: Option<usize>,
 }
@@ -81,29 +80,8 @@ pub enum Failure {
     Usage(String),
     /// The output pipe closed: stop quietly.
     Closed,
-    /// A record (or position) that cannot be replayed to the asked point.
-    Invalid(Box<Invalid>),
-}
-
-pub struct Invalid {
-    name: String,
-    chunk: Option<Chunk>,
-    index: Option<usize>,
-    title: Option<String>,
-    problem: Problem,
-}
-
-impl Loaded {
-    /// The failure of this record at `problem`.
-    pub fn invalid(&self, problem: Problem) -> Failure {
-        Failure::Invalid(Box::new(Invalid {
-            name: self.name.clone(),
-            chunk: self.chunk.clone(),
-            index: self.index,
-            title: self.record.title(self.rules.sides()),
-            problem,
-        }))
-    }
+    /// A game (or position) that cannot be replayed to the asked point.
+    Invalid(Problem),
 }
 
 fn find(name: &str) -> Result<&'static dyn AnyGame, Failure> {
@@ -115,38 +93,54 @@ fn find(name: &str) -> Result<&'static dyn AnyGame, Failure> {
     })
 }
 
-/// Reads the record `place` names.
-pub fn load(place: &PlaceArgs) -> Result<Loaded, Failure> {
+/// What a command does with the game it is given, writing its answer to
+/// `out`.
+type Work<'w> = dyn FnMut(&mut Loaded<'_, '_>, &mut dyn Write) -> Result<(), Failure> + 'w;
+
+/// Finds the game `place` names and lets `work` answer with it; a failure
+/// is reported.
+fn with_game(place: &PlaceArgs, color: bool, work: &mut Work<'_>, out: &mut dyn Write) {
     let (game, n) = place.resolved();
     let Some(path) = place.file.as_deref() else {
         let Some(game) = game else {
-            return Err(Failure::Usage(
+            return report(Failure::Usage(
                 "give a record file, or --game (with --position or for its start)".into(),
             ));
         };
-        let rules = find(game)?;
+        let rules = match find(game) {
+            Ok(rules) => rules,
+            Err(failure) => return report(failure),
+        };
         let (record, name, text) = match place.position.as_deref() {
             Some(p) => (Record::from_position(p), "--position", p),
             None => (Record::default(), "start", ""),
         };
-        return Ok(Loaded {
+        let chunk = Chunk::from_bytes(text.as_bytes());
+        let mut loaded = Loaded {
             rules,
-            record,
-            name: name.into(),
-            chunk: Some(Chunk::from_bytes(text.as_bytes())),
+            game: &mut RecordSource::new(&record, None),
+            name,
+            chunk: Some(&chunk),
             index: None,
-        });
+        };
+        return answer_with(&mut loaded, color, work, out);
     };
-    nth_game(path, n, game, place.encoding)
+    if let Err(failure) = nth_game(path, n, game, place.encoding, color, work, out) {
+        report(failure);
+    }
 }
 
-/// Game `n` of the file at `path`, in whatever format it is.
+/// Lets `work` answer with game `n` of the file at `path`, in whatever
+/// format it is, as the game is read.
 fn nth_game(
     path: &Path,
     n: usize,
     game: Option<&str>,
     encoding: EncodingArg,
-) -> Result<Loaded, Failure> {
+    color: bool,
+    work: &mut Work<'_>,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
     let source = if path.as_os_str() == "-" {
         Source::Stdin
     } else {
@@ -166,46 +160,25 @@ fn nth_game(
         reader,
     };
     let fmt = format("auto", &mut opened).map_err(io_fail)?;
-    let (mut i, mut found) = (0, None);
-    let _ = read_mapped(
-        opened.reader,
-        fmt,
-        &opts,
-        |chunk, game, rules| (chunk.cloned(), game.record(), rules),
-        |_, game| {
-            i += 1;
-            if i < n {
-                return Ok(ControlFlow::Continue(()));
+    let answered = read_nth(opened.reader, fmt, &opts, n, |chunk, game, rules| {
+        let index = Some(n);
+        match rules {
+            Ok(rules) => {
+                let mut loaded = Loaded {
+                    rules,
+                    game,
+                    name: &name,
+                    chunk,
+                    index,
+                };
+                answer_with(&mut loaded, color, work, out);
             }
-            found = Some(game);
-            Ok(ControlFlow::Break(()))
-        },
-    )
+            // A game without rules cannot be replayed.
+            Err(p) => report_invalid(&name, chunk, index, None, &p, color),
+        }
+    })
     .map_err(io_fail)?;
-    let (chunk, parsed, rules) =
-        found.ok_or_else(|| Failure::Usage(format!("{name}: there is no game {n}")))?;
-    let fail = |chunk: Option<Chunk>, problem: Problem| {
-        Failure::Invalid(Box::new(Invalid {
-            name: name.clone(),
-            chunk,
-            index: Some(n),
-            title: None,
-            problem,
-        }))
-    };
-    if let Some(e) = parsed.error {
-        return Err(fail(chunk, e));
-    }
-    match rules {
-        Ok(rules) => Ok(Loaded {
-            rules,
-            record: parsed.record,
-            name,
-            chunk,
-            index: Some(n),
-        }),
-        Err(p) => Err(fail(chunk, p)),
-    }
+    answered.ok_or_else(|| Failure::Usage(format!("{name}: there is no game {n}")))
 }
 
 fn options_for(game: &str) -> Result<gamerec::archive::Options, Failure> {
@@ -216,62 +189,71 @@ fn options_for(game: &str) -> Result<gamerec::archive::Options, Failure> {
     })
 }
 
-/// Reports a failure: a usage mistake (also a bad bare position, or a ply
-/// beyond the game's end) is an error (exit code 2), a record that cannot
-/// be replayed to the asked point an invalid one (1).
-pub fn report(failure: Failure, color: bool) {
+/// Reports a failure that is not a game's: a usage or I/O error, or a
+/// closed pipe.
+fn report(failure: Failure) {
     match failure {
         Failure::Usage(msg) => messages::error(msg),
         Failure::Closed => messages::finished(Err(io::ErrorKind::BrokenPipe.into())),
-        Failure::Invalid(bad) => {
-            let Invalid {
-                name,
-                chunk,
-                index,
-                title,
-                problem,
-            } = *bad;
-            let mut err = io::stderr().lock();
-            let _ = problem_report(
-                &mut err,
-                &name,
-                chunk.as_ref(),
-                index,
-                title.as_deref(),
-                &problem,
-                color,
-            );
-            if index.is_none() || problem.code == Code::NoSuchPly {
-                messages::error(match problem.code {
-                    Code::NoSuchPly => "no such ply (see above)",
-                    _ => "the position cannot be used (see above)",
-                });
-            } else {
-                messages::invalid();
-            }
-        }
+        Failure::Invalid(p) => messages::error(p.message),
     }
 }
 
-/// Loads the record at `place` and lets `work` write its answer to
-/// (buffered) stdout; a failure is reported on stderr (diagnostics coloured
-/// when `color`).
+/// Reports the problem that keeps a game (or a bare position: no `index`)
+/// from being replayed to the asked point.
+fn report_invalid(
+    name: &str,
+    chunk: Option<&Chunk>,
+    index: Option<usize>,
+    title: Option<&str>,
+    problem: &Problem,
+    color: bool,
+) {
+    let mut err = io::stderr().lock();
+    let _ = problem_report(&mut err, name, chunk, index, title, problem, color);
+    if index.is_none() || problem.code == Code::NoSuchPly {
+        messages::error(match problem.code {
+            Code::NoSuchPly => "no such ply (see above)",
+            _ => "the position cannot be used (see above)",
+        });
+    } else {
+        messages::invalid();
+    }
+}
+
+/// Lets `work` write its answer about `loaded` to `out`, then reports its
+/// failure, if any, after what it wrote.
+fn answer_with(loaded: &mut Loaded<'_, '_>, color: bool, work: &mut Work<'_>, out: &mut dyn Write) {
+    let done = work(loaded, out);
+    let flushed = out.flush().map_err(write_failure);
+    match done.and(flushed) {
+        Ok(()) => {}
+        Err(Failure::Invalid(p)) => {
+            let title = title(loaded.game.tags(), loaded.rules.sides());
+            report_invalid(
+                loaded.name,
+                loaded.chunk,
+                loaded.index,
+                title.as_deref(),
+                &p,
+                color,
+            )
+        }
+        Err(other) => report(other),
+    }
+}
+
+/// Finds the game `place` names and lets `work` write its answer to
+/// (buffered) stdout, as the game is read; a failure is reported on stderr
+/// (diagnostics coloured when `color`) after what was written.
 pub fn answer(
     place: &PlaceArgs,
     color: bool,
-    work: impl FnOnce(&Loaded, &mut dyn Write) -> Result<(), Failure>,
+    mut work: impl FnMut(&mut Loaded<'_, '_>, &mut dyn Write) -> Result<(), Failure>,
 ) {
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let outcome = load(place).and_then(|loaded| {
-        let done = work(&loaded, &mut out);
-        // What was written before a failure is shown before its report.
-        out.flush().map_err(write_failure)?;
-        done
-    });
-    if let Err(failure) = outcome {
-        report(failure, color);
-    }
+    with_game(place, color, &mut work, &mut out);
 }
 
 /// A failure to write the answer.

@@ -4,6 +4,7 @@
 use super::at::{answer, write_failure, Failure, PlaceArgs};
 use super::messages;
 use super::render::ColorChoice;
+use std::ops::ControlFlow;
 
 #[derive(clap::Args)]
 #[command(
@@ -35,25 +36,28 @@ pub struct Args {
 
 pub fn run(args: Args) {
     answer(&args.place, args.color.for_stderr(), |loaded, out| {
-        let (rules, record) = (loaded.rules, &loaded.record);
-        let ply = args.ply.map(|k| k as usize);
-        if args.show_position {
-            let pos = rules
-                .position_at(record, ply)
-                .map_err(|p| loaded.invalid(p))?;
-            writeln!(out, "{pos}").map_err(write_failure)?;
-        }
+        let rules = loaded.rules;
         if args.each {
-            // The legal prefix, then the problem that stopped the replay.
-            let (counts, problem) = rules.legal_move_counts(record);
-            for c in counts {
-                writeln!(out, "{}\t{}\t{}", c.ply, c.legal, c.played).map_err(write_failure)?;
-            }
-            return problem.map_or(Ok(()), |p| Err(loaded.invalid(p)));
+            // The legal prefix as it is replayed, then the problem that
+            // stopped it.
+            let mut written = Ok(());
+            let problem = rules.legal_move_counts(loaded.game, &mut |c| {
+                written = writeln!(out, "{}\t{}\t{}", c.ply, c.legal, c.played);
+                match written {
+                    Ok(()) => ControlFlow::Continue(()),
+                    Err(_) => ControlFlow::Break(()),
+                }
+            });
+            written.map_err(write_failure)?;
+            return problem.map_or(Ok(()), |p| Err(Failure::Invalid(p)));
         }
+        let ply = args.ply.map(|k| k as usize);
         let legal = rules
-            .legal_moves_at(record, ply)
-            .map_err(|p| loaded.invalid(p))?;
+            .legal_moves_at(loaded.game, ply)
+            .map_err(Failure::Invalid)?;
+        if args.show_position {
+            writeln!(out, "{}", legal.position).map_err(write_failure)?;
+        }
         if let Some(how) = &legal.over {
             messages::note(format!("the game is over ({how}): no legal move"));
         }

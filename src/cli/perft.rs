@@ -35,8 +35,8 @@ pub fn run(args: Args) {
         let ply = args.ply.map(|k| k as usize);
         let divided = loaded
             .rules
-            .perft(&loaded.record, ply, args.depth)
-            .map_err(|p| loaded.invalid(p))?;
+            .perft(loaded.game, ply, args.depth)
+            .map_err(super::at::Failure::Invalid)?;
         if args.divide {
             for (mv, n) in &divided.moves {
                 writeln!(out, "{mv}\t{n}").map_err(write_failure)?;

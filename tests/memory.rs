@@ -1,0 +1,155 @@
+//! Regression tests for issue 14's items 12 and 24: gamerec's memory
+//! follows the size of the longest game, not the length of its line, of a
+//! token or its number of plies. In a test binary of their own, whose
+//! inputs are written a piece at a time: the kernel counts a child's peak
+//! memory from before it starts gamerec (the test process's own peak), so
+//! that must stay small. `GAMEREC_BIN=path` runs them against another
+//! build.
+
+#![cfg(target_os = "linux")]
+
+use std::fs::{self, File};
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn bin() -> PathBuf {
+    std::env::var_os("GAMEREC_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_gamerec")))
+}
+
+/// Runs gamerec with `args` (its output thrown away) and returns its exit
+/// code, its peak resident memory in MiB as the kernel counted it, and
+/// what it wrote on stderr.
+#[allow(clippy::zombie_processes)] // reaped by wait4, which std cannot do
+fn peak_memory(args: &[&str]) -> (i32, f64, String) {
+    let err = tempfile::NamedTempFile::new().unwrap();
+    let child = Command::new(bin())
+        .args(args)
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(err.reopen().unwrap())
+        .spawn()
+        .unwrap();
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value; wait4 fills it in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waits for our own child, writing into the two locals.
+    let got = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(got, pid, "wait4: {}", std::io::Error::last_os_error());
+    let code = if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else {
+        -1
+    };
+    // ru_maxrss is in KiB on Linux.
+    let mib = usage.ru_maxrss as f64 / 1024.0;
+    (
+        code,
+        mib,
+        fs::read_to_string(err.path()).unwrap_or_default(),
+    )
+}
+
+/// Writes `head`, `body` `times` times, then `tail` to `path`, a piece at a
+/// time.
+fn write(path: &Path, head: &str, body: &[&str], times: usize, tail: &str) {
+    let mut out = BufWriter::new(File::create(path).unwrap());
+    out.write_all(head.as_bytes()).unwrap();
+    for i in 0..times {
+        out.write_all(body[i % body.len()].as_bytes()).unwrap();
+    }
+    out.write_all(tail.as_bytes()).unwrap();
+    out.flush().unwrap();
+}
+
+/// Every subcommand that reads a game, with `file` as its input.
+fn readers(file: &Path) -> Vec<Vec<&str>> {
+    let file = file.to_str().unwrap();
+    [
+        &["validate", "-q"][..],
+        &["validate", "--format", "json"],
+        &["convert", "--to", "text"],
+        &["convert", "--to", "json"],
+        &["convert", "--to", "jsonl"],
+        &["convert", "--to", "csv"],
+        &["stats"],
+        &["stats", "--summary"],
+        &["moves", "--count"],
+        &["moves", "--each"],
+        &["perft", "1"],
+    ]
+    .iter()
+    .map(|args| {
+        let mut args = args.to_vec();
+        args.push(file);
+        args
+    })
+    .collect()
+}
+
+#[test]
+fn a_ten_megabyte_line_or_token_is_read_in_64_mib_and_shown_in_a_window() {
+    let dir = tempfile::tempdir().unwrap();
+    let head = "[Game \"oshi\"]\n1. ";
+    // One line of 10 MB: the second move is refused.
+    let line = dir.path().join("line.grec");
+    write(&line, head, &["e3-e4 "], 10_000_000 / 6, "*\n");
+    // One token of 10 MB.
+    let token = dir.path().join("token.grec");
+    write(&token, head, &["xxxxxxxxxx"], 1_000_000, " *\n");
+    for file in [&line, &token] {
+        for args in readers(file) {
+            let (code, mib, err) = peak_memory(&args);
+            assert_eq!(code, 1, "{args:?}: {err}");
+            assert!(mib <= 64.0, "{args:?}: {mib:.1} MiB");
+            // The diagnostic shows a window of the line, not all of it.
+            assert!(err.len() < 4096, "{args:?}: {} bytes on stderr", err.len());
+        }
+        // validate's diagnostics are on stdout.
+        let out = Command::new(bin())
+            .args(["validate", "--color", "never"])
+            .arg(file)
+            .output()
+            .unwrap();
+        let shown = String::from_utf8_lossy(&out.stdout);
+        assert!(shown.len() < 4096, "{} bytes", shown.len());
+        assert!(shown.contains('…'), "{shown}");
+    }
+}
+
+#[test]
+fn memory_follows_the_size_of_a_game_not_its_plies_or_tokens() {
+    let dir = tempfile::tempdir().unwrap();
+    // A Vagabond game of a million legal plies (two tiles shuttling).
+    let million = dir.path().join("million.grec");
+    write(
+        &million,
+        "[Game \"vagabond\"]\nL(0,-6) L(0,6)",
+        &[" (0,-6)-(0,-5) (0,6)-(0,5)", " (0,-5)-(0,-6) (0,5)-(0,6)"],
+        (1_000_000 - 2) / 2,
+        " *\n",
+    );
+    // 15.8 MB of one-byte tokens: the first is refused.
+    let bytes = dir.path().join("bytes.grec");
+    write(&bytes, "[Game \"oshi\"]\n1. ", &["a "], 7_900_000, "*\n");
+    for (file, valid) in [(&million, true), (&bytes, false)] {
+        let size = fs::metadata(file).unwrap().len() as f64 / f64::from(1 << 20);
+        for args in readers(file) {
+            // stats and moves --each count the legal moves before each of
+            // the million plies: slow, and no different in memory.
+            if valid && matches!(args[..2], ["stats", _] | ["moves", "--each"]) {
+                continue;
+            }
+            let (code, mib, err) = peak_memory(&args);
+            assert_eq!(code, if valid { 0 } else { 1 }, "{args:?}: {err}");
+            assert!(
+                mib <= 64.0 + 2.0 * size,
+                "{args:?}: {mib:.1} MiB for a {size:.1} MiB game"
+            );
+        }
+    }
+}
