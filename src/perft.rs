@@ -34,6 +34,106 @@ pub fn perft<G: Rules>(pos: &G::Position, depth: u32) -> u64 {
         .sum()
 }
 
+/// See [`check_walk`].
+pub const WALK_WIDTH: usize = 2048;
+
+/// Checks the move generator against the rules and the notation along a
+/// walk from `start`, one ply per byte of `choices` (which picks the turn
+/// played): at each position of it the position must read back from its
+/// written form, "has a legal turn" must agree with the list, generated
+/// turns must be accepted by the rules, and their written forms must read
+/// back as turns that reach the same positions. With `every`, every turn
+/// of every position is checked; without, every turn at the start is
+/// played, and elsewhere (and for reading back) 64 spread over the list
+/// and the one picked, and the walk stops at a position of more than
+/// [`WALK_WIDTH`] turns (a Roshi position can have ten thousand; a fuzz
+/// target walks without `every`). Returns the turns checked, or what
+/// disagreed.
+pub fn check_walk<G: Rules + Notation>(
+    start: G::Position,
+    choices: &[u8],
+    every: bool,
+) -> Result<u64, String> {
+    let mut pos = start;
+    let (mut moves, mut checked) = (Vec::new(), 0u64);
+    let (mut text, mut next) = (String::new(), pos.clone());
+    for (step, &choice) in choices.iter().chain(std::iter::once(&0)).enumerate() {
+        let written = G::write_position(&pos);
+        match G::parse_position(&written) {
+            Ok(back) if G::write_position(&back) == written => {}
+            Ok(back) => {
+                return Err(format!(
+                    "position `{written}` reads back as `{}`",
+                    G::write_position(&back)
+                ))
+            }
+            Err(e) => return Err(format!("position `{written}` does not read back: {e:?}")),
+        }
+        if G::ending(&pos).is_some() {
+            return Ok(checked);
+        }
+        moves.clear();
+        G::legal_moves(&pos, &mut moves);
+        if G::has_legal_move(&pos) == moves.is_empty() {
+            return Err(format!(
+                "at `{written}`: has_legal_move disagrees with {} generated turns",
+                moves.len()
+            ));
+        }
+        if !every && step > 0 && moves.len() > WALK_WIDTH {
+            return Ok(checked);
+        }
+        let picked = usize::from(choice) % moves.len().max(1);
+        // Every `stride`th turn is read back (and played).
+        let stride = match every {
+            true => 1,
+            false => moves.len().div_ceil(64).max(1),
+        };
+        for (i, mv) in moves.iter().enumerate() {
+            let sampled = i % stride == 0 || i == picked;
+            if !sampled && step > 0 {
+                continue;
+            }
+            next.clone_from(&pos);
+            let played = G::play(&mut next, mv);
+            text.clear();
+            if played.is_err() || sampled {
+                G::write_move(mv, &mut text);
+            }
+            if let Err(e) = played {
+                return Err(format!(
+                    "at `{written}`: generated `{text}` is refused: {e}"
+                ));
+            }
+            if sampled {
+                read_back::<G>(&pos, &next, &text)
+                    .map_err(|e| format!("at `{written}`: `{text}` {e}"))?;
+            }
+            checked += 1;
+        }
+        let Some(mv) = moves.get(picked) else {
+            return Ok(checked);
+        };
+        G::play(&mut pos, mv).map_err(|e| e.to_string())?;
+    }
+    Ok(checked)
+}
+
+/// Whether `text`, read at `pos`, is a turn that reaches `after`.
+fn read_back<G: Rules + Notation>(
+    pos: &G::Position,
+    after: &G::Position,
+    text: &str,
+) -> Result<(), String> {
+    let back = G::parse_move(pos, text).map_err(|e| format!("does not read back: {e:?}"))?;
+    let mut next = pos.clone();
+    G::play(&mut next, &back).map_err(|e| format!("read back is refused: {e}"))?;
+    if next != *after {
+        return Err("read back plays differently".into());
+    }
+    Ok(())
+}
+
 /// What [`divide`] found: the leaves under each first move.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Divided {

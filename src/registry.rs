@@ -78,6 +78,15 @@ pub trait AnyGame: Sync {
         ply: Option<usize>,
         depth: u32,
     ) -> Result<Divided, Problem>;
+    /// [`perft::check_walk`] from `position` (the game's Position notation)
+    /// or, when it is empty, the start; `None` when the position cannot be
+    /// read.
+    fn check_walk(
+        &self,
+        position: &str,
+        choices: &[u8],
+        every: bool,
+    ) -> Option<Result<u64, String>>;
     /// Whether the game's move notation reads `turn` as a game with these
     /// `tags` starts (for guessing the rules of a record without a `Game`
     /// tag).
@@ -272,6 +281,19 @@ impl<G: Facts> AnyGame for Registered<G> {
         depth: u32,
     ) -> Result<Divided, Problem> {
         replay::position_before::<G>(game, ply).map(|(p, _)| perft::divide::<G>(&p, depth))
+    }
+
+    fn check_walk(
+        &self,
+        position: &str,
+        choices: &[u8],
+        every: bool,
+    ) -> Option<Result<u64, String>> {
+        let start = match position {
+            "" => G::start(&[]).ok()?,
+            p => G::parse_position(p).ok()?,
+        };
+        Some(perft::check_walk::<G>(start, choices, every))
     }
 
     fn reads_turn(&self, tags: &[Tag], turn: &str) -> bool {

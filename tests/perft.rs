@@ -75,3 +75,31 @@ fn every_game_matches_its_perft_file_to_depth_three_at_least() {
         assert!(deepest >= 3, "{}: checked to depth {deepest}", game.name());
     }
 }
+
+#[test]
+fn generated_turns_are_played_and_read_back_along_walks_from_every_perft_position() {
+    for game in GAMES {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data")
+            .join(format!("{}.perft", game.name()));
+        let file = File::open(&path).unwrap();
+        let lines = BufReader::new(file).lines().map(|l| l.unwrap());
+        for entry in entries(lines).map(Result::unwrap) {
+            if !entry.tags.is_empty() {
+                continue; // settings are not part of a bare Position
+            }
+            let position = entry.position.as_deref().unwrap_or("");
+            // Three walks of up to 40 plies, picking different turns.
+            for seed in [0u8, 7, 101] {
+                let choices: Vec<u8> = (0..40u8)
+                    .map(|i| i.wrapping_mul(37).wrapping_add(seed))
+                    .collect();
+                let checked = game
+                    .check_walk(position, &choices, true)
+                    .unwrap_or_else(|| panic!("{} {}: position unread", game.name(), entry.id))
+                    .unwrap_or_else(|e| panic!("{} {}: {e}", game.name(), entry.id));
+                assert!(checked > 0, "{} {}", game.name(), entry.id);
+            }
+        }
+    }
+}

@@ -103,6 +103,6 @@ pub trait Game: Sized + 'static {
     /// The side tags, first-named side first.
     const SIDES: [&'static str; 2];
 
-    type Position: Clone + Send + Sync;
+    type Position: Clone + Eq + Send + Sync;
     type Move: Clone;
 }

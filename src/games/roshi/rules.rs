@@ -370,7 +370,7 @@ fn slide_targets(pos: &Position, from: Sq) -> Vec<Sq> {
                     }
                 }
             }
-            out.sort();
+            out.sort_unstable();
         }
     }
     out

@@ -1,0 +1,42 @@
+#!/bin/sh
+# fuzz/run.sh SECONDS [TARGET...]: seeds the corpora (first time only) and
+# runs each fuzz target (default: all) for SECONDS, one after another, then
+# prints each one's executions, coverage and findings. Needs the nightly
+# toolchain and cargo-fuzz (`cargo install cargo-fuzz`). FUZZ_FORK=N runs N
+# processes per target (libFuzzer's -fork), e.g. one per core.
+set -eu
+cd "$(dirname "$0")/.."
+secs=${1:?usage: fuzz/run.sh SECONDS [TARGET...]}
+shift
+cargo build --release --quiet
+python3 fuzz/seed.py target/release/gamerec fuzz/corpus > /dev/null
+# No sanitizer: gamerec has no unsafe code; debug assertions and overflow
+# checks stay on (fuzz/Cargo.toml).
+cargo +nightly fuzz build -s none
+targets=${*:-$(cargo +nightly fuzz list)}
+fork=${FUZZ_FORK:-0}
+mkdir -p fuzz/logs
+status=0
+for t in $targets; do
+    log=fuzz/logs/$t.log
+    if [ "$fork" -gt 0 ]; then extra="-fork=$fork -ignore_crashes=1"; else extra=""; fi
+    # Short inputs run faster and reach as far: a position is a line.
+    case $t in position) max_len=256 ;; *) max_len=1024 ;; esac
+    # shellcheck disable=SC2086
+    if ! cargo +nightly fuzz run -s none "$t" "fuzz/corpus/$t" -- \
+        -max_total_time="$secs" -max_len=$max_len -timeout=10 -rss_limit_mb=2048 \
+        -print_final_stats=1 $extra > "$log" 2>&1; then
+        status=1
+    fi
+    execs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{s += $2} END {print s + 0}')
+    if [ "$execs" = 0 ]; then
+        # -fork prints progress lines instead of final stats.
+        execs=$(grep -oE '^#[0-9]+' "$log" | tail -1 | tr -d '#')
+    fi
+    cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | awk '{print $2}')
+    found=$(find "fuzz/artifacts/$t" -type f 2>/dev/null | wc -l)
+    line="$t: ${execs:-0} executions in ${secs} s, coverage ${cov:-?} edges, $found findings"
+    echo "$line (log: $log)"
+    echo "$(date -u +%FT%TZ) $(git rev-parse --short HEAD) $line" >> fuzz/logs/summary.txt
+done
+exit $status

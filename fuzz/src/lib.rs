@@ -1,0 +1,325 @@
+//! What the fuzz targets share: each target hands its bytes to one of
+//! these functions, which run them through the same library code the
+//! command line uses (and the command line's diagnostics, compiled in from
+//! `src/cli/`) and assert what must hold for any input. A panic is a
+//! finding; so is an overflow (the targets build with overflow checks).
+
+pub mod cli;
+
+use cli::render::{problem_report, JsonError};
+use gamerec::archive::{report, Options};
+use gamerec::convert::json::{self, JsonSink};
+use gamerec::convert::out::Rendered;
+use gamerec::convert::text::TextSink;
+use gamerec::convert::{Collect, GameSink, Head, Tail, TraceOptions, TurnOut};
+use gamerec::decode::{self, Encoding};
+use gamerec::input::{self, read_mapped, Format};
+use gamerec::problem::Problem;
+use gamerec::record::{Chunk, ReadGame};
+use gamerec::registry::{self, tell, AnyGame, GAMES};
+use gamerec::stats::{game_row, summary_cell, Summary};
+use std::io::{BufRead, Cursor};
+use std::ops::ControlFlow;
+
+/// The rules a leading byte picks (its low seven bits; the high bit is a
+/// target's switch), the byte, and the rest of the input.
+pub fn pick_game(data: &[u8]) -> Option<(&'static dyn AnyGame, u8, &[u8])> {
+    let (&first, rest) = data.split_first()?;
+    Some((GAMES[usize::from(first & 0x7f) % GAMES.len()], first, rest))
+}
+
+/// `rest` with a `[Game "…"]` tag line before it.
+fn with_game_tag(game: &dyn AnyGame, rest: &[u8]) -> Vec<u8> {
+    let mut text = format!("[Game \"{}\"]\n", game.name()).into_bytes();
+    text.extend_from_slice(rest);
+    text
+}
+
+/// Shows `p` as the outputs do (a diagnostic, and JSON) and checks that no
+/// control character reaches a person raw. (Half the problems, by their
+/// place, are shown in colour: rendering is most of a run's time.)
+fn show(chunk: Option<&Chunk>, p: &Problem) {
+    let mut out = Vec::new();
+    let color = p.span.start % 2 == 1;
+    problem_report(&mut out, "fuzz", chunk, Some(1), Some("a title"), p, color)
+        .expect("writing to memory");
+    let text = String::from_utf8(out).expect("a diagnostic is UTF-8");
+    if !color {
+        let raw = text
+            .chars()
+            .find(|&c| c.is_control() && c != '\n' && c != '\t');
+        assert!(raw.is_none(), "a raw {raw:?} in the diagnostic:\n{text}");
+    }
+    serde_json::to_string(&JsonError::new(chunk, p)).expect("a problem as JSON");
+    assert!(p.span.start <= p.span.end, "span {:?}", p.span);
+}
+
+fn one_job() {
+    gamerec::pipeline::set_jobs(1);
+}
+
+/// Validates `data` as `gamerec validate` does: decompressed and decoded,
+/// its format detected, every game replayed and judged, every problem
+/// shown.
+pub fn validate_with(data: &[u8], opts: &Options) {
+    one_job();
+    let raw = Box::new(Cursor::new(data.to_vec()));
+    let Ok(mut reader) = decode::open(raw, None, Encoding::Auto) else {
+        return;
+    };
+    let Ok(head) = reader.fill_buf() else {
+        return;
+    };
+    let format = input::detect(None, head);
+    let _ = read_mapped(
+        reader,
+        format,
+        opts,
+        |chunk, game, rules| {
+            let r = report(game, rules, true);
+            assert!(
+                r.error.is_some() != r.outcome.is_some(),
+                "a game is valid or not: {r:?}"
+            );
+            if let Some(p) = &r.error {
+                show(chunk, p);
+            }
+        },
+        |_, ()| Ok(ControlFlow::Continue(())),
+    );
+}
+
+/// Validates `data` as it is.
+pub fn validate(data: &[u8]) {
+    validate_with(
+        data,
+        &Options {
+            turns_only: true,
+            ..Options::default()
+        },
+    );
+}
+
+/// Validates `data` after its first byte as a game of the rules that byte
+/// picks: with a `[Game]` tag before it, or (high bit set) given as the
+/// rules for records without one, as `--game` does (a bare site string).
+pub fn validate_game(data: &[u8]) {
+    let Some((game, first, rest)) = pick_game(data) else {
+        return;
+    };
+    if first & 0x80 == 0 {
+        validate(&with_game_tag(game, rest));
+    } else {
+        validate_with(
+            rest,
+            &Options {
+                default_game: Some(game),
+                turns_only: true,
+                ..Options::default()
+            },
+        );
+    }
+}
+
+/// The rules the first byte picks, a position in their notation up to the
+/// first newline (empty: the start), then one byte per ply of a walk: at
+/// every position of it generated turns must be accepted and read back
+/// ([`gamerec::perft::check_walk`]: every turn of the position given is
+/// played).
+pub fn position(data: &[u8]) {
+    let Some((game, _, rest)) = pick_game(data) else {
+        return;
+    };
+    let (text, choices) = match rest.iter().position(|&b| b == b'\n') {
+        Some(i) => (&rest[..i], &rest[i + 1..]),
+        None => (rest, &[][..]),
+    };
+    let Ok(text) = std::str::from_utf8(text) else {
+        return;
+    };
+    // A position can have ten thousand turns, all generated at every step.
+    let choices = &choices[..choices.len().min(6)];
+    if let Some(Err(e)) = game.check_walk(text, choices, false) {
+        panic!("{}: {e}", game.name());
+    }
+}
+
+/// Reads `data` as `format`, validating every game and showing every
+/// problem.
+pub fn read_as(format: Format, data: &[u8]) {
+    one_job();
+    let opts = Options::default();
+    let _ = read_mapped(
+        Cursor::new(data),
+        format,
+        &opts,
+        |chunk, game, rules| {
+            let r = report(game, rules, true);
+            if let Some(p) = &r.error {
+                show(chunk, p);
+            }
+        },
+        |_, ()| Ok(ControlFlow::Continue(())),
+    );
+}
+
+/// Reads `data` after its first byte in the site notation that byte picks.
+pub fn site(data: &[u8]) {
+    let Some((&first, rest)) = data.split_first() else {
+        return;
+    };
+    let sites: Vec<_> = registry::sites().collect();
+    read_as(Format::Site(sites[usize::from(first) % sites.len()]), rest);
+}
+
+/// A game's text as it is converted, and whether it was valid.
+struct Checked<'o> {
+    text: TextSink<'o>,
+    valid: bool,
+}
+
+impl GameSink for Checked<'_> {
+    fn head(&mut self, head: &Head<'_>) {
+        self.text.head(head);
+    }
+
+    fn turn(&mut self, turn: TurnOut) {
+        self.text.turn(turn);
+    }
+
+    fn tail(&mut self, tail: &Tail<'_>) {
+        self.valid = tail.is_valid();
+        self.text.tail(tail);
+    }
+}
+
+const TRACE: TraceOptions = TraceOptions {
+    syntax_only: false,
+    branching: false,
+    site: false,
+};
+
+/// Every game of `input` (in `format`) as canonical text, with whether it
+/// was valid.
+fn to_text(format: Format, input: &[u8]) -> Vec<(String, bool)> {
+    let mut games = Vec::new();
+    let _ = read_mapped(
+        Cursor::new(input),
+        format,
+        &Options::default(),
+        |_, game: &mut dyn ReadGame<'_>, rules| {
+            let mut out = Rendered::new();
+            let mut sink = Checked {
+                text: TextSink::new(&mut out),
+                valid: false,
+            };
+            tell(game, rules, TRACE, &mut sink);
+            let valid = sink.valid;
+            (out.into_string(), valid)
+        },
+        |_, game| {
+            games.push(game);
+            Ok(ControlFlow::Continue(()))
+        },
+    );
+    games
+}
+
+/// Every game of `input` (the record format) as JSON objects (without
+/// their `file` and `index`).
+fn to_json(input: &[u8]) -> Vec<String> {
+    let mut games = Vec::new();
+    let _ = read_mapped(
+        Cursor::new(input),
+        Format::Text,
+        &Options::default(),
+        |chunk, game: &mut dyn ReadGame<'_>, rules| {
+            let mut out = Rendered::new();
+            let mut sink = JsonSink::new(&mut out, chunk);
+            tell(game, rules, TRACE, &mut sink);
+            assert!(sink.failed.is_none(), "JSON could not be written");
+            out.into_string()
+        },
+        |_, game| {
+            games.push(game);
+            Ok(ControlFlow::Continue(()))
+        },
+    );
+    games
+}
+
+/// The round trip: every valid game of `data` (after a `[Game]` tag its
+/// first byte picks) as canonical text must come back the same from
+/// canonical text, from a JSON document and from JSON Lines.
+pub fn round_trip(data: &[u8]) {
+    one_job();
+    let Some((game, _, rest)) = pick_game(data) else {
+        return;
+    };
+    let input = with_game_tag(game, rest);
+    for (canonical, valid) in to_text(Format::Text, &input) {
+        if !valid {
+            continue;
+        }
+        let again = to_text(Format::Text, canonical.as_bytes());
+        assert_eq!(again.len(), 1, "one game:\n{canonical}");
+        assert_eq!(again[0], (canonical.clone(), true), "text → text");
+        let objects = to_json(canonical.as_bytes());
+        assert_eq!(objects.len(), 1, "one game:\n{canonical}");
+        let object = json::with_place("fuzz", 1, &objects[0]);
+        let document = format!("{}{object}{}", json::document_start(), json::DOCUMENT_END);
+        let back = to_text(Format::Json, document.as_bytes());
+        assert_eq!(
+            back,
+            [(canonical.clone(), true)],
+            "text → JSON → text:\n{document}"
+        );
+        let back = to_text(Format::Jsonl, format!("{object}\n").as_bytes());
+        assert_eq!(
+            back,
+            [(canonical.clone(), true)],
+            "text → JSON Lines → text:\n{object}"
+        );
+    }
+}
+
+/// `gamerec stats` (rows as CSV and JSON, and the summary) on `data` after
+/// a `[Game]` tag its first byte picks. The branching factor (the legal
+/// turns counted before every ply) only when the first byte's high bit is
+/// set: it is the move generator's work, which the position target
+/// fuzzes, and makes a run many times slower (a Roshi position can have
+/// ten thousand turns).
+pub fn stats(data: &[u8]) {
+    one_job();
+    let Some((game, first, rest)) = pick_game(data) else {
+        return;
+    };
+    let input = with_game_tag(game, rest);
+    let trace = TraceOptions {
+        branching: first & 0x80 != 0,
+        ..TRACE
+    };
+    let mut summary = Summary::default();
+    let _ = read_mapped(
+        Cursor::new(&input[..]),
+        Format::Text,
+        &Options::default(),
+        |_, game: &mut dyn ReadGame<'_>, rules| {
+            let mut collect = Collect::new(0).first_only();
+            tell(game, rules, trace, &mut collect);
+            collect.into_game()
+        },
+        |_, game| {
+            let row = game_row("fuzz", &game);
+            let _ = row.to_csv();
+            serde_json::to_string(&row.to_json()).expect("a row as JSON");
+            summary.add(&game);
+            Ok(ControlFlow::Continue(()))
+        },
+    );
+    for row in summary.rows() {
+        for (_, value) in row {
+            let _ = summary_cell(&value);
+        }
+    }
+}
