@@ -3,13 +3,17 @@
 # runs each fuzz target (default: all) for SECONDS, one after another, then
 # prints each one's executions, coverage and findings. Needs the nightly
 # toolchain and cargo-fuzz (`cargo install cargo-fuzz`). FUZZ_FORK=N runs N
-# processes per target (libFuzzer's -fork), e.g. one per core.
+# processes per target (libFuzzer's -fork), e.g. one per core. GAMEREC=path
+# seeds with that gamerec build instead of building one (release).
 set -eu
 cd "$(dirname "$0")/.."
 secs=${1:?usage: fuzz/run.sh SECONDS [TARGET...]}
 shift
-cargo build --release --quiet
-python3 fuzz/seed.py target/release/gamerec fuzz/corpus > /dev/null
+if [ -z "${GAMEREC:-}" ]; then
+    cargo build --release --quiet
+    GAMEREC=target/release/gamerec
+fi
+python3 fuzz/seed.py "$GAMEREC" fuzz/corpus > /dev/null
 # No sanitizer: gamerec has no unsafe code; debug assertions and overflow
 # checks stay on (fuzz/Cargo.toml).
 cargo +nightly fuzz build -s none

@@ -29,7 +29,7 @@ fn duckdb_path() -> String {
         .join("pydeps");
     let target = target.to_str().unwrap().to_string();
     if !probe(&target) {
-        let status = process::Command::new("python3")
+        let out = process::Command::new("python3")
             .args([
                 "-m",
                 "pip",
@@ -38,11 +38,26 @@ fn duckdb_path() -> String {
                 "--disable-pip-version-check",
             ])
             .args(["--target", &target, "duckdb"])
-            .status()
-            .expect("python3 with pip");
-        assert!(status.success(), "pip install duckdb");
+            .output()
+            .unwrap_or_else(|e| {
+                panic!(
+                    "this test needs DuckDB from PyPI, installed with Python 3's pip, \
+                     but `python3` cannot be run ({e}): install Python 3 with pip, \
+                     or `pip install duckdb` yourself"
+                )
+            });
+        assert!(
+            out.status.success(),
+            "this test needs DuckDB from PyPI, but `python3 -m pip install --target {target} \
+             duckdb` failed (no pip, or no network access to PyPI?): install it yourself \
+             with `pip install duckdb` and rerun. pip said:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
-    assert!(probe(&target), "duckdb importable after installing");
+    assert!(
+        probe(&target),
+        "DuckDB was installed under {target} but `import duckdb` still fails there"
+    );
     target
 }
 
