@@ -828,3 +828,26 @@ fn the_summary_counts_an_opening_once_whatever_its_labels() {
         "{row}"
     );
 }
+
+/// Found by fuzzing (`position`, 2.26 million executions in): a run of
+/// empty squares written with twenty digits overflowed the file counter
+/// of Roshi's Position parser (a panic with overflow checks, a wrong
+/// square without). It is refused like any other over-wide rank.
+#[test]
+fn roshi_position_with_a_twenty_digit_run_of_empty_squares_is_refused() {
+    let (code, v) = verdict(
+        "[Game \"roshi\"]\n[Position \"B000000018446744073709551615RRBR/RB1B1/R1SBR/15/R4 b3-d3 7-7 r play -\"]\n*\n",
+    );
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (1, Some("bad-setup")),
+        "{v}"
+    );
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("at most 19"),
+        "{v}"
+    );
+}

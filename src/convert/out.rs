@@ -44,14 +44,9 @@ impl Rendered {
 
     pub fn push_bytes(&mut self, b: &[u8]) {
         self.len += b.len();
-        if let Some(f) = &mut self.file {
-            // A failure to write the temporary file is found when it is
-            // read back (the length is then wrong): see `write_to`.
-            let _ = f.write_all(b);
-            return;
-        }
-        self.mem.extend_from_slice(b);
-        if self.mem.len() > SPILL && !self.no_file {
+        // Spill before a piece that would take the memory past SPILL, so
+        // that one large piece (a 10 MB token) never sits in memory too.
+        if self.file.is_none() && !self.no_file && self.mem.len() + b.len() > SPILL {
             match tempfile::tempfile() {
                 Ok(f) => {
                     let mut f = BufWriter::with_capacity(1 << 16, f);
@@ -62,6 +57,13 @@ impl Rendered {
                 Err(_) => self.no_file = true,
             }
         }
+        if let Some(f) = &mut self.file {
+            // A failure to write the temporary file is found when it is
+            // read back (the length is then wrong): see `write_to`.
+            let _ = f.write_all(b);
+            return;
+        }
+        self.mem.extend_from_slice(b);
     }
 
     /// Writes the output to `out`, the first `skip` bytes left out and

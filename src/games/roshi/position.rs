@@ -120,7 +120,9 @@ impl Position {
                 match bytes[k] {
                     b'0'..=b'9' => {
                         let len = bytes[k..].iter().take_while(|b| b.is_ascii_digit()).count();
-                        file += rank_text[k..k + len].parse::<usize>().unwrap_or(99);
+                        file = file.saturating_add(
+                            rank_text[k..k + len].parse::<usize>().unwrap_or(usize::MAX),
+                        );
                         k += len;
                     }
                     c @ (b'R' | b'B' | b'S' | b'r' | b'b' | b's') => {
