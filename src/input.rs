@@ -12,6 +12,8 @@ use crate::record::{
     MAX_RECORD_BYTES,
 };
 use crate::registry::{self, AnyGame, AnySite};
+use crate::sites::scan::{Scanned, Values};
+use crate::sites::{links, records};
 use std::io::{self, BufRead};
 use std::ops::ControlFlow;
 
@@ -23,6 +25,35 @@ pub enum Format {
     Jsonl,
     /// A site's move strings, for the game that uses that site.
     Site(&'static dyn AnySite),
+    /// A site's JSON game records (AbstractPlay's): one, or arrays of them.
+    SiteRecords,
+    /// A site's game links (the Garden Gate's), one per line.
+    SiteLinks,
+}
+
+/// How reading an input ended: whether the caller stopped it, and the
+/// records it skipped as games gamerec does not play (what they are, how
+/// many), in the order first met.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reading {
+    pub stopped: bool,
+    pub skipped: Vec<(String, usize)>,
+}
+
+impl Reading {
+    fn skip(&mut self, what: String) {
+        match self.skipped.iter_mut().find(|(w, _)| *w == what) {
+            Some((_, n)) => *n += 1,
+            None => self.skipped.push((what, 1)),
+        }
+    }
+
+    fn flow(flow: ControlFlow<()>) -> Reading {
+        Reading {
+            stopped: flow.is_break(),
+            ..Reading::default()
+        }
+    }
 }
 
 impl Format {
@@ -32,6 +63,8 @@ impl Format {
             Format::Json => "json",
             Format::Jsonl => "jsonl",
             Format::Site(s) => s.format().name,
+            Format::SiteRecords => records::NAME,
+            Format::SiteLinks => links::NAME,
         }
     }
 
@@ -41,6 +74,8 @@ impl Format {
             "text" => Some(Format::Text),
             "json" => Some(Format::Json),
             "jsonl" => Some(Format::Jsonl),
+            records::NAME => Some(Format::SiteRecords),
+            links::NAME => Some(Format::SiteLinks),
             other => registry::find_site(other).map(Format::Site),
         }
     }
@@ -60,17 +95,47 @@ fn first_token(head: &[u8]) -> &[u8] {
     &rest[..end]
 }
 
+/// Whether `head` starts an AbstractPlay record (`{"header"…`, white space
+/// allowed) or an array of them (`[{"header"…`, or an empty array).
+fn looks_records(head: &[u8]) -> bool {
+    let skip = |b: &[u8]| -> usize { b.iter().take_while(|c| c.is_ascii_whitespace()).count() };
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    let mut at = skip(head);
+    if head.get(at) == Some(&b'[') {
+        at += 1;
+        at += skip(&head[at..]);
+        if head.get(at) == Some(&b']') {
+            return true;
+        }
+    }
+    if head.get(at) != Some(&b'{') {
+        return false;
+    }
+    at += 1;
+    at += skip(&head[at..]);
+    head[at..].starts_with(b"\"header\"") || head[at..].starts_with(b"\"moves\"")
+}
+
 /// Guesses an input's format from its name's extension and its first
-/// bytes: `.json` / `{"format"…` is a JSON document, `.jsonl` / `{` JSON
-/// Lines, a first token a game's site notation recognizes that site's
-/// strings; anything else the record format.
+/// bytes: an AbstractPlay record or array of them (`{"header"…`,
+/// `[{"header"…`) whatever its name; `.json` / `{"format"…` a gamerec JSON
+/// document, `.jsonl` / `{` JSON Lines; a Garden Gate link (a URL or `?`
+/// and a payload that decompresses to a game); a first token a game's site
+/// notation recognizes, that site's strings; anything else the record
+/// format.
 pub fn detect(extension: Option<&str>, head: &[u8]) -> Format {
+    if looks_records(head) {
+        return Format::SiteRecords;
+    }
     match extension.map(str::to_ascii_lowercase).as_deref() {
         Some("json") => return Format::Json,
         Some("jsonl") | Some("ndjson") => return Format::Jsonl,
         _ => {}
     }
     let token = first_token(head);
+    if links::looks_like(token) {
+        return Format::SiteLinks;
+    }
     if token.starts_with(b"{\"format\"") {
         return Format::Json;
     }
@@ -118,14 +183,15 @@ pub type Map<'a, T> = dyn Fn(Option<&Chunk>, &mut dyn ReadGame<'_>, Result<&'sta
 /// Reads every game of `input`: `map` works on each as it is read (for
 /// the record format on the pipeline's worker threads: nothing of a game
 /// need be kept), its results are handed to `each` in input order until
-/// `each` breaks (then `Break` is returned).
+/// `each` breaks (then the reading says it stopped). Records of games
+/// gamerec does not play (in a site's files) are skipped and counted.
 pub fn read_mapped<R, T, M, E>(
     input: R,
     format: Format,
     opts: &Options,
     map: M,
     mut each: E,
-) -> io::Result<ControlFlow<()>>
+) -> io::Result<Reading>
 where
     R: BufRead + Send,
     T: Send,
@@ -153,15 +219,18 @@ where
                     Ok(ControlFlow::Continue(()))
                 },
             )?;
-            Ok(if stopped {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
+            Ok(Reading {
+                stopped,
+                ..Reading::default()
             })
         }
-        Format::Json => read_json(input, opts, &mut sequential),
-        Format::Jsonl => read_jsonl(input, opts, &mut sequential),
-        Format::Site(site) => read_site(input, site.game(), site.format(), &mut sequential),
+        Format::Json => read_json(input, opts, &mut sequential).map(Reading::flow),
+        Format::Jsonl => read_jsonl(input, opts, &mut sequential).map(Reading::flow),
+        Format::Site(site) => {
+            read_site(input, site.game(), site.format(), &mut sequential).map(Reading::flow)
+        }
+        Format::SiteRecords => read_records(input, &mut sequential),
+        Format::SiteLinks => read_links(input, &mut sequential),
     }
 }
 
@@ -213,6 +282,12 @@ where
         }
         Format::Site(site) => {
             let _ = read_site(input, site.game(), site.format(), &mut visit)?;
+        }
+        Format::SiteRecords => {
+            let _ = read_records(input, &mut visit)?;
+        }
+        Format::SiteLinks => {
+            let _ = read_links(input, &mut visit)?;
         }
     }
     Ok(made)
@@ -490,4 +565,182 @@ fn read_site<R: BufRead>(
         offset += read;
         line_no += 1;
     }
+}
+
+/// A game that could not be read, handed on with its problem.
+fn broken(chunk: &Chunk, p: Problem, each: &mut Each<'_>) -> io::Result<ControlFlow<()>> {
+    let record = Record::default();
+    each(
+        Some(chunk),
+        &mut RecordSource::new(&record, Some(p.clone())),
+        Err(p),
+    )
+}
+
+/// Reads AbstractPlay records, one by one as [`Values`] cuts them.
+fn read_records<R: BufRead>(input: R, each: &mut Each<'_>) -> io::Result<Reading> {
+    let mut values = Values::new(input);
+    let mut reading = Reading::default();
+    while let Some(scanned) = values.next_value()? {
+        let flow = match scanned {
+            Scanned::Value(chunk) if chunk.truncated => {
+                let p = too_large(&chunk);
+                broken(&chunk, p, each)?
+            }
+            Scanned::Value(chunk) => match records::read(&chunk) {
+                records::Read::Game(record, problem, site) => each(
+                    Some(&chunk),
+                    &mut RecordSource::new(&record, problem),
+                    Ok(site.game()),
+                ),
+                records::Read::Other(name) => {
+                    reading.skip(name);
+                    continue;
+                }
+                records::Read::Broken(p) => broken(&chunk, p, each),
+            }?,
+            Scanned::Cut(chunk, end) => {
+                let p = Problem::new(
+                    Code::MalformedSiteRecord,
+                    "the file ends inside this record: it is cut short",
+                    Span::new(end, end),
+                );
+                let mut shown = chunk;
+                shown.bytes.truncate(MAX_RECORD_BYTES);
+                broken(&shown, p, each)?
+            }
+            Scanned::Stray(byte, offset, line, column) => {
+                let chunk = Chunk {
+                    bytes: vec![byte],
+                    offset,
+                    line,
+                    column,
+                    truncated: false,
+                };
+                let p = Problem::new(
+                    Code::MalformedSiteRecord,
+                    format!("`{}` where a record should start", byte as char),
+                    Span::new(offset, offset + 1),
+                )
+                .with_token((byte as char).to_string());
+                broken(&chunk, p, each)?
+            }
+        };
+        if flow.is_break() {
+            reading.stopped = true;
+            return Ok(reading);
+        }
+    }
+    Ok(reading)
+}
+
+/// Reads Garden Gate links, one per line (blank lines skipped).
+fn read_links<R: BufRead>(mut input: R, each: &mut Each<'_>) -> io::Result<Reading> {
+    let mut reading = Reading::default();
+    let (mut offset, mut number) = (0usize, 0usize);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let (read, cut) = read_line_capped(&mut input, &mut line)?;
+        if read == 0 {
+            return Ok(reading);
+        }
+        number += 1;
+        let start = offset;
+        offset += read;
+        let text = String::from_utf8_lossy(&line);
+        let trimmed = text.trim_start_matches('\u{feff}');
+        let lead = trimmed.len() - trimmed.trim_start().len();
+        let trimmed = trimmed.trim();
+        if trimmed.is_empty() && !cut {
+            continue;
+        }
+        let link_start = start + (text.len() - text.trim_start_matches('\u{feff}').len()) + lead;
+        let at = Span::new(link_start, link_start + trimmed.len());
+        let mut chunk = Chunk::from_bytes(Vec::new());
+        chunk.offset = link_start;
+        chunk.line = number;
+        chunk.column = 1 + text[..link_start - start].chars().count();
+        let flow = if cut {
+            chunk.truncated = true;
+            let p = too_large(&chunk);
+            broken(&chunk, p, each)?
+        } else {
+            match links::read(trimmed, at) {
+                links::Link::Other(what) => {
+                    reading.skip(what);
+                    continue;
+                }
+                links::Link::Broken(p) => {
+                    chunk.bytes = trimmed.as_bytes().to_vec();
+                    broken(&chunk, p, each)?
+                }
+                links::Link::Game { tags, moves, site } => {
+                    // The moves, decoded, stand in for the link: a problem
+                    // in them is shown there (its column counts in them).
+                    chunk.bytes = moves.into_bytes();
+                    game_from_site(&chunk, site.game(), tags, at, each)?
+                }
+            }
+        };
+        if flow.is_break() {
+            reading.stopped = true;
+            return Ok(reading);
+        }
+    }
+}
+
+/// Reads a site game's decoded moves (in `chunk`) with `tags` before them,
+/// each tag placed at `at`.
+fn game_from_site(
+    chunk: &Chunk,
+    rules: &'static dyn AnyGame,
+    tags: Vec<(String, String)>,
+    at: Span,
+    each: &mut Each<'_>,
+) -> io::Result<ControlFlow<()>> {
+    let style = rules.style();
+    let mut flow = Ok(ControlFlow::Continue(()));
+    let mut tags = Some(tags);
+    each_game(chunk, &|_| style, &mut |game| {
+        if !matches!(flow, Ok(ControlFlow::Continue(()))) {
+            return;
+        }
+        let mut own: Vec<Tag> = tags
+            .take()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(name, value)| Tag {
+                name,
+                value,
+                span: at,
+                value_span: at,
+            })
+            .collect();
+        own.append(&mut game.tags);
+        game.tags = own;
+        flow = each(Some(chunk), &mut StreamTurns::new(game), Ok(rules));
+    });
+    if let Some(tags) = tags {
+        // No moves at all: the game is its tags.
+        let record = Record {
+            tags: tags
+                .into_iter()
+                .map(|(name, value)| Tag {
+                    name,
+                    value,
+                    span: at,
+                    value_span: at,
+                })
+                .collect(),
+            span: at,
+            ..Record::default()
+        };
+        return each(
+            Some(chunk),
+            &mut RecordSource::new(&record, None),
+            Ok(rules),
+        );
+    }
+    flow
 }

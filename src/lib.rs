@@ -7,7 +7,9 @@
 //! small trait per concern; [`games`] holds the games; [`replay`] drives any
 //! game through a record; [`convert`], [`gen`] and [`perft`] build on it;
 //! [`registry`] lists the games and lets the rest pick one by name;
-//! [`stats`], [`archive`] and [`input`] stream whole inputs game by game.
+//! [`sites`] reads and writes the sites' own game files (AbstractPlay
+//! records, Garden Gate links); [`stats`], [`archive`] and [`input`]
+//! stream whole inputs game by game.
 //! ARCHITECTURE.md has the whole map.
 //!
 //! ```
@@ -50,6 +52,7 @@ pub mod gen;
 pub mod registry;
 // Whole inputs:
 pub mod archive;
+pub mod sites;
 pub mod stats;
 // Every input format:
 pub mod input;

@@ -78,6 +78,16 @@ codes! {
     MalformedJson = "malformed-json",
     UnsupportedJson = "unsupported-json",
     MalformedComment = "malformed-comment",
+    /// A site's game file that cannot be read: an AbstractPlay record that
+    /// is not JSON or not a record, a Garden Gate link that does not
+    /// decode.
+    MalformedSiteRecord = "malformed-site-record",
+    /// A site's game that gamerec does not play: three players, variants,
+    /// another game of the Garden Gate.
+    UnsupportedRecord = "unsupported-record",
+    /// A Garden Gate link that holds no game, only a reference to one on
+    /// the site (a shortened or a spectate link).
+    OfflineLink = "offline-link",
 }
 
 impl fmt::Display for Code {

@@ -407,6 +407,19 @@ pub fn judge<G: Notation>(
     }
     let declared = token.or(tag);
     let side_name = |s: Side| G::SIDES[s.index()];
+    let termination = termination(tags, declared)?;
+    if let (Some((ending, ply)), Some(t)) = (ended, termination) {
+        return Err(Problem::new(
+            Code::MoveAfterEnd,
+            format!(
+                "the game ends by `{}`, but {}",
+                t.value,
+                describe_ending::<G>(&ending, ply)
+            ),
+            t.value_span,
+        )
+        .with_token(t.value.clone()));
+    }
     if let Some((ending, ply)) = ended.filter(|(e, _)| !e.decided) {
         // Play cannot go on, but the rules give no result: the declared one
         // stands.
@@ -447,19 +460,26 @@ pub fn judge<G: Notation>(
             ply,
         });
     }
+    let reason = |default: &'static str| match termination.map(|t| t.value.as_str()) {
+        Some("resign") => "resignation",
+        Some("timeout") => "timeout",
+        Some("draw") => "agreement",
+        Some("abandoned") => "abandoned",
+        _ => default,
+    };
     let (result, winner, reason) = match declared.map(|d| d.0) {
-        None | Some(ResultToken::Unknown) => (ResultToken::Unknown, None, "unfinished"),
+        None | Some(ResultToken::Unknown) => (ResultToken::Unknown, None, reason("unfinished")),
         Some(ResultToken::FirstWins) => (
             ResultToken::FirstWins,
             Some(side_name(Side::First)),
-            "resignation",
+            reason("resignation"),
         ),
         Some(ResultToken::SecondWins) => (
             ResultToken::SecondWins,
             Some(side_name(Side::Second)),
-            "resignation",
+            reason("resignation"),
         ),
-        Some(ResultToken::Draw) => (ResultToken::Draw, None, "agreement"),
+        Some(ResultToken::Draw) => (ResultToken::Draw, None, reason("agreement")),
     };
     Ok(Outcome {
         result,
@@ -467,6 +487,50 @@ pub fn judge<G: Notation>(
         reason,
         ply: plies,
     })
+}
+
+/// The `Termination` tag, when it names how a site ended the game off the
+/// board (`resign`, `timeout`, `draw`, `abandoned`; other values are left
+/// alone), checked against the declared result: a resignation or a
+/// timeout has a winner, a draw is drawn, an abandoned game has no result.
+fn termination(
+    tags: &[Tag],
+    declared: Option<(ResultToken, Span)>,
+) -> Result<Option<&Tag>, Problem> {
+    let Some(t) = tags.iter().find(|t| t.name == "Termination").filter(|t| {
+        matches!(
+            t.value.as_str(),
+            "resign" | "timeout" | "draw" | "abandoned"
+        )
+    }) else {
+        return Ok(None);
+    };
+    let (result, span) = declared.unwrap_or((ResultToken::Unknown, t.value_span));
+    let fits = match t.value.as_str() {
+        "resign" | "timeout" => {
+            matches!(result, ResultToken::FirstWins | ResultToken::SecondWins)
+        }
+        "draw" => result == ResultToken::Draw,
+        _ => result == ResultToken::Unknown,
+    };
+    if fits {
+        return Ok(Some(t));
+    }
+    let due = match t.value.as_str() {
+        "resign" | "timeout" => "a win for one side",
+        "draw" => "a draw",
+        _ => "no result (`*`)",
+    };
+    Err(Problem::new(
+        Code::WrongResult,
+        format!(
+            "the game ends by `{}`, which gives {due}, but the result is `{}`",
+            t.value,
+            result.as_str()
+        ),
+        span,
+    )
+    .with_token(result.as_str()))
 }
 
 /// Stops the replay before ply `k`.

@@ -13,9 +13,12 @@ use gamerec::convert::out::Rendered;
 use gamerec::convert::site::SiteSink;
 use gamerec::convert::text::TextSink;
 use gamerec::convert::{GameSink, Head, Tail, TraceOptions, TurnOut};
+use gamerec::game::SiteFiles;
 use gamerec::problem::Problem;
 use gamerec::record::{title, Chunk, ReadGame};
 use gamerec::registry::{self, tell, AnyGame, AnySite};
+use gamerec::sites::links::{self, LinkSink};
+use gamerec::sites::records::{self, RecordSink};
 use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -29,17 +32,45 @@ enum To {
     Csv,
     /// A site's move strings, for the game that has that notation.
     Site(&'static dyn AnySite),
+    /// AbstractPlay game records (one object, or an array of several),
+    /// for the game the site keeps them of.
+    SiteRecord(&'static dyn AnySite, &'static str),
+    /// The Garden Gate's long game links, one per line.
+    SiteLink(&'static dyn AnySite, u32),
 }
 
 impl To {
     fn named(name: &str) -> Option<To> {
+        let files = |f: fn(SiteFiles) -> bool| registry::sites().find(|s| f(s.format().files));
         Some(match name {
             "text" => To::Text,
             "json" => To::Json,
             "jsonl" => To::Jsonl,
             "csv" => To::Csv,
+            records::NAME => {
+                let site = files(|f| matches!(f, SiteFiles::Records { .. }))?;
+                let SiteFiles::Records { name } = site.format().files else {
+                    return None;
+                };
+                To::SiteRecord(site, name)
+            }
+            links::NAME => {
+                let site = files(|f| matches!(f, SiteFiles::Links { .. }))?;
+                let SiteFiles::Links { game_type } = site.format().files else {
+                    return None;
+                };
+                To::SiteLink(site, game_type)
+            }
             site => To::Site(registry::find_site(site)?),
         })
+    }
+
+    /// The site game this target carries, for a site's format.
+    fn site(self) -> Option<&'static dyn AnySite> {
+        match self {
+            To::Site(s) | To::SiteRecord(s, _) | To::SiteLink(s, _) => Some(s),
+            _ => None,
+        }
     }
 }
 
@@ -55,6 +86,8 @@ fn to_values() -> PossibleValuesParser {
     values.extend(
         registry::sites().map(|s| PossibleValue::new(s.format().name).help(s.format().title)),
     );
+    values.push(PossibleValue::new(records::NAME).help(records::TITLE));
+    values.push(PossibleValue::new(links::NAME).help(links::TITLE));
     PossibleValuesParser::new(values)
 }
 
@@ -216,12 +249,23 @@ fn read_one(
 ) -> Read {
     let known = rules.as_ref().ok();
     let title = title(game.tags(), known.map_or(["", ""], |r| r.sides()));
-    let carried = match (job.to, known) {
-        (To::Site(site), Some(_)) => site.can_carry(game.tags()),
+    let carried = match (job.to.site(), known) {
+        // A link carries the game's options too.
+        (Some(site), Some(_)) if matches!(job.to, To::SiteLink(..)) => {
+            let tags: Vec<_> = game
+                .tags()
+                .iter()
+                .filter(|t| t.name != "Options")
+                .cloned()
+                .collect();
+            site.can_carry(&tags)
+        }
+        (Some(site), Some(_)) => site.can_carry(game.tags()),
         _ => true,
     };
     let mut rendered = Rendered::new();
     let mut failed = None;
+    let mut site_left_out = [0; 2];
     let record = |sink: &mut dyn GameSink| {
         let mut recorder = Recorder {
             inner: sink,
@@ -245,10 +289,25 @@ fn read_one(
             r
         }
         To::Site(s) => record(&mut SiteSink::new(&mut rendered, s.format())),
+        To::SiteRecord(_, name) => {
+            let mut sink = RecordSink::new(&mut rendered, name);
+            let r = record(&mut sink);
+            site_left_out = sink.left_out;
+            r
+        }
+        To::SiteLink(_, game_type) => {
+            let mut sink = LinkSink::new(&mut rendered, game_type);
+            let r = record(&mut sink);
+            site_left_out = sink.left_out;
+            r
+        }
     };
     let dropped = match job.to {
         To::Csv => [r.tags, r.comments, usize::from(r.result)],
         To::Site(_) => [r.tags, r.comments + r.turn_comments, usize::from(r.result)],
+        // A record carries its result (the players'); a link does not.
+        To::SiteRecord(..) => [site_left_out[0], site_left_out[1], 0],
+        To::SiteLink(..) => [site_left_out[0], site_left_out[1], usize::from(r.result)],
         _ => [0; 3],
     };
     Read {
@@ -271,6 +330,7 @@ fn write(
     index: usize,
     read: Read,
     any: bool,
+    held: &mut Option<Rendered>,
 ) -> io::Result<()> {
     if let Some(why) = read.failed {
         return Err(io::Error::other(format!("{file}: game {index}: {why}")));
@@ -301,7 +361,21 @@ fn write(
             read.rendered
                 .write_to(out, 0, Some((csv_rows::INDEX_MARK, index)))
         }
-        To::Site(_) => read.rendered.write_to(out, 0, None),
+        To::Site(_) | To::SiteLink(..) => read.rendered.write_to(out, 0, None),
+        To::SiteRecord(..) => {
+            // One game: one record; several: an array of them. The first
+            // is held until a second one shows which.
+            if !any {
+                *held = Some(read.rendered);
+                return Ok(());
+            }
+            if let Some(first) = held.take() {
+                out.write_all(b"[\n")?;
+                first.write_to(out, 0, None)?;
+            }
+            out.write_all(b",\n")?;
+            read.rendered.write_to(out, 0, None)
+        }
     }
 }
 
@@ -324,8 +398,19 @@ fn head(to: To, out: &mut Writer) -> io::Result<()> {
     }
 }
 
-/// What comes after the last game (the JSON document's end).
-fn tail(to: To, out: &mut Writer, any: bool) -> io::Result<()> {
+/// What comes after the last game (the JSON document's end, the
+/// AbstractPlay array's, or the one record held).
+fn tail(to: To, out: &mut Writer, any: bool, held: Option<Rendered>) -> io::Result<()> {
+    if let To::SiteRecord(..) = to {
+        return match (held, any) {
+            (Some(one), _) => {
+                one.write_to(out, 0, None)?;
+                out.write_all(b"\n")
+            }
+            (None, true) => out.write_all(b"\n]\n"),
+            (None, false) => out.write_all(b"[]\n"),
+        };
+    }
     match (to, any) {
         (To::Json, false) => {
             out.write_all(json::document_start().trim_end().as_bytes())?;
@@ -338,8 +423,12 @@ fn tail(to: To, out: &mut Writer, any: bool) -> io::Result<()> {
 
 /// Why a game is left out of a site's strings, if it is.
 fn left_out(to: To, game: Option<&str>, index: usize, carried: bool) -> Option<String> {
-    let To::Site(site) = to else { return None };
-    let name = site.format().name;
+    let site = to.site()?;
+    let name = match to {
+        To::SiteRecord(..) => records::NAME,
+        To::SiteLink(..) => links::NAME,
+        _ => site.format().name,
+    };
     match game {
         // Unknown rules: already reported as invalid.
         None => Some(String::new()),
@@ -380,9 +469,10 @@ pub fn run(args: Args) {
     let trace = TraceOptions {
         syntax_only: args.syntax_only,
         branching: false,
-        site: matches!(to, To::Site(_)),
+        site: to.site().is_some(),
     };
     let mut tally = Tally::default();
+    let mut held = None;
     // Not over output on the same terminal.
     let progress = Progress::for_sources(&sources, args.quiet || output.is_terminal());
     let map = |file: &str, chunk: Option<&Chunk>, game: &mut dyn ReadGame<'_>, rules| {
@@ -432,13 +522,13 @@ pub fn run(args: Args) {
             *total += n;
         }
         let any = std::mem::replace(&mut tally.any, true);
-        write(to, &mut out, name, index, read, any)?;
+        write(to, &mut out, name, index, read, any, &mut held)?;
         Ok(ControlFlow::Continue(()))
     };
     let read = read_all(sources, &args.input, &opts, &progress, map, each);
     progress.finish();
     let any = tally.any;
-    let result = read.and_then(|_| tail(to, &mut out, any));
+    let result = read.and_then(|_| tail(to, &mut out, any, held));
     messages::finished(result.and_then(|()| out.commit()));
     if !args.quiet {
         closing_notes(&args, to, &tally);
@@ -448,7 +538,11 @@ pub fn run(args: Args) {
 /// What the run converted and what the target format left out.
 fn closing_notes(args: &Args, to: To, tally: &Tally) {
     let [tags, comments, results] = tally.dropped;
-    if matches!(to, To::Csv | To::Site(_)) && tags + comments + results > 0 {
+    if matches!(
+        to,
+        To::Csv | To::Site(_) | To::SiteRecord(..) | To::SiteLink(..)
+    ) && tags + comments + results > 0
+    {
         messages::note(format!(
             "{} cannot carry tags, {}or results: left out {tags} tags, {comments} comments \
              and {results} results",

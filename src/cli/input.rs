@@ -15,6 +15,7 @@ use gamerec::input::{self as read, Format};
 use gamerec::problem::Problem;
 use gamerec::record::{Chunk, ReadGame};
 use gamerec::registry::{self, AnyGame};
+use gamerec::sites::{links, records};
 use std::fs::{File, Metadata};
 use std::io::{self, BufRead, Write};
 use std::ops::ControlFlow;
@@ -85,6 +86,8 @@ pub fn from_values() -> PossibleValuesParser {
     values.extend(
         registry::sites().map(|s| PossibleValue::new(s.format().name).help(s.format().title)),
     );
+    values.push(PossibleValue::new(records::NAME).help(records::TITLE));
+    values.push(PossibleValue::new(links::NAME).help(links::TITLE));
     PossibleValuesParser::new(values)
 }
 
@@ -419,6 +422,33 @@ pub struct Read {
     pub empty: usize,
     /// The walk stopped early (`each` broke or the output pipe closed).
     pub stopped: bool,
+    /// Records skipped as games gamerec does not play: what, how many.
+    pub skipped: Vec<(String, usize)>,
+}
+
+impl Read {
+    /// Says what was skipped (once, at the end of a run): `skipped 3
+    /// records of 2 other games (Amazons 2, Ataxx 1)`.
+    pub fn note_skipped(&self) {
+        if self.skipped.is_empty() {
+            return;
+        }
+        let total: usize = self.skipped.iter().map(|(_, n)| n).sum();
+        let kinds = self.skipped.len();
+        let list: Vec<String> = self
+            .skipped
+            .iter()
+            .take(12)
+            .map(|(what, n)| format!("{what} {n}"))
+            .collect();
+        let more = if kinds > 12 { ", …" } else { "" };
+        messages::note(format!(
+            "skipped {total} record{} of {kinds} other game{} ({}{more}): gamerec does not play them",
+            if total == 1 { "" } else { "s" },
+            if kinds == 1 { "" } else { "s" },
+            list.join(", ")
+        ));
+    }
 }
 
 /// What [`read_all`] hands on, in input order.
@@ -474,12 +504,23 @@ where
                 each(&name, Item::Game(chunk, t)).map_err(output_error)
             })
         });
-        match result {
-            Ok(ControlFlow::Break(())) => {
+        if let Ok(r) = &result {
+            for (what, n) in &r.skipped {
+                match read.skipped.iter_mut().find(|(w, _)| w == what) {
+                    Some((_, total)) => *total += n,
+                    None => read.skipped.push((what.clone(), *n)),
+                }
+            }
+        }
+        let skipped_only = result.as_ref().is_ok_and(|r| !r.skipped.is_empty());
+        match result.map(|r| r.stopped) {
+            Ok(true) => {
                 read.stopped = true;
+                read.note_skipped();
                 return Ok(read);
             }
-            Ok(ControlFlow::Continue(())) if games == 0 => {
+            Ok(false) if games == 0 && skipped_only => {}
+            Ok(false) if games == 0 => {
                 read.empty += 1;
                 messages::invalid();
                 if each(&name, Item::Empty)?.is_break() {
@@ -487,13 +528,14 @@ where
                     return Ok(read);
                 }
             }
-            Ok(ControlFlow::Continue(())) => {}
+            Ok(false) => {}
             Err(e) => match into_output_error(e) {
                 Ok(written) => return Err(written),
                 Err(e) => messages::error(format!("{name}: {e}")),
             },
         }
     }
+    read.note_skipped();
     Ok(read)
 }
 

@@ -328,6 +328,7 @@ mod tests {
             bytes: text.as_bytes().to_vec(),
             offset: 5000,
             line: 998,
+            column: 1,
             truncated: false,
         };
         let at = 5000 + text.find("zz").unwrap();

@@ -27,7 +27,7 @@ pub use notation::{
     fields_with_offsets, no_draw_marks, split_draw_offer, MoveSyntaxError, Notation, PositionError,
 };
 pub use rules::{any_move, collect_moves, tag_value, Generator, RuleError, Rules, SetupError};
-pub use site::{SiteFormat, SiteNotation};
+pub use site::{SiteFiles, SiteFormat, SiteNotation};
 
 /// The two sides, in the order the record format names them (the first-named
 /// side is the first of each pair of side tags).

@@ -24,6 +24,23 @@ pub struct SiteFormat {
     /// Whether an input's first token (up to white space or `;`) is a turn
     /// in this notation, for guessing an input's format.
     pub recognizes: fn(&[u8]) -> bool,
+    /// The site's own game files that hold this game in this notation.
+    pub files: SiteFiles,
+}
+
+/// The files a site keeps games in (beyond bare move strings), as far as
+/// the game is concerned: how the site names it there. The formats
+/// themselves are read and written in `sites/`, which knows no game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SiteFiles {
+    /// Move strings only.
+    None,
+    /// AbstractPlay's JSON game records (one, or bulk arrays of them):
+    /// the game's name in `header.game.name`. Seat 0 plays the first side.
+    Records { name: &'static str },
+    /// The Garden Gate's game links: the game's `gameType` number; the
+    /// link's `gameOptions` are the game's `Options` tag.
+    Links { game_type: u32 },
 }
 
 /// A game's site notation.

@@ -23,6 +23,11 @@ pub struct Chunk {
     pub offset: usize,
     /// 1-based line number of `bytes[0]`.
     pub line: usize,
+    /// 1-based column (in characters) of `bytes[0]` on its line; 0 is
+    /// read as 1 (a chunk that starts a line). A record cut from the
+    /// middle of a line (one element of a one-line JSON array) starts
+    /// further right.
+    pub column: usize,
     /// The record was longer than [`MAX_RECORD_BYTES`]; `bytes` holds its
     /// beginning only.
     pub truncated: bool,
@@ -35,6 +40,7 @@ impl Chunk {
             bytes: bytes.into(),
             offset: 0,
             line: 1,
+            column: 1,
             truncated: false,
         }
     }
@@ -50,10 +56,13 @@ impl Chunk {
             .rposition(|&b| b == b'\n')
             .map_or(0, |p| p + 1);
         // Count characters, not bytes: skip UTF-8 continuation bytes.
-        let col = 1 + before[line_start..]
+        let mut col = 1 + before[line_start..]
             .iter()
             .filter(|&&b| (b & 0xC0) != 0x80)
             .count();
+        if line == self.line {
+            col += self.column.saturating_sub(1);
+        }
         (line, col)
     }
 
@@ -178,6 +187,7 @@ impl Splitter {
             bytes,
             offset: self.buf_offset,
             line: self.buf_line,
+            column: 1,
             truncated: self.truncated,
         };
         // What stays in the buffer is the current line, read up to `pos`.
@@ -478,6 +488,7 @@ mod tests {
             bytes: "ab\ncé d".as_bytes().to_vec(),
             offset: 100,
             line: 7,
+            column: 1,
             truncated: false,
         };
         assert_eq!(c.locate(100), (7, 1));

@@ -6,7 +6,7 @@ use super::labels::Coords;
 use super::notation::Move;
 use super::position::Position;
 use super::Iqishiqi;
-use crate::game::{MoveFacts, Notation, SiteFormat, SiteNotation};
+use crate::game::{MoveFacts, Notation, SiteFiles, SiteFormat, SiteNotation};
 
 /// The move in AbstractPlay's labels, lowercase, destination always
 /// written: the form AbstractPlay's move list uses.
@@ -40,6 +40,7 @@ impl SiteNotation for Iqishiqi {
         separator: " ",
         game_start: None,
         recognizes: looks_abstractplay,
+        files: SiteFiles::Records { name: "Iqishiqi" },
     };
 
     fn site_move(_: &Position, mv: &Move, after: &Position, _: &MoveFacts) -> String {

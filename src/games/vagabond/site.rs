@@ -4,7 +4,7 @@
 use super::notation::Move;
 use super::position::Position;
 use super::Vagabond;
-use crate::game::{MoveFacts, Side, SiteFormat, SiteNotation};
+use crate::game::{MoveFacts, Side, SiteFiles, SiteFormat, SiteNotation};
 
 /// `0H.…` / `12G.…`: a Garden Gate turn.
 pub fn looks_garden_gate(token: &[u8]) -> bool {
@@ -21,6 +21,7 @@ impl SiteNotation for Vagabond {
         separator: ";",
         game_start: Some("0H."),
         recognizes: looks_garden_gate,
+        files: SiteFiles::Links { game_type: 2 },
     };
 
     /// The turn as The Garden Gate writes it: `0H.L(0,-6)`.
