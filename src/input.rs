@@ -492,13 +492,7 @@ fn read_site<R: BufRead>(
     let mut line = Vec::new();
     let mut emit = |chunk: Chunk| -> io::Result<ControlFlow<()>> {
         if chunk.truncated {
-            let p = too_large(&chunk);
-            let record = Record::default();
-            return each(
-                Some(&chunk),
-                &mut RecordSource::new(&record, Some(p.clone())),
-                Err(p),
-            );
+            return broken(&chunk, too_large(&chunk), each);
         }
         let style = rules.style();
         let at = Span::new(chunk.offset, chunk.offset);
@@ -706,17 +700,7 @@ fn game_from_site(
         if !matches!(flow, Ok(ControlFlow::Continue(()))) {
             return;
         }
-        let mut own: Vec<Tag> = tags
-            .take()
-            .unwrap_or_default()
-            .into_iter()
-            .map(|(name, value)| Tag {
-                name,
-                value,
-                span: at,
-                value_span: at,
-            })
-            .collect();
+        let mut own = placed(tags.take().unwrap_or_default(), at);
         own.append(&mut game.tags);
         game.tags = own;
         flow = each(Some(chunk), &mut StreamTurns::new(game), Ok(rules));
@@ -724,15 +708,7 @@ fn game_from_site(
     if let Some(tags) = tags {
         // No moves at all: the game is its tags.
         let record = Record {
-            tags: tags
-                .into_iter()
-                .map(|(name, value)| Tag {
-                    name,
-                    value,
-                    span: at,
-                    value_span: at,
-                })
-                .collect(),
+            tags: placed(tags, at),
             span: at,
             ..Record::default()
         };
@@ -743,4 +719,16 @@ fn game_from_site(
         );
     }
     flow
+}
+
+/// Tags (name, value) each placed at `at`.
+fn placed(tags: Vec<(String, String)>, at: Span) -> Vec<Tag> {
+    tags.into_iter()
+        .map(|(name, value)| Tag {
+            name,
+            value,
+            span: at,
+            value_span: at,
+        })
+        .collect()
 }
