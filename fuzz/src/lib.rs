@@ -13,10 +13,13 @@ use gamerec::convert::out::Rendered;
 use gamerec::convert::text::TextSink;
 use gamerec::convert::{Collect, GameSink, Head, Tail, TraceOptions, TurnOut};
 use gamerec::decode::{self, Encoding};
+use gamerec::game::SiteFiles;
 use gamerec::input::{self, read_mapped, Format};
 use gamerec::problem::Problem;
 use gamerec::record::{Chunk, ReadGame};
 use gamerec::registry::{self, tell, AnyGame, GAMES};
+use gamerec::sites::links::LinkSink;
+use gamerec::sites::records::RecordSink;
 use gamerec::stats::{game_row, summary_cell, Summary};
 use std::io::{BufRead, Cursor};
 use std::ops::ControlFlow;
@@ -163,13 +166,82 @@ pub fn read_as(format: Format, data: &[u8]) {
     );
 }
 
-/// Reads `data` after its first byte in the site notation that byte picks.
+/// Reads `data` after its first byte in the site format that byte picks:
+/// a site's move strings, the sites' game records (AbstractPlay) or game
+/// links (the Garden Gate). A valid game read from a record or a link must
+/// come back the same when written as one again and read back (when its
+/// tags can all be carried there).
 pub fn site(data: &[u8]) {
     let Some((&first, rest)) = data.split_first() else {
         return;
     };
     let sites: Vec<_> = registry::sites().collect();
-    read_as(Format::Site(sites[usize::from(first) % sites.len()]), rest);
+    let pick = usize::from(first) % (sites.len() + 2);
+    let format = match sites.get(pick) {
+        Some(&site) => Format::Site(site),
+        None if pick == sites.len() => Format::SiteRecords,
+        None => Format::SiteLinks,
+    };
+    read_as(format, rest);
+    if matches!(format, Format::SiteRecords | Format::SiteLinks) {
+        for (canonical, valid) in to_text(format, rest) {
+            if !valid {
+                continue;
+            }
+            let Some(written) = to_site_file(format, &canonical) else {
+                continue;
+            };
+            assert_eq!(
+                to_text(format, written.as_bytes()),
+                [(canonical.clone(), true)],
+                "written as {} and read back:\n{written}",
+                format.name()
+            );
+        }
+    }
+}
+
+/// The one game of `canonical` written as a site record or link (`format`),
+/// or `None` when its site cannot carry the game's tags.
+fn to_site_file(format: Format, canonical: &str) -> Option<String> {
+    let mut written = None;
+    let _ = read_mapped(
+        Cursor::new(canonical.as_bytes()),
+        Format::Text,
+        &Options::default(),
+        |_, game: &mut dyn ReadGame<'_>, rules| {
+            let site = rules.as_ref().ok()?.site()?;
+            let tags: Vec<_> = game
+                .tags()
+                .iter()
+                .filter(|t| !(matches!(format, Format::SiteLinks) && t.name == "Options"))
+                .cloned()
+                .collect();
+            if !site.can_carry(&tags) {
+                return None;
+            }
+            let trace = TraceOptions {
+                site: true,
+                ..TRACE
+            };
+            let mut out = Rendered::new();
+            match (format, site.format().files) {
+                (Format::SiteRecords, SiteFiles::Records { name }) => {
+                    tell(game, rules, trace, &mut RecordSink::new(&mut out, name))
+                }
+                (Format::SiteLinks, SiteFiles::Links { game_type }) => {
+                    tell(game, rules, trace, &mut LinkSink::new(&mut out, game_type))
+                }
+                _ => return None,
+            }
+            Some(out.into_string())
+        },
+        |_, game| {
+            written = game;
+            Ok(ControlFlow::Break(()))
+        },
+    );
+    written
 }
 
 /// A game's text as it is converted, and whether it was valid.
