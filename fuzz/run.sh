@@ -37,12 +37,15 @@ for t in $targets; do
     # Short inputs run faster and reach as far: a position is a line.
     case $t in position) max_len=256 ;; *) max_len=1024 ;; esac
     start=$(date +%s)
+    # libFuzzer stops a hung unit after -timeout, from a signal handler
+    # that can itself hang (it allocates): `timeout` is the backstop, so a
+    # hang is a finding and never a stuck run.
+    rc=0
     # shellcheck disable=SC2086
-    if ! cargo +nightly fuzz run $build "$t" "fuzz/corpus/$t" -- \
+    timeout -k 30 $((secs + 300)) cargo +nightly fuzz run $build "$t" "fuzz/corpus/$t" -- \
         -max_total_time="$secs" -max_len=$max_len -timeout=10 -rss_limit_mb=2048 \
-        -print_final_stats=1 $extra > "$log" 2>&1; then
-        status=1
-    fi
+        -print_final_stats=1 $extra > "$log" 2>&1 || rc=$?
+    [ "$rc" = 0 ] || status=1
     execs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{s += $2} END {print s + 0}')
     if [ "$execs" = 0 ]; then
         # -fork prints progress lines instead of final stats.
@@ -53,6 +56,7 @@ for t in $targets; do
     took=$(($(date +%s) - start))
     mode=""; [ "${FUZZ_FAST:-0}" = 1 ] && mode=" (no comparison tracing)"
     line="$t: ${execs:-0} executions in ${took} s$mode, coverage ${cov:-?} edges, $found findings"
+    case $rc in 124 | 137) line="$line, HUNG: stopped by timeout" ;; esac
     echo "$line (log: $log)"
     echo "$(date -u +%FT%TZ) $(git rev-parse --short HEAD) $line" >> fuzz/logs/summary.txt
 done

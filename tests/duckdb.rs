@@ -3,6 +3,8 @@
 //! installs DuckDB; a bare `cargo test` installs it under target/ when the
 //! Python in PATH does not have it.
 
+mod common;
+
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};
 use std::process;
@@ -13,52 +15,7 @@ fn root() -> &'static Path {
 
 /// A PYTHONPATH under which `import duckdb` works.
 fn duckdb_path() -> String {
-    let probe = |path: &str| {
-        process::Command::new("python3")
-            .args(["-c", "import duckdb"])
-            .env("PYTHONPATH", path)
-            .output()
-            .is_ok_and(|o| o.status.success())
-    };
-    let current = std::env::var("PYTHONPATH").unwrap_or_default();
-    if probe(&current) {
-        return current;
-    }
-    let target: PathBuf = std::env::var_os("CARGO_TARGET_DIR")
-        .map_or_else(|| root().join("target"), PathBuf::from)
-        .join("pydeps");
-    let target = target.to_str().unwrap().to_string();
-    if !probe(&target) {
-        let out = process::Command::new("python3")
-            .args([
-                "-m",
-                "pip",
-                "install",
-                "--quiet",
-                "--disable-pip-version-check",
-            ])
-            .args(["--target", &target, "duckdb"])
-            .output()
-            .unwrap_or_else(|e| {
-                panic!(
-                    "this test needs DuckDB from PyPI, installed with Python 3's pip, \
-                     but `python3` cannot be run ({e}): install Python 3 with pip, \
-                     or `pip install duckdb` yourself"
-                )
-            });
-        assert!(
-            out.status.success(),
-            "this test needs DuckDB from PyPI, but `python3 -m pip install --target {target} \
-             duckdb` failed (no pip, or no network access to PyPI?): install it yourself \
-             with `pip install duckdb` and rerun. pip said:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    assert!(
-        probe(&target),
-        "DuckDB was installed under {target} but `import duckdb` still fails there"
-    );
-    target
+    common::python_path(&[("duckdb", "duckdb")])
 }
 
 /// Runs a DuckDB query over a CSV file; returns its one-line answer.

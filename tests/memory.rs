@@ -153,3 +153,55 @@ fn memory_follows_the_size_of_a_game_not_its_plies_or_tokens() {
         }
     }
 }
+
+#[test]
+fn a_bulk_abstractplay_file_of_200_mb_is_read_record_by_record() {
+    // AbstractPlay's bulk files are one JSON array. This one repeats the
+    // records AbstractPlay's own code wrote (tests/data/abstractplay) past
+    // 200 MB, with records of other games between them.
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/abstractplay");
+    let parse = |name: &str| -> Vec<serde_json::Value> {
+        serde_json::from_str(&fs::read_to_string(data.join(name)).unwrap()).unwrap()
+    };
+    let ours: Vec<String> = parse("meta-iqishiqi.json")
+        .iter()
+        .map(|r| r.to_string())
+        .collect();
+    let others: Vec<String> = parse("ALL.json")
+        .iter()
+        .filter(|r| r["header"]["game"]["name"] != "Iqishiqi")
+        .map(|r| r.to_string())
+        .collect();
+    let mut body: Vec<String> = ours.iter().map(|r| format!("{r},\n")).collect();
+    body.extend(others.iter().map(|r| format!("{r},\n")));
+    let round: usize = body.iter().map(String::len).sum();
+    let rounds = 200_000_000 / round + 1;
+    let dir = tempfile::tempdir().unwrap();
+    let bulk = dir.path().join("ALL.json");
+    let last = format!("{}\n]\n", ours[0]);
+    write(&bulk, "[\n", &[&body.concat()], rounds, &last);
+    let size = fs::metadata(&bulk).unwrap().len();
+    assert!(size >= 200_000_000, "{size} bytes");
+    let games = rounds * ours.len() + 1;
+    let skipped = rounds * others.len();
+    for args in [
+        &["validate", "-q"][..],
+        &["stats", "--summary"],
+        &["convert", "--to", "jsonl"],
+    ] {
+        let mut args = args.to_vec();
+        args.push(bulk.to_str().unwrap());
+        let (code, mib, err) = peak_memory(&args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert!(mib <= 64.0, "{args:?}: {mib:.1} MiB for {size} bytes");
+        eprintln!("{args:?}: {mib:.1} MiB peak for {size} bytes");
+        let note = format!("skipped {skipped} records of 2 other games");
+        assert!(err.contains(&note), "{args:?}: {err}");
+        if args[0] == "convert" {
+            assert!(
+                err.contains(&format!("converted {games} of {games} games")),
+                "{err}"
+            );
+        }
+    }
+}

@@ -851,3 +851,48 @@ fn roshi_position_with_a_twenty_digit_run_of_empty_squares_is_refused() {
         "{v}"
     );
 }
+
+/// Found by fuzzing (`site`, in CI's 15-second smoke): a `}` where an
+/// AbstractPlay record should start was read as an empty record that ended
+/// before it, again and again: `validate` never finished. It is one
+/// located error now, and what follows it is still read.
+#[test]
+fn a_stray_closing_brace_in_an_abstractplay_file_is_an_error_not_a_hang() {
+    let dir = scratch();
+    let file = dir.path().join("games.json");
+    let record =
+        fs::read_to_string(root().join("tests/data/abstractplay/single/iqishiqi-1.json")).unwrap();
+    fs::write(&file, format!("}}\n{}", record.trim())).unwrap();
+    let mut child = gamerec()
+        .args([
+            "validate",
+            "--format",
+            "json",
+            "--from",
+            "abstractplay-record",
+        ])
+        .arg(&file)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("validate did not finish in 60 s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let games: Vec<serde_json::Value> = stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert_eq!(games.len(), 2, "{stdout}");
+    assert_eq!(games[0]["error"]["line"], 1, "{stdout}");
+    assert_eq!(games[0]["error"]["column"], 1, "{stdout}");
+    assert_eq!(games[1]["valid"], true, "{stdout}");
+}

@@ -5,6 +5,8 @@
 //! edge cases. The verdicts expected are the sites' own: read from the
 //! records' players' results, never written into this file.
 
+mod common;
+
 use serde_json::Value;
 use std::fs;
 use std::io::Write;
@@ -393,4 +395,390 @@ fn garden_gate_links_without_a_vagabond_game_say_why() {
     assert_eq!(code, 1);
     assert_eq!(rows[0]["error"]["code"], "malformed-site-record");
     assert_eq!(rows[0]["error"]["line"], 2);
+}
+
+/// The violations of the recranks schema 1-0-0 (the site's own, kept in
+/// tests/data/abstractplay/recranks) Python's `jsonschema` finds in each
+/// file of `files`, and how many records it checked.
+fn schema_violations(files: &[&Path]) -> (Vec<Value>, usize) {
+    let py = common::python_path(&[
+        ("jsonschema", "jsonschema"),
+        ("rfc3339_validator", "rfc3339-validator"),
+    ]);
+    let out = Command::new("python3")
+        .arg(data("abstractplay/check_schema.py"))
+        .arg(data("abstractplay/recranks/gamerecord.json"))
+        .args(files)
+        .env("PYTHONPATH", py)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let (last, lines) = stdout.trim_end().rsplit_once('\n').unwrap_or(("", &stdout));
+    let (last, lines) = if lines.starts_with("checked") {
+        (lines, last)
+    } else {
+        (last, lines)
+    };
+    let checked = last
+        .strip_prefix("checked ")
+        .and_then(|l| l.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| {
+            panic!(
+                "check_schema.py said:\n{stdout}\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+    let violations = lines
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (violations, checked)
+}
+
+#[test]
+fn abstractplay_records_written_validate_against_the_recranks_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, args: &[&str], stdin: Option<&[u8]>| -> PathBuf {
+        let mut all = vec!["convert", "-q", "--to", "abstractplay-record"];
+        all.extend_from_slice(args);
+        let (code, out, err) = run(&all, stdin);
+        // 1: invalid games among them; 2: games starting from a position,
+        // which a record cannot express, left out (notation/convert.md).
+        assert!(code <= 1 || err.contains("cannot express"), "{err}");
+        let path = dir.path().join(name);
+        fs::write(&path, out).unwrap();
+        path
+    };
+    // Every record of the site's own files, read and written back.
+    let mut site = Vec::new();
+    for entry in fs::read_dir(data("abstractplay/single")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        site.push(write(&name, &[path.to_str().unwrap()], None));
+    }
+    for name in ["meta-iqishiqi.json", "ALL.json"] {
+        let path = data(&format!("abstractplay/{name}"));
+        site.push(write(name, &[path.to_str().unwrap()], None));
+    }
+    let files: Vec<&Path> = site.iter().map(PathBuf::as_path).collect();
+    let (violations, checked) = schema_violations(&files);
+    assert!(violations.is_empty(), "{violations:#?}");
+    assert!(checked >= 40, "{checked} records");
+
+    // Games that were never records: the Iqishiqi fixtures and generated
+    // games. A finished game's record validates; an unfinished or invalid
+    // game's has `null` results (as gameslib writes one), which the schema
+    // (for finished games only) refuses, and nothing else.
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/iqishiqi");
+    let from_fixtures = write("fixtures.json", &[fixtures.to_str().unwrap()], None);
+    let (code, generated, err) = run(
+        &["gen", "--game", "iqishiqi", "--count", "60", "--seed", "21"],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    let from_gen = write("gen.json", &["-"], Some(&generated));
+    let (violations, checked) = schema_violations(&[&from_fixtures, &from_gen]);
+    let mut finished = 0;
+    for (file, path) in [(&from_fixtures, "fixtures"), (&from_gen, "gen")] {
+        let records: Vec<Value> = serde_json::from_str(&fs::read_to_string(file).unwrap()).unwrap();
+        for (i, record) in records.iter().enumerate() {
+            let results: Vec<&Value> = record["header"]["players"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| &p["result"])
+                .collect();
+            let file = file.to_str().unwrap();
+            let mine: Vec<&Value> = violations
+                .iter()
+                .filter(|v| v["file"] == file && v["index"] == i)
+                .collect();
+            if results.iter().all(|r| r.is_i64()) {
+                finished += 1;
+                assert!(mine.is_empty(), "{path} record {i}: {mine:#?}\n{record}");
+            } else {
+                assert!(results.iter().all(|r| r.is_null()), "{record}");
+                for v in mine {
+                    let at = v["path"].as_str().unwrap();
+                    let unique = at == "/header/players"
+                        && v["message"].as_str().unwrap().contains("non-unique");
+                    assert!(at.ends_with("/result") || unique, "{path} record {i}: {v}");
+                }
+            }
+        }
+    }
+    assert!(finished >= 60, "{finished} finished of {checked}");
+
+    // The validator is not blind: a record without its end date, with a
+    // result that is not a number or with a member the schema does not
+    // know is refused.
+    let one: Value = serde_json::from_str(&fs::read_to_string(&site[0]).unwrap()).unwrap();
+    let mut broken = Vec::new();
+    for (i, edit) in ["date-end", "result", "extra"].iter().enumerate() {
+        let mut r = one.clone();
+        match *edit {
+            "date-end" => {
+                r["header"].as_object_mut().unwrap().remove("date-end");
+            }
+            "result" => r["header"]["players"][0]["result"] = Value::from("1"),
+            _ => r["moves"][0] = Value::from("h9/h7"),
+        }
+        let path = dir.path().join(format!("broken-{i}.json"));
+        fs::write(&path, r.to_string()).unwrap();
+        broken.push(path);
+    }
+    let files: Vec<&Path> = broken.iter().map(PathBuf::as_path).collect();
+    let (violations, checked) = schema_violations(&files);
+    assert_eq!(checked, 3);
+    for path in &broken {
+        assert!(
+            violations
+                .iter()
+                .any(|v| v["file"] == path.to_str().unwrap()),
+            "{} was not refused: {violations:#?}",
+            path.display()
+        );
+    }
+}
+
+/// The games of a canonical text, one string each.
+fn games_of(text: &str) -> Vec<String> {
+    let mut games: Vec<String> = Vec::new();
+    for line in text.split_inclusive('\n') {
+        if line.starts_with("[Game ") || games.is_empty() {
+            games.push(String::new());
+        }
+        games.last_mut().unwrap().push_str(line);
+    }
+    games
+}
+
+/// Whether each game of a JSON Lines conversion has an `Options` tag.
+fn with_options(jsonl: &[u8]) -> Vec<bool> {
+    String::from_utf8_lossy(jsonl)
+        .lines()
+        .map(|l| {
+            let game: Value = serde_json::from_str(l).unwrap();
+            let tags = game["tags"].as_array().unwrap();
+            tags.iter().any(|t| t[0] == "Options")
+        })
+        .collect()
+}
+
+/// The turns each game of a JSON Lines conversion has, as written.
+fn turns_of(jsonl: &[u8]) -> Vec<Vec<String>> {
+    String::from_utf8_lossy(jsonl)
+        .lines()
+        .map(|l| {
+            let game: Value = serde_json::from_str(l).unwrap();
+            game["turns"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| t["text"].as_str().unwrap().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn a_folder_of_downloaded_site_files_validates_converts_every_way_and_gives_stats() {
+    use flate2::{write::GzEncoder, Compression};
+    // What a player downloads: single records as the game page gives them,
+    // a bulk file (gzipped), and a file of Garden Gate links.
+    let dir = tempfile::tempdir().unwrap();
+    let downloads = dir.path().join("downloads");
+    fs::create_dir_all(downloads.join("abstractplay/meta")).unwrap();
+    fs::create_dir_all(downloads.join("gardengate")).unwrap();
+    let mut site_records: Vec<(String, Value)> = Vec::new();
+    let mut singles: Vec<PathBuf> = fs::read_dir(data("abstractplay/single"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    singles.sort();
+    for path in &singles {
+        let to = downloads
+            .join("abstractplay")
+            .join(path.file_name().unwrap());
+        fs::copy(path, &to).unwrap();
+        let record = serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap();
+        site_records.push((to.to_str().unwrap().to_string(), record));
+    }
+    let bulk = fs::read(data("abstractplay/meta-iqishiqi.json")).unwrap();
+    let gz = downloads.join("abstractplay/meta/iqishiqi.json.gz");
+    let mut encoder = GzEncoder::new(Vec::new(), Compression::default());
+    encoder.write_all(&bulk).unwrap();
+    fs::write(&gz, encoder.finish().unwrap()).unwrap();
+    let bulk: Vec<Value> = serde_json::from_slice(&bulk).unwrap();
+    for record in bulk {
+        site_records.push((gz.to_str().unwrap().to_string(), record));
+    }
+    let links = downloads.join("gardengate/links.txt");
+    fs::copy(data("gardengate/links.txt"), &links).unwrap();
+    let all = downloads.to_str().unwrap();
+
+    // validate: every game valid, with the result, winner and ending the
+    // site recorded (AbstractPlay: the players' results; Garden Gate: the
+    // game the link holds, as its notation gives it).
+    let (code, rows, err) = verdicts(&[all], None);
+    assert_eq!(code, 0, "{err}");
+    let (_, from_notation, _) = verdicts(
+        &[
+            "--game",
+            "vagabond",
+            data("gardengate/games.txt").to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(rows.len(), site_records.len() + from_notation.len());
+    let (ap_rows, gg_rows) = rows.split_at(site_records.len());
+    let mut per_file = std::collections::HashMap::new();
+    let mut winners = Vec::new();
+    for ((file, record), row) in site_records.iter().zip(ap_rows) {
+        let index = per_file.entry(file.clone()).or_insert(0);
+        *index += 1;
+        assert_eq!(
+            (&row["file"], &row["index"]),
+            (&Value::from(file.as_str()), &Value::from(*index))
+        );
+        let (result, reason) = site_verdict(record);
+        assert_eq!(row["outcome"]["result"], result.as_str(), "{row}");
+        if let Some(reason) = reason {
+            assert_eq!(row["outcome"]["reason"], reason, "{row}");
+        }
+        // Seat 0 moves first and is North.
+        let (winner, player) = match result.as_str() {
+            "1-0" => ("North", record["header"]["players"][0]["name"].clone()),
+            "0-1" => ("South", record["header"]["players"][1]["name"].clone()),
+            _ => ("", Value::Null),
+        };
+        let side = if winner.is_empty() {
+            Value::Null
+        } else {
+            Value::from(winner)
+        };
+        assert_eq!(row["outcome"]["winner"], side, "{row}");
+        winners.push(player);
+    }
+    for (row, expected) in gg_rows.iter().zip(&from_notation) {
+        assert_eq!(row["file"], links.to_str().unwrap());
+        assert_eq!(row["outcome"], expected["outcome"], "{row}");
+        assert_eq!(row["plies"], expected["plies"], "{row}");
+    }
+
+    // convert to every format and back. The lossless ones give the same
+    // canonical text; each site's file format carries its own site's games
+    // (the others are left out and said, exit 2), byte for byte; the move
+    // strings carry the moves; CSV has a row per turn.
+    let (code, canonical, err) = run(&["convert", "-q", all], None);
+    assert_eq!(code, 0, "{err}");
+    let canonical = String::from_utf8(canonical).unwrap();
+    let games = games_of(&canonical);
+    assert_eq!(games.len(), rows.len());
+    let trimmed = |games: Vec<String>| -> Vec<String> {
+        games.iter().map(|g| g.trim_end().to_string()).collect()
+    };
+    let of = |game: &str| -> Vec<String> {
+        let tag = format!("[Game \"{game}\"]");
+        trimmed(
+            games
+                .iter()
+                .filter(|g| g.starts_with(&tag))
+                .cloned()
+                .collect(),
+        )
+    };
+    let every = trimmed(games.clone());
+    for (to, expected) in [
+        ("json", every.clone()),
+        ("jsonl", every.clone()),
+        ("abstractplay-record", of("iqishiqi")),
+        ("gardengate-link", of("vagabond")),
+    ] {
+        let (code, out, err) = run(&["convert", "-q", "--to", to, all], None);
+        let expected_code = if expected == every { 0 } else { 2 };
+        assert_eq!(code, expected_code, "--to {to}: {err}");
+        if expected_code == 2 {
+            assert!(err.contains("left out"), "--to {to}: {err}");
+        }
+        let (code, back, err) = run(&["convert", "-q", "--from", to, "-"], Some(&out));
+        assert_eq!(code, 0, "--from {to}: {err}");
+        let back = trimmed(games_of(&String::from_utf8(back).unwrap()));
+        assert_eq!(back.len(), expected.len(), "--to {to} and back");
+        for (b, e) in back.iter().zip(&expected) {
+            assert_eq!(b, e, "--to {to} and back");
+        }
+    }
+    let (_, jsonl, _) = run(&["convert", "-q", "--to", "jsonl", all], None);
+    // A game with options (a setting) is left out of move strings, which
+    // cannot express it.
+    let turns: Vec<Vec<String>> = turns_of(&jsonl)
+        .into_iter()
+        .zip(with_options(&jsonl))
+        .filter(|(_, options)| !options)
+        .map(|(t, _)| t)
+        .collect();
+    let (ap_turns, gg_turns) = turns.split_at(site_records.len());
+    for (to, game, expected) in [
+        ("abstractplay", "iqishiqi", ap_turns),
+        ("gardengate", "vagabond", gg_turns),
+    ] {
+        let (code, out, err) = run(&["convert", "--to", to, all], None);
+        assert_eq!(code, 2, "--to {to}: {err}");
+        assert!(err.contains("cannot carry tags"), "--to {to}: {err}");
+        assert!(err.contains("games: left out"), "--to {to}: {err}");
+        let (code, back, err) = run(
+            &[
+                "convert", "-q", "--to", "jsonl", "--from", to, "--game", game, "-",
+            ],
+            Some(&out),
+        );
+        assert_eq!(code, 0, "--from {to}: {err}");
+        // A line per game (a game without a move: an empty line, which
+        // reads back as no game), with the same board moves in the site's
+        // spelling (site endings such as `resign` are results, which move
+        // strings do not carry).
+        assert_eq!(out.split(|&b| b == b'\n').count() - 1, expected.len());
+        let back = turns_of(&back);
+        let expected: Vec<_> = expected.iter().filter(|t| !t.is_empty()).cloned().collect();
+        assert!(expected.len() >= 10, "--to {to}");
+        assert_eq!(back, expected, "--to {to} and back");
+    }
+    let (code, csv, err) = run(&["convert", "-q", "--to", "csv", all], None);
+    assert_eq!(code, 0, "{err}");
+    let plies: u64 = rows.iter().map(|r| r["plies"].as_u64().unwrap()).sum();
+    assert_eq!(
+        csv::Reader::from_reader(&csv[..]).records().count() as u64,
+        plies
+    );
+
+    // stats: a row per game with the verdict validate gave, and the
+    // summary counts every game.
+    let (code, out, err) = run(&["stats", "-q", "--format", "json", all], None);
+    assert_eq!(code, 0, "{err}");
+    let stats: Vec<Value> = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(stats.len(), rows.len());
+    for (s, row) in stats.iter().zip(&rows) {
+        assert_eq!(s["result"], row["outcome"]["result"], "{s}");
+        assert_eq!(s["winner"], row["outcome"]["winner"], "{s}");
+        assert_eq!(s["reason"], row["outcome"]["reason"], "{s}");
+        assert_eq!(s["plies"], row["plies"], "{s}");
+    }
+    // The players who won, by the names the site gave them.
+    for (s, player) in stats.iter().zip(&winners) {
+        assert_eq!(&s["winner_player"], player, "{s}");
+    }
+    let (code, out, err) = run(&["stats", "-q", "--summary", "--format", "csv", all], None);
+    assert_eq!(code, 0, "{err}");
+    let games: u64 = csv::Reader::from_reader(&out[..])
+        .deserialize::<std::collections::HashMap<String, String>>()
+        .map(|r| r.unwrap()["games"].parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(games, rows.len() as u64);
 }

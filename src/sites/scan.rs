@@ -18,7 +18,7 @@ pub enum Scanned {
     /// the input ends.
     Cut(Chunk, usize),
     /// A byte where no value may start or continue (`]` with no array
-    /// open, a second `[` at the top, …): its offset, line and column.
+    /// open, any `}` between values, a `,` where no element ends, …): its offset, line and column.
     Stray(u8, usize, usize, usize),
 }
 
@@ -86,7 +86,9 @@ impl<R: BufRead> Values<R> {
                 (b'[', Outer::Top) => self.outer = Outer::Element,
                 (b',', Outer::AfterElement) => self.outer = Outer::Element,
                 (b']', Outer::Element | Outer::AfterElement) => self.outer = Outer::Top,
-                (b',' | b']', _) => {
+                // `}` never starts a value: stray wherever it stands (read
+                // as one, it would end an empty value and never be passed).
+                (b',' | b']', _) | (b'}', _) => {
                     self.inner.consume(1);
                     self.step(b);
                     return Ok(Some(Scanned::Stray(at.0, at.1, at.2, at.3)));
@@ -259,6 +261,15 @@ mod tests {
     fn stray_brackets_and_commas_are_reported_where_they_stand() {
         assert_eq!(all("{\"a\":1}]"), ["{\"a\":1}@0:1:1", "stray ]@7:1:8"]);
         assert_eq!(all("[,{}]"), ["stray ,@1:1:2", "{}@2:1:3"]);
+    }
+
+    /// The fuzz target `site` found this: a `}` between values was read as
+    /// an empty value that ended before it, again and again, for ever.
+    #[test]
+    fn a_closing_brace_between_values_is_stray_and_passed() {
+        assert_eq!(all("}"), ["stray }@0:1:1"]);
+        assert_eq!(all("[{}}]"), ["{}@1:1:2", "stray }@3:1:4"]);
+        assert_eq!(all("1}2"), ["1@0:1:1", "stray }@1:1:2", "2@2:1:3"]);
     }
 
     #[test]
