@@ -782,3 +782,55 @@ fn a_folder_of_downloaded_site_files_validates_converts_every_way_and_gives_stat
         .sum();
     assert_eq!(games, rows.len() as u64);
 }
+
+/// Found by fuzzing (`site`): a record with a member twice (JSON allows
+/// it; the second is kept in an `…Extra` tag) lost one of them when
+/// written back, and a tag of extra members that was not a JSON object
+/// vanished without being counted.
+#[test]
+fn a_record_with_a_member_twice_is_written_back_as_it_was() {
+    let path = data("abstractplay/single/iqishiqi-1.json");
+    let original = fs::read_to_string(&path).unwrap();
+    let twice = original
+        .replacen("\"round\":", "\"round\":\"9\",\"round\":", 1)
+        .replacen(
+            "\"players\":[{",
+            "\"players\":[{\"x\":{\"a\":1,\"a\":2},\"x\":3,",
+            1,
+        );
+    assert_ne!(twice, original, "the record has a round and players");
+    let (code, text, err) = run(&["convert", "-q", "-"], Some(twice.as_bytes()));
+    assert_eq!(code, 0, "{err}");
+    let (code, back, err) = run(
+        &["convert", "-q", "--to", "abstractplay-record", "-"],
+        Some(&text),
+    );
+    assert_eq!(code, 0, "{err}");
+    // Every member comes back (members without a tag of their own after
+    // the others), and the game reads back to the same text.
+    let back = String::from_utf8(back).unwrap();
+    for member in [
+        "\"round\":\"9\"",
+        "\"round\":\"1\"",
+        "\"x\":{\"a\":1,\"a\":2},\"x\":3",
+    ] {
+        assert!(back.contains(member), "{member} in {back}");
+    }
+    assert_eq!(back.len(), twice.trim_end().len() + 1, "{back}");
+    let (code, again, err) = run(&["convert", "-q", "-"], Some(back.as_bytes()));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        String::from_utf8_lossy(&again),
+        String::from_utf8_lossy(&text)
+    );
+    // An extra-members tag that is not a JSON object: left out, counted.
+    let text = String::from_utf8(text).unwrap();
+    let edited = text.replacen("[Event ", "[HeaderExtra \"not an object\"]\n[Event ", 1);
+    assert_ne!(edited, text);
+    let (code, _, err) = run(
+        &["convert", "--to", "abstractplay-record", "-"],
+        Some(edited.as_bytes()),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("left out 1 tags"), "{err}");
+}

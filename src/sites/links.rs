@@ -115,7 +115,8 @@ pub fn read(text: &str, span: Span) -> Link {
             "not a Garden Gate game link: its data does not decompress to a game".into(),
         );
     };
-    let mut pairs: Vec<(String, String)> = Vec::new();
+    // Each pair: its key, its value URL-decoded, and the pair as written.
+    let mut pairs: Vec<(String, String, String)> = Vec::new();
     for pair in query.split('&') {
         // The site also splits at `&amp;`.
         let pair = pair.strip_prefix("amp;").unwrap_or(pair);
@@ -123,9 +124,14 @@ pub fn read(text: &str, span: Span) -> Link {
             continue;
         }
         let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-        pairs.push((k.to_string(), url_decode(v)));
+        pairs.push((k.to_string(), url_decode(v), pair.to_string()));
     }
-    let get = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+    let get = |k: &str| {
+        pairs
+            .iter()
+            .find(|(n, _, _)| n == k)
+            .map(|(_, v, _)| v.as_str())
+    };
     if get("tu").is_some() {
         return broken(
             Code::OfflineLink,
@@ -157,20 +163,38 @@ pub fn read(text: &str, span: Span) -> Link {
     };
     let sides = site.game().sides();
     let mut tags = vec![("Game".to_string(), site.game().name().to_string())];
+    // What has no tag of its own (another key, a second `host`, options
+    // that would not come back the same) is kept as written, in order, in
+    // `LinkExtra`, and written back so.
+    // Tags in one order whatever the pairs' order, as a link is written.
     let mut extra = Vec::new();
-    for (k, v) in &pairs {
+    let mut seen: Vec<&str> = Vec::new();
+    let (mut host, mut guest, mut options) = (None, None, None);
+    for (k, v, raw) in &pairs {
+        let first = !seen.contains(&k.as_str());
+        seen.push(k);
         match k.as_str() {
-            "gameType" | "game" => {}
-            "host" => tags.push((sides[0].to_string(), v.clone())),
-            "guest" => tags.push((sides[1].to_string(), v.clone())),
-            "gameOptions" => match serde_json::from_str::<Vec<String>>(v) {
-                Ok(options) if !options.is_empty() => {
-                    tags.push(("Options".into(), options.join(",")))
+            "gameType" | "game" if first => {}
+            "host" if first => host = Some(v.clone()),
+            "guest" if first => guest = Some(v.clone()),
+            "gameOptions" if first => match serde_json::from_str::<Vec<String>>(v) {
+                Ok(list) if list.is_empty() => {}
+                Ok(list)
+                    if list
+                        .iter()
+                        .all(|o| !o.is_empty() && o.trim() == o && !o.contains(',')) =>
+                {
+                    options = Some(list.join(","))
                 }
-                Ok(_) => {}
-                Err(_) => extra.push(format!("{k}={v}")),
+                _ => extra.push(raw.as_str()),
             },
-            _ => extra.push(format!("{k}={v}")),
+            _ => extra.push(raw.as_str()),
+        }
+    }
+    let named = [(sides[0], host), (sides[1], guest), ("Options", options)];
+    for (name, value) in named {
+        if let Some(value) = value {
+            tags.push((name.to_string(), value));
         }
     }
     if !extra.is_empty() {
@@ -183,14 +207,31 @@ pub fn read(text: &str, span: Span) -> Link {
     }
 }
 
-/// The site's long link for a game: its `gameType`, the side tags, its
-/// turns in the site's notation joined by `;`, and its options.
-pub fn write(game_type: u32, host: &str, guest: &str, turns: &[&str], options: &str) -> String {
-    let mut q = format!(
-        "gameType={game_type}&host={host}&guest={guest}&game={}",
-        turns.join(";")
-    );
-    let options: Vec<&str> = options
+/// What a link says of a game besides its turns.
+#[derive(Default)]
+pub struct LinkHead<'a> {
+    pub host: Option<&'a str>,
+    pub guest: Option<&'a str>,
+    /// Comma-separated, as the `Options` tag.
+    pub options: &'a str,
+    /// Pairs kept as written (`LinkExtra`), `&`-joined.
+    pub extra: &'a str,
+}
+
+/// The site's long link for a game: its `gameType`, the side tags (a side
+/// with no tag has no pair), its turns in the site's notation joined by
+/// `;`, its options and the pairs kept from a link read.
+pub fn write(game_type: u32, head: &LinkHead<'_>, turns: &[&str]) -> String {
+    let mut q = format!("gameType={game_type}");
+    for (key, name) in [("host", head.host), ("guest", head.guest)] {
+        if let Some(name) = name {
+            q.push_str(&format!("&{key}={}", encode_name(name)));
+        }
+    }
+    q.push_str("&game=");
+    q.push_str(&turns.join(";"));
+    let options: Vec<&str> = head
+        .options
         .split(',')
         .map(str::trim)
         .filter(|o| !o.is_empty())
@@ -199,10 +240,26 @@ pub fn write(game_type: u32, host: &str, guest: &str, turns: &[&str], options: &
         q.push_str("&gameOptions=");
         q.push_str(&serde_json::to_string(&options).expect("strings"));
     }
+    if !head.extra.is_empty() {
+        q.push('&');
+        q.push_str(head.extra);
+    }
     format!(
         "{SITE_URL}?{}",
         lz_str::compress_to_encoded_uri_component(q.as_str())
     )
+}
+
+/// A name as a link's value: as the site writes it (plain), except that
+/// `&` is `%26` (plain, it would end the pair) and, where the name would
+/// not URL-decode to itself, `%` is `%25` — so that it reads back as it is.
+fn encode_name(name: &str) -> String {
+    let value = name.replace('&', "%26");
+    if url_decode(&value) == name {
+        value
+    } else {
+        name.replace('%', "%25").replace('&', "%26")
+    }
 }
 
 /// Writes a game as the site's long link, one per line.
@@ -247,22 +304,29 @@ impl crate::convert::GameSink for LinkSink<'_> {
             self.tags
                 .iter()
                 .find(|(n, _)| n == name)
-                .map_or("", |(_, v)| v.as_str())
+                .map(|(_, v)| v.as_str())
         };
-        let carried = ["Game", "Options", "Result", self.sides[0], self.sides[1]];
+        let carried = [
+            "Game",
+            "Options",
+            "Result",
+            "LinkExtra",
+            self.sides[0],
+            self.sides[1],
+        ];
         self.left_out[0] += self
             .tags
             .iter()
             .filter(|(n, _)| !carried.contains(&n.as_str()))
             .count();
         let turns: Vec<&str> = self.turns.iter().map(String::as_str).collect();
-        let link = write(
-            self.game_type,
-            tag(self.sides[0]),
-            tag(self.sides[1]),
-            &turns,
-            tag("Options"),
-        );
+        let head = LinkHead {
+            host: tag(self.sides[0]),
+            guest: tag(self.sides[1]),
+            options: tag("Options").unwrap_or_default(),
+            extra: tag("LinkExtra").unwrap_or_default(),
+        };
+        let link = write(self.game_type, &head, &turns);
         self.out.push_str(&link);
         self.out.push('\n');
     }
@@ -274,7 +338,13 @@ mod tests {
 
     #[test]
     fn a_written_link_reads_back_with_its_tags_and_moves() {
-        let link = write(2, "Ana", "Ben", &["0H.L(0,-6)", "0G.L(0,6)"], "DoubleTiles");
+        let head = LinkHead {
+            host: Some("Ana"),
+            guest: Some("Ben"),
+            options: "DoubleTiles",
+            extra: "",
+        };
+        let link = write(2, &head, &["0H.L(0,-6)", "0G.L(0,6)"]);
         assert!(link.starts_with("https://skudpaisho.com/?"));
         let Link::Game { tags, moves, .. } = read(&link, Span::default()) else {
             panic!("a game")
@@ -322,7 +392,12 @@ mod tests {
 
     #[test]
     fn a_plus_turned_into_a_space_is_mended_and_garbage_is_an_error() {
-        let link = write(2, "A+B", "C", &["0H.L(0,-6)"], "");
+        let head = LinkHead {
+            host: Some("A+B"),
+            guest: Some("C"),
+            ..LinkHead::default()
+        };
+        let link = write(2, &head, &["0H.L(0,-6)"]);
         let spaced = link.replace('+', " ");
         assert!(matches!(read(&spaced, Span::default()), Link::Game { .. }));
         assert!(matches!(
@@ -331,5 +406,62 @@ mod tests {
         ));
         assert!(looks_like(link.as_bytes()));
         assert!(!looks_like(b"0H.L(0,-6)"));
+    }
+
+    fn tags_of(link: &str) -> Vec<(String, String)> {
+        match read(link, Span::default()) {
+            Link::Game { tags, .. } => tags,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// Found by fuzzing (`site`): a link with a pair of its own (and no
+    /// `host`) lost that pair and gained an empty `Host` when written back.
+    #[test]
+    fn pairs_without_a_tag_and_missing_sides_come_back_as_they_were() {
+        let q = "gameType=2&h%C3%AFst=Ben&guest=Chl%C3%A9&game=0H.W(2,2)&x&gameOptions=[\" A\"]&host=a&host=b";
+        let link = format!("?{}", lz_str::compress_to_encoded_uri_component(q));
+        let tags = tags_of(&link);
+        let get = |n: &str| tags.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str());
+        assert_eq!(get("Host"), Some("a"));
+        assert_eq!(get("Guest"), Some("Chlé"));
+        assert_eq!(get("Options"), None);
+        assert_eq!(
+            get("LinkExtra"),
+            Some("h%C3%AFst=Ben&x&gameOptions=[\" A\"]&host=b")
+        );
+        let head = LinkHead {
+            host: get("Host"),
+            guest: get("Guest"),
+            options: "",
+            extra: get("LinkExtra").unwrap(),
+        };
+        assert_eq!(tags_of(&write(2, &head, &["0H.W(2,2)"])), tags);
+        // A game with no `Host` tag: no `host` pair, no `Host` read back.
+        let head = LinkHead {
+            guest: Some("Ben"),
+            ..LinkHead::default()
+        };
+        assert_eq!(
+            tags_of(&write(2, &head, &["0H.W(2,2)"])),
+            [
+                ("Game".to_string(), "vagabond".to_string()),
+                ("Guest".into(), "Ben".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn names_with_ampersands_and_percent_signs_read_back_as_they_are() {
+        for name in ["A&B", "100%", "%41", "50% & more", "Jos%C3%A9"] {
+            let head = LinkHead {
+                host: Some(name),
+                guest: Some(""),
+                ..LinkHead::default()
+            };
+            let tags = tags_of(&write(2, &head, &["0H.L(0,-6)"]));
+            assert_eq!(tags[1], ("Host".to_string(), name.to_string()));
+            assert_eq!(tags[2], ("Guest".to_string(), String::new()));
+        }
     }
 }

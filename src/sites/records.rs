@@ -623,16 +623,58 @@ fn from_date_tag(date: &str) -> Option<String> {
         .then(|| format!("{y}-{m}-{d}T00:00:00.000Z"))
 }
 
-/// JSON text as a value (kept as a string when it is not JSON).
-fn value(text: &str) -> serde_json::Value {
-    serde_json::from_str(text).unwrap_or_else(|_| serde_json::Value::from(text))
+/// JSON text as a value written as it is (minified), or as a JSON string
+/// when it is not JSON.
+fn value(text: &str) -> Box<RawValue> {
+    if serde_json::from_str::<&RawValue>(text).is_ok() {
+        if let Ok(raw) = RawValue::from_string(minify(text)) {
+            return raw;
+        }
+    }
+    raw(text)
 }
 
-/// The members of a JSON object given as text (none when it is not one).
-fn members_of(text: &str) -> serde_json::Map<String, serde_json::Value> {
-    match serde_json::from_str(text) {
-        Ok(serde_json::Value::Object(m)) => m,
-        _ => serde_json::Map::new(),
+/// Any value as JSON text.
+fn raw(v: impl serde::Serialize) -> Box<RawValue> {
+    serde_json::value::to_raw_value(&v).expect("a JSON value")
+}
+
+/// A JSON object written with its members as listed: in order, a key
+/// twice when listed twice (a record read may have it so, and is written
+/// back as it was), each value as its JSON text.
+#[derive(Default)]
+struct Obj(Vec<(String, Box<RawValue>)>);
+
+impl Obj {
+    fn insert(&mut self, key: &str, v: impl serde::Serialize) {
+        self.0.push((key.to_string(), raw(v)));
+    }
+
+    fn insert_json(&mut self, key: &str, v: Box<RawValue>) {
+        self.0.push((key.to_string(), v));
+    }
+
+    /// Adds the members of a JSON object given as text (a tag's value),
+    /// duplicates and all; `false` (and nothing added) when it is not one.
+    fn extend_from(&mut self, text: &str) -> bool {
+        let Ok(members) = serde_json::from_str::<Members<'_>>(text) else {
+            return false;
+        };
+        for (k, v) in members.0 {
+            self.insert_json(&k, value(v.get()));
+        }
+        true
+    }
+}
+
+impl serde::Serialize for Obj {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
     }
 }
 
@@ -645,7 +687,7 @@ pub struct RecordSink<'o> {
     name: &'static str,
     sides: [&'static str; 2],
     tags: Vec<(String, String)>,
-    moves: Vec<serde_json::Value>,
+    moves: Vec<Box<RawValue>>,
     /// Tags and comments the record cannot carry.
     pub left_out: [usize; 2],
 }
@@ -689,19 +731,22 @@ impl crate::convert::GameSink for RecordSink<'_> {
         for c in &turn.comments {
             match c.strip_prefix(ENTRY_COMMENT) {
                 Some(json) if entry.is_none() && json.trim_start().starts_with('{') => {
-                    let mut m = serde_json::Map::new();
-                    m.insert("move".into(), text.clone().into());
-                    m.extend(members_of(json));
-                    entry = Some(serde_json::Value::Object(m));
+                    let mut m = Obj::default();
+                    m.insert("move", &text);
+                    if m.extend_from(json) {
+                        entry = Some(raw(&m));
+                    } else {
+                        self.left_out[1] += 1;
+                    }
                 }
                 _ => self.left_out[1] += 1,
             }
         }
-        self.moves.push(entry.unwrap_or_else(|| text.into()));
+        self.moves.push(entry.unwrap_or_else(|| raw(&text)));
     }
 
     fn tail(&mut self, tail: &crate::convert::Tail<'_>) {
-        use serde_json::{Map, Value};
+        use serde_json::Value;
         let [first, second] = self.sides;
         let mut entries = std::mem::take(&mut self.moves);
         let mut used: Vec<String> = vec!["Game".into(), "Result".into(), "Coords".into()];
@@ -709,40 +754,39 @@ impl crate::convert::GameSink for RecordSink<'_> {
             used.push(name.to_string());
             self.tag(name).map(str::to_string)
         };
-        let mut header = Map::new();
-        let mut game = Map::new();
-        game.insert("name".into(), self.name.into());
-        game.insert(
-            "variants".into(),
-            take("Variants").map_or(Value::Array(Vec::new()), |v| value(&v)),
-        );
-        header.insert("game".into(), Value::Object(game));
+        // Tags holding JSON objects that are not objects: left out.
+        let mut unwritable = 0;
+        let mut header = Obj::default();
+        let mut game = Obj::default();
+        game.insert("name", self.name);
+        match take("Variants") {
+            Some(v) => game.insert_json("variants", value(&v)),
+            None => game.insert("variants", Vec::<String>::new()),
+        }
+        header.insert("game", &game);
         for (tag, key) in [("Event", "event"), ("Round", "round")] {
             if let Some(v) = take(tag) {
-                header.insert(key.into(), v.into());
+                header.insert(key, v);
             }
         }
-        let mut site = Map::new();
+        let mut site = Obj::default();
         site.insert(
-            "name".into(),
-            take("Site")
-                .unwrap_or_else(|| "Abstract Play".into())
-                .into(),
+            "name",
+            take("Site").unwrap_or_else(|| "Abstract Play".into()),
         );
         let id = take("SiteGameId").unwrap_or_default();
-        let id = match take("SiteGameIdType").as_deref() {
-            Some("number") => value(&id),
-            _ => id.into(),
-        };
-        site.insert("gameid".into(), id);
-        header.insert("site".into(), Value::Object(site));
+        match take("SiteGameIdType").as_deref() {
+            Some("number") => site.insert_json("gameid", value(&id)),
+            _ => site.insert("gameid", id),
+        }
+        header.insert("site", &site);
         let date = take("Date").and_then(|d| from_date_tag(&d));
         for (tag, key) in [("DateStart", "date-start"), ("DateEnd", "date-end")] {
             let v = take(tag).or_else(|| date.clone()).unwrap_or_else(now_iso);
-            header.insert(key.into(), v.into());
+            header.insert(key, v);
         }
         let generated = take("DateGenerated").unwrap_or_else(now_iso);
-        header.insert("date-generated".into(), generated.into());
+        header.insert("date-generated", generated);
         // The players' results: as the record had them, else the result's.
         let termination = take("Termination");
         let result = tail
@@ -752,35 +796,39 @@ impl crate::convert::GameSink for RecordSink<'_> {
             .or_else(|| self.tag("Result").and_then(ResultToken::parse))
             .unwrap_or(ResultToken::Unknown);
         let due = match result {
-            ResultToken::FirstWins => [Value::from(1), Value::from(0)],
-            ResultToken::SecondWins => [Value::from(0), Value::from(1)],
-            ResultToken::Draw => [Value::from(1), Value::from(1)],
+            ResultToken::FirstWins => [Some(1), Some(0)],
+            ResultToken::SecondWins => [Some(0), Some(1)],
+            ResultToken::Draw => [Some(1), Some(1)],
             ResultToken::Unknown if termination.as_deref() == Some("abandoned") => {
-                [Value::from(0), Value::from(0)]
+                [Some(0), Some(0)]
             }
-            ResultToken::Unknown => [Value::Null, Value::Null],
+            ResultToken::Unknown => [None, None],
         };
         let mut players = Vec::new();
         for (seat, side) in [first, second].into_iter().enumerate() {
-            let mut p = Map::new();
-            p.insert("name".into(), take(side).unwrap_or_default().into());
+            let mut p = Obj::default();
+            p.insert("name", take(side).unwrap_or_default());
             if let Some(v) = take(&format!("{side}UserId")) {
-                p.insert("userid".into(), v.into());
+                p.insert("userid", v);
             }
             if let Some(v) = take(&format!("{side}AI")) {
-                p.insert("is_ai".into(), value(&v));
+                p.insert_json("is_ai", value(&v));
             }
             if let Some(v) = take(&format!("{side}Score")) {
-                p.insert("score".into(), value(&v));
+                p.insert_json("score", value(&v));
             }
-            let r = take(&format!("{side}Result")).map_or(due[seat].clone(), |v| value(&v));
-            p.insert("result".into(), r);
+            match take(&format!("{side}Result")) {
+                Some(v) => p.insert_json("result", value(&v)),
+                None => p.insert("result", due[seat]),
+            }
             if let Some(v) = take(&format!("{side}Extra")) {
-                p.extend(members_of(&v));
+                if !p.extend_from(&v) {
+                    unwritable += 1;
+                }
             }
-            players.push(Value::Object(p));
+            players.push(p);
         }
-        header.insert("players".into(), Value::Array(players));
+        header.insert("players", &players);
         for (tag, key) in [
             ("Unrated", "unrated"),
             ("PieInvoked", "pie-invoked"),
@@ -788,41 +836,47 @@ impl crate::convert::GameSink for RecordSink<'_> {
             ("Pied", "pied"),
         ] {
             if let Some(v) = take(tag) {
-                let v = match key {
-                    "startingPosition" => Value::from(v),
-                    _ => value(&v),
-                };
-                header.insert(key.into(), v);
+                match key {
+                    "startingPosition" => header.insert(key, v),
+                    _ => header.insert_json(key, value(&v)),
+                }
             }
         }
         if let Some(v) = take("HeaderExtra") {
-            header.extend(members_of(&v));
+            if !header.extend_from(&v) {
+                unwritable += 1;
+            }
         }
         // The moves, two to a round; the site's ending, trailing nulls.
         if let Some(end) = &termination {
-            let mut e = Value::from(end.as_str());
-            if let Some(extra) = take("TerminationExtra") {
-                let mut m = Map::new();
-                m.insert("move".into(), e);
-                m.extend(members_of(&extra));
-                e = Value::Object(m);
+            let mut e = Obj::default();
+            e.insert("move", end);
+            match take("TerminationExtra") {
+                Some(extra) if e.extend_from(&extra) => entries.push(raw(&e)),
+                Some(_) => {
+                    unwritable += 1;
+                    entries.push(raw(end));
+                }
+                None => entries.push(raw(end)),
             }
-            entries.push(e);
         }
         let nulls = take("TrailingNulls").and_then(|n| n.parse::<usize>().ok());
-        entries.extend(std::iter::repeat_n(Value::Null, nulls.unwrap_or(0).min(2)));
-        let rounds: Vec<Value> = entries
-            .chunks(2)
-            .map(|round| Value::Array(round.to_vec()))
-            .collect();
-        let mut record = Map::new();
-        record.insert("header".into(), Value::Object(header));
-        record.insert("moves".into(), Value::Array(rounds));
+        entries.extend(std::iter::repeat_n(
+            raw(Value::Null),
+            nulls.unwrap_or(0).min(2),
+        ));
+        let rounds: Vec<&[Box<RawValue>]> = entries.chunks(2).collect();
+        let mut record = Obj::default();
+        record.insert("header", &header);
+        record.insert("moves", &rounds);
         if let Some(v) = take("RecordExtra") {
-            record.extend(members_of(&v));
+            if !record.extend_from(&v) {
+                unwritable += 1;
+            }
         }
+        self.left_out[0] += unwritable;
         self.left_out[0] += self.tags.iter().filter(|(n, _)| !used.contains(n)).count();
-        let text = serde_json::to_string(&Value::Object(record)).expect("a JSON value");
+        let text = serde_json::to_string(&record).expect("a JSON value");
         self.out.push_str(&text);
     }
 }
