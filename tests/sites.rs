@@ -834,3 +834,25 @@ fn a_record_with_a_member_twice_is_written_back_as_it_was() {
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("left out 1 tags"), "{err}");
 }
+
+/// A tag is one line: a record whose player's name holds a line break is
+/// refused at that name (found by fuzzing, `site`, on links).
+#[test]
+fn a_line_break_in_a_record_value_is_refused_where_it_stands() {
+    let original = fs::read_to_string(data("abstractplay/single/iqishiqi-1.json")).unwrap();
+    let broken = original.replacen("\"Chlo", "\"Ch\\nlo", 1);
+    assert_ne!(broken, original);
+    let (code, out, err) = run(
+        &["validate", "--format", "json", "-"],
+        Some(broken.as_bytes()),
+    );
+    assert_eq!(code, 1, "{err}");
+    let v: Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["error"]["code"], "malformed-site-record", "{v}");
+    assert!(
+        v["error"]["message"].as_str().unwrap().contains("South"),
+        "{v}"
+    );
+    let at = v["error"]["offset"].as_u64().unwrap() as usize;
+    assert!(broken[at..].starts_with("\"Ch\\nlo"), "{v}");
+}

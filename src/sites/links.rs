@@ -200,6 +200,13 @@ pub fn read(text: &str, span: Span) -> Link {
     if !extra.is_empty() {
         tags.push(("LinkExtra".into(), extra.join("&")));
     }
+    // A tag is one line (record-format.md).
+    if let Some((name, _)) = tags.iter().find(|(_, v)| v.contains(['\n', '\r'])) {
+        return broken(
+            Code::MalformedSiteRecord,
+            format!("the link's {name} holds a line break, and a tag cannot: a tag is one line"),
+        );
+    }
     Link::Game {
         tags,
         moves: moves.to_string(),
@@ -462,6 +469,25 @@ mod tests {
             let tags = tags_of(&write(2, &head, &["0H.L(0,-6)"]));
             assert_eq!(tags[1], ("Host".to_string(), name.to_string()));
             assert_eq!(tags[2], ("Guest".to_string(), String::new()));
+        }
+    }
+
+    /// Found by fuzzing (`site`): a line break in a pair was kept in a tag,
+    /// which the record format cannot hold; the game came back without it.
+    #[test]
+    fn a_line_break_in_a_link_is_refused_with_the_tag_it_would_be() {
+        for (q, tag) in [
+            ("gameType=2&game=&x=a\rb", "LinkExtra"),
+            ("gameType=2&host=A%0AB&game=", "Host"),
+        ] {
+            let link = format!("?{}", lz_str::compress_to_encoded_uri_component(q));
+            match read(&link, Span::default()) {
+                Link::Broken(p) => {
+                    assert_eq!(p.code, Code::MalformedSiteRecord);
+                    assert!(p.message.contains(tag), "{}", p.message);
+                }
+                other => panic!("{other:?}"),
+            }
         }
     }
 }

@@ -453,6 +453,18 @@ fn header_and_moves<'c>(
         result: result.0,
         span: r.span(result.1),
     });
+    // A tag is one line (record-format.md): a value with a line break has
+    // no place in one, and the record is refused, as the JSON reader does.
+    if let Some(t) = tags.iter().find(|t| t.value.contains(['\n', '\r'])) {
+        return Err(Problem::new(
+            Code::MalformedSiteRecord,
+            format!(
+                "this value holds a line break, and tag {} cannot: a tag is one line",
+                t.name
+            ),
+            t.value_span,
+        ));
+    }
     record.tags = tags;
     Ok(Read::Game(record, problem, site))
 }
