@@ -42,7 +42,7 @@ def main():
     gamerec, corpus = sys.argv[1], pathlib.Path(sys.argv[2])
     seeds = {t: [] for t in
              ["validate", "validate_game", "position", "json", "jsonl",
-              "site", "round_trip", "stats"]}
+              "site", "round_trip", "stats", "picture"]}
     fixtures = sorted((ROOT / "fixtures").glob("*/*.grec"))
     generated = {g: run(gamerec, "gen", "--game", g, "--count", "4",
                         "--seed", "1") for g in GAMES}
@@ -53,12 +53,12 @@ def main():
         seeds["jsonl"].append(run(gamerec, "convert", "--to", "jsonl", str(path)))
         for game, body in games_of(text):
             byte = bytes([GAMES.index(game)])
-            for target in ["validate_game", "round_trip", "stats"]:
+            for target in ["validate_game", "round_trip", "stats", "picture"]:
                 seeds[target].append(byte + body)
     for game, text in generated.items():
         byte = bytes([GAMES.index(game)])
         for _, body in games_of(text):
-            for target in ["validate_game", "round_trip", "stats"]:
+            for target in ["validate_game", "round_trip", "stats", "picture"]:
                 seeds[target].append(byte + body)
     # The validate path's other doors: compressed, UTF-16, other formats,
     # a bare site string under --game (high bit).

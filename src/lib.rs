@@ -48,6 +48,7 @@ pub mod replay;
 // ...and built on the replay:
 pub mod convert;
 pub mod gen;
+pub mod picture;
 // The list of games, and choosing one by name:
 pub mod registry;
 // Whole inputs:

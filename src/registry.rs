@@ -6,10 +6,11 @@
 //! in [`GAMES`] (and its folder under `src/games/`).
 
 use crate::convert::{self, Converted, GameSink, TraceOptions};
-use crate::game::{Facts, Game, MovetextStyle, Rules, SiteFormat, SiteNotation, Stat};
+use crate::game::{Facts, Game, MovetextStyle, Picture, Rules, SiteFormat, SiteNotation, Stat};
 use crate::games::{iqishiqi, oshi, retsami, roshi, vagabond};
 use crate::gen::{self, GenOptions};
 use crate::perft::{self, Divided};
+use crate::picture::{self, Replayed, Shown};
 use crate::problem::Problem;
 use crate::record::{End, ReadGame, Record, Span, Tag};
 use crate::replay::{self, LegalMoves, PlyCount, Replay};
@@ -62,6 +63,12 @@ pub trait AnyGame: Sync {
         game: &mut dyn ReadGame<'_>,
         ply: Option<usize>,
     ) -> Result<LegalMoves, Problem>;
+    /// The picture of the position before ply `ply` (1-based) of a game
+    /// as it is read, or after its last turn (`show`).
+    fn scene_at(&self, game: &mut dyn ReadGame<'_>, ply: Option<usize>) -> Shown;
+    /// Every position of a game as it is read, for the viewer (`view`);
+    /// the problem when its start cannot be set up.
+    fn replayed(&self, game: &mut dyn ReadGame<'_>) -> Result<Replayed, Problem>;
     /// Tells `each` the number of legal turns before every ply of a game as
     /// it is read that can be replayed; returns the problem that stopped
     /// it, if one did.
@@ -212,7 +219,7 @@ impl<G: Rules> Positions for PositionsOf<G> {
     }
 }
 
-impl<G: Facts> AnyGame for Registered<G> {
+impl<G: Facts + Picture> AnyGame for Registered<G> {
     fn name(&self) -> &'static str {
         G::NAME
     }
@@ -264,6 +271,14 @@ impl<G: Facts> AnyGame for Registered<G> {
         ply: Option<usize>,
     ) -> Result<LegalMoves, Problem> {
         replay::legal_moves_at::<G>(game, ply)
+    }
+
+    fn scene_at(&self, game: &mut dyn ReadGame<'_>, ply: Option<usize>) -> Shown {
+        picture::scene_at::<G>(game, ply)
+    }
+
+    fn replayed(&self, game: &mut dyn ReadGame<'_>) -> Result<Replayed, Problem> {
+        picture::replayed::<G>(game)
     }
 
     fn legal_move_counts(

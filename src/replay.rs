@@ -83,7 +83,7 @@ pub fn result_token(winner: Option<Side>) -> ResultToken {
     }
 }
 
-fn describe_ending<G: Notation>(ending: &Ending, ply: usize) -> String {
+pub fn describe_ending<G: Notation>(ending: &Ending, ply: usize) -> String {
     let how = G::describe_reason(ending.reason);
     match ending.winner {
         Some(side) => format!("{} won {how} at ply {ply}", G::SIDES[side.index()]),
@@ -533,21 +533,29 @@ fn termination(
     .with_token(result.as_str()))
 }
 
-/// Stops the replay before ply `k`.
-struct StopBefore(Option<usize>);
+/// Stops the replay before ply `k`; tells `inner` what it sees until then.
+struct StopBefore<'v, V>(Option<usize>, &'v mut V);
 
-impl<G: Rules> Visitor<G> for StopBefore {
-    fn before_ply(&mut self, ply: usize, _: &G::Position) -> ControlFlow<()> {
+impl<G: Rules, V: Visitor<G>> Visitor<G> for StopBefore<'_, V> {
+    fn before_ply(&mut self, ply: usize, pos: &G::Position) -> ControlFlow<()> {
         if Some(ply) == self.0 {
             ControlFlow::Break(())
         } else {
-            ControlFlow::Continue(())
+            self.1.before_ply(ply, pos)
         }
+    }
+
+    fn after_ply(&mut self, ply: usize, turn: &TurnIn<'_>, mv: &G::Move, after: &G::Position) {
+        self.1.after_ply(ply, turn, mv, after)
+    }
+
+    fn end(&mut self, pos: &G::Position) {
+        self.1.end(pos)
     }
 }
 
 /// The first of two problems in the input.
-fn earliest(a: Option<Problem>, b: Option<Problem>) -> Option<Problem> {
+pub fn earliest(a: Option<Problem>, b: Option<Problem>) -> Option<Problem> {
     match (a, b) {
         (Some(a), Some(b)) => Some(if b.span.start < a.span.start { b } else { a }),
         (a, b) => a.or(b),
@@ -562,9 +570,54 @@ pub fn position_before<G: Rules + Notation>(
     game: &mut dyn ReadGame<'_>,
     ply: Option<usize>,
 ) -> Result<(G::Position, usize), Problem> {
+    position_before_with::<G, ()>(game, ply, &mut ())
+}
+
+/// [`position_before`], telling `visitor` the plies played to reach it.
+pub fn position_before_with<G, V>(
+    game: &mut dyn ReadGame<'_>,
+    ply: Option<usize>,
+    visitor: &mut V,
+) -> Result<(G::Position, usize), Problem>
+where
+    G: Rules + Notation,
+    V: Visitor<G>,
+{
+    let reached = reach::<G, V>(game, ply, visitor);
+    match (reached.problem, reached.position) {
+        (Some(p), _) => Err(p),
+        (None, Some(pos)) => Ok((pos, reached.plies)),
+        (None, None) => unreachable!("a replay without error has a position"),
+    }
+}
+
+/// How far [`reach`] got.
+#[derive(Clone, Debug)]
+pub struct Reached<P> {
+    /// The position reached: the asked one, or where a problem stopped the
+    /// replay (`None`: the start cannot be set up).
+    pub position: Option<P>,
+    /// Plies played to reach it.
+    pub plies: usize,
+    /// What kept the replay from the asked position (a problem before it,
+    /// or no such ply).
+    pub problem: Option<Problem>,
+}
+
+/// Replays a game as it is read up to the position before ply `ply`
+/// (1-based), or after its last turn, telling `visitor` the plies played.
+pub fn reach<G, V>(
+    game: &mut dyn ReadGame<'_>,
+    ply: Option<usize>,
+    visitor: &mut V,
+) -> Reached<G::Position>
+where
+    G: Rules + Notation,
+    V: Visitor<G>,
+{
     let start = game.start();
     let (tags, turns) = game.parts();
-    let played = play_turns::<G, _>(tags, start, turns, &mut StopBefore(ply));
+    let played = play_turns::<G, _>(tags, start, turns, &mut StopBefore(ply, visitor));
     // Where the replay stopped short of the end, the turn it stopped at.
     let stop_at = match played.stopped {
         Some(_) => game.peek_turn().map(|(span, _)| span.start),
@@ -574,12 +627,10 @@ pub fn position_before<G: Rules + Notation>(
     let envelope = end
         .error
         .filter(|e| stop_at.is_none_or(|at| e.span.start < at));
-    if let Some(p) = earliest(envelope, played.error) {
-        return Err(p);
-    }
-    if let (Some(k), None) = (ply, played.stopped) {
+    let mut problem = earliest(envelope, played.error);
+    if let (Some(k), None, None) = (ply, played.stopped, &problem) {
         if k != played.plies + 1 {
-            return Err(Problem::new(
+            problem = Some(Problem::new(
                 Code::NoSuchPly,
                 format!(
                     "the game has {} plies; there is no position before ply {k}",
@@ -589,10 +640,11 @@ pub fn position_before<G: Rules + Notation>(
             ));
         }
     }
-    let pos = played
-        .position
-        .expect("a replay without error has a position");
-    Ok((pos, played.plies))
+    Reached {
+        position: played.position,
+        plies: played.plies,
+        problem,
+    }
 }
 
 /// The canonical spellings of every legal turn, sorted, each once; none

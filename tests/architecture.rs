@@ -17,7 +17,7 @@ const LAYERS: &[&[&str]] = &[
     &["game"],
     &["games"],
     &["replay", "perft"],
-    &["convert"],
+    &["convert", "picture"],
     &["gen"],
     &["registry"],
     &["archive", "stats", "sites"],

@@ -421,3 +421,76 @@ pub fn stats(data: &[u8]) {
         }
     }
 }
+
+/// Draws the games of `rest` (under the rules the first byte picks; its
+/// high bit flips the boards): every position of each replay as the viewer
+/// does, and its last as text (Unicode and ASCII) and SVG. Every piece of
+/// every frame stands on a cell of its board with a glyph of its game; the
+/// SVG has one piece element a piece; the ASCII text is ASCII; the page's
+/// data cannot end its script.
+pub fn picture(data: &[u8]) {
+    use gamerec::picture::html::{Entry, Viewer};
+    use gamerec::picture::svg::{self, SvgOptions};
+    use gamerec::picture::text::{self, TextOptions};
+    let Some((game, first, rest)) = pick_game(data) else {
+        return;
+    };
+    one_job();
+    let flip = first & 0x80 != 0;
+    let text_in = with_game_tag(game, rest);
+    let _ = read_mapped(
+        Cursor::new(text_in),
+        Format::Text,
+        &Options::default(),
+        |_, g, rules| {
+            let Ok(rules) = rules else {
+                return;
+            };
+            let Ok(replayed) = rules.replayed(g) else {
+                return;
+            };
+            let scene = &replayed.scene;
+            assert_eq!(replayed.frames.len(), replayed.moves.len() + 1);
+            for f in &replayed.frames {
+                for p in &f.pieces {
+                    assert!(usize::from(p.cell) < scene.board.cells.len(), "{p:?}");
+                    assert!(usize::from(p.glyph) < scene.glyphs.len(), "{p:?}");
+                }
+                for &c in f.marks.from.iter().chain(&f.marks.to) {
+                    assert!(usize::from(c) < scene.board.cells.len(), "mark {c}");
+                }
+            }
+            let opts = SvgOptions {
+                flip,
+                rotate: f64::from(first % 8) * 45.0,
+                ..SvgOptions::default()
+            };
+            let drawn = svg::write(scene, &opts);
+            assert_eq!(
+                drawn.matches("<use class=\"piece ").count(),
+                scene.frame.pieces.len(),
+                "{drawn}"
+            );
+            for ascii in [false, true] {
+                let t = text::write(
+                    scene,
+                    TextOptions {
+                        ascii,
+                        color: !ascii,
+                        flip,
+                    },
+                );
+                assert!(!ascii || t.is_ascii(), "{t}");
+            }
+            let mut viewer = Viewer::new(opts);
+            viewer.add(1, Entry::Played(Box::new(replayed)));
+            let page = viewer.finish("fuzz");
+            assert_eq!(
+                page.matches("</script>").count(),
+                2,
+                "the data ends its script"
+            );
+        },
+        |_, ()| Ok(ControlFlow::Continue(())),
+    );
+}

@@ -256,6 +256,16 @@ pub fn answer(
     with_game(place, color, &mut work, &mut out);
 }
 
+/// [`answer`], writing to `out`.
+pub fn answer_into(
+    place: &PlaceArgs,
+    color: bool,
+    out: &mut dyn Write,
+    mut work: impl FnMut(&mut Loaded<'_, '_>, &mut dyn Write) -> Result<(), Failure>,
+) {
+    with_game(place, color, &mut work, out);
+}
+
 /// A failure to write the answer.
 pub fn write_failure(e: io::Error) -> Failure {
     if e.kind() == io::ErrorKind::BrokenPipe {

@@ -17,8 +17,10 @@ mod moves;
 mod perft;
 mod progress;
 mod render;
+mod show;
 mod stats;
 mod validate;
+mod view;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use gamerec::registry;
@@ -46,6 +48,10 @@ enum Command {
     Convert(convert::Args),
     /// Statistics per game or per game type, as JSON Lines or CSV.
     Stats(stats::Args),
+    /// Show a position as a picture: terminal text or a standalone SVG.
+    Show(show::Args),
+    /// Write a self-contained HTML page that replays the games.
+    View(view::Args),
     /// Generate random legal games (seeded), for benchmarks and tests.
     Gen(gen::Args),
     /// Count the move sequences of a given length from a position (perft).
@@ -120,6 +126,8 @@ pub fn run() -> i32 {
         Command::Moves(args) => moves::run(args),
         Command::Convert(args) => convert::run(args),
         Command::Stats(args) => stats::run(args),
+        Command::Show(args) => show::run(args),
+        Command::View(args) => view::run(args),
         Command::Gen(args) => gen::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Completions(args) => completions::run(args),

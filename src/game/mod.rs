@@ -10,6 +10,8 @@
 //!   `Position` string;
 //! - [`Facts`] (`facts.rs`): what a legal move did, and the game's own
 //!   statistics as a typed struct;
+//! - [`Picture`] (`picture.rs`): what a position looks like — the board's
+//!   cells, the pieces, the counts beside it, the last move's marks;
 //! - [`SiteNotation`] (`site.rs`, optional): another site's move notation.
 //!
 //! Nothing outside a game's folder knows its rules: the generic code is
@@ -18,6 +20,7 @@
 
 mod facts;
 mod notation;
+mod picture;
 mod rules;
 mod site;
 
@@ -26,6 +29,7 @@ pub use facts::{Column, Effect, Facts, First, Fold, Max, MoveFacts, Stat, Statis
 pub use notation::{
     fields_with_offsets, no_draw_marks, split_draw_offer, MoveSyntaxError, Notation, PositionError,
 };
+pub use picture::{Board, Cell, Glyph, Kind, Label, Line, Marks, Note, Picture, Piece, Shape};
 pub use rules::{any_move, collect_moves, tag_value, Generator, RuleError, Rules, SetupError};
 pub use site::{SiteFiles, SiteFormat, SiteNotation};
 

@@ -79,6 +79,60 @@ impl std::fmt::Display for Square9 {
     }
 }
 
+/// The board of a rectangular game for its picture: cells `a1`.. in the
+/// order `rank * files + file`, one unit apart (rank 1 at the bottom),
+/// ranks labelled on the left and files below; `kind` says what each
+/// square is. In text a glyph takes `slot` characters.
+pub fn square_board(
+    files: u8,
+    ranks: u8,
+    slot: u16,
+    kind: impl Fn(u8, u8) -> (crate::game::Kind, &'static str),
+) -> crate::game::Board {
+    use crate::game::{Board, Cell, Label, Shape};
+    let top = f64::from(ranks) - 1.0;
+    let col = |file: u8| 4 + (slot + 1) * u16::from(file);
+    let mut board = Board {
+        slot,
+        ..Board::default()
+    };
+    for rank in 0..ranks {
+        for file in 0..files {
+            let mut label = String::new();
+            write_square(file, rank, &mut label);
+            let (kind, class) = kind(file, rank);
+            board.cells.push(Cell {
+                label,
+                x: f64::from(file),
+                y: top - f64::from(rank),
+                shape: Shape::Square,
+                kind,
+                class,
+                row: u16::from(ranks - 1 - rank),
+                col: col(file),
+            });
+        }
+        let number = (rank + 1).to_string();
+        board.labels.push(Label {
+            col: 2 - number.len() as u16,
+            text: number,
+            x: -0.85,
+            y: top - f64::from(rank),
+            row: u16::from(ranks - 1 - rank),
+        });
+    }
+    for file in 0..files {
+        board.labels.push(Label {
+            text: ((b'a' + file) as char).to_string(),
+            x: f64::from(file),
+            y: top + 0.85,
+            row: u16::from(ranks),
+            col: col(file),
+        });
+    }
+    board
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,6 +6,7 @@ mod facts;
 mod geometry;
 mod labels;
 mod notation;
+mod picture;
 mod position;
 mod rules;
 mod site;

@@ -5,6 +5,7 @@
 mod facts;
 mod geometry;
 mod notation;
+mod picture;
 mod position;
 mod rules;
 

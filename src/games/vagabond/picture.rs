@@ -1,0 +1,230 @@
+//! Vagabond Pai Sho's picture: the circular board (points with
+//! x² + y² ≤ 80 on their lines, x to the right and y up as the record
+//! writes them), the four gates marked, each tile a disc of its owner's
+//! colour (Host green, Guest red) with its own sign, the reserves beside
+//! the board; the last move's points marked. `--rotate 45` turns it the
+//! way The Garden Gate shows it.
+
+use super::geometry::{Point, GRID};
+use super::notation::{Body, Move};
+use super::position::Position;
+use super::tiles::Code;
+use super::Vagabond;
+use crate::game::{Board, Cell, Glyph, Kind, Label, Line, Marks, Note, Picture, Piece};
+use crate::game::{Shape, Side};
+use std::sync::LazyLock;
+
+static CELL: LazyLock<[u16; GRID]> = LazyLock::new(|| {
+    let mut t = [u16::MAX; GRID];
+    for (i, p) in Point::all().enumerate() {
+        t[p.index()] = i as u16;
+    }
+    t
+});
+
+fn cell(p: Point) -> u16 {
+    CELL[p.index()]
+}
+
+fn centre(p: Point) -> (f64, f64) {
+    (f64::from(p.x), -f64::from(p.y))
+}
+
+fn text_col(x: i8) -> u16 {
+    (4 + 3 * (i32::from(x) + 8)) as u16
+}
+
+macro_rules! tile {
+    ($fill:literal, $sign:expr) => {
+        concat!(
+            "<circle r=\"40\" fill=\"",
+            $fill,
+            "\" stroke=\"#212121\" stroke-width=\"3\"/><g fill=\"#fff\" stroke=\"#fff\">",
+            $sign,
+            "</g>"
+        )
+    };
+}
+
+/// Each tile's sign, drawn in white on the disc.
+macro_rules! lotus {
+    () => {
+        "<ellipse rx=\"8\" ry=\"26\"/><ellipse rx=\"8\" ry=\"26\" transform=\"rotate(45)\"/><ellipse rx=\"8\" ry=\"26\" transform=\"rotate(90)\"/><ellipse rx=\"8\" ry=\"26\" transform=\"rotate(135)\"/>"
+    };
+}
+macro_rules! bison {
+    () => {
+        "<path d=\"M0,-24 L22,16 L-22,16 z\"/>"
+    };
+}
+macro_rules! badger {
+    () => {
+        "<rect x=\"-18\" y=\"-18\" width=\"36\" height=\"36\"/>"
+    };
+}
+macro_rules! wheel {
+    () => {
+        "<circle r=\"22\" fill=\"none\" stroke-width=\"6\"/><path d=\"M-22,0 L22,0 M0,-22 L0,22\" stroke-width=\"6\"/>"
+    };
+}
+macro_rules! chrys {
+    () => {
+        "<circle r=\"8\"/><circle cx=\"0\" cy=\"-20\" r=\"7\"/><circle cx=\"0\" cy=\"20\" r=\"7\"/><circle cx=\"-20\" cy=\"0\" r=\"7\"/><circle cx=\"20\" cy=\"0\" r=\"7\"/><circle cx=\"14\" cy=\"14\" r=\"7\"/><circle cx=\"-14\" cy=\"-14\" r=\"7\"/><circle cx=\"14\" cy=\"-14\" r=\"7\"/><circle cx=\"-14\" cy=\"14\" r=\"7\"/>"
+    };
+}
+macro_rules! lily {
+    () => {
+        "<path d=\"M0,-26 L14,0 L0,26 L-14,0 z\"/>"
+    };
+}
+macro_rules! dragon {
+    () => {
+        "<path d=\"M-24,0 L-12,-20 L12,-20 L24,0 L12,20 L-12,20 z\"/>"
+    };
+}
+macro_rules! lemur {
+    () => {
+        "<path d=\"M0,24 L22,-16 L-22,-16 z\"/>"
+    };
+}
+
+macro_rules! tiles {
+    ($($id:literal $name:literal $fill:literal $side:ident $text:literal $sign:ident),* $(,)?) => {
+        &[$(Glyph {
+            id: $id,
+            name: $name,
+            svg: tile!($fill, $sign!()),
+            text: $text,
+            ascii: $text,
+            side: Some(Side::$side),
+        }),*]
+    };
+}
+
+impl Picture for Vagabond {
+    const COLOURS: [&'static str; 2] = ["#2e7d32", "#b71c1c"];
+    /// By owner (Host, Guest), then in [`Code::ALL`]'s order.
+    const GLYPHS: &'static [Glyph] = tiles![
+        "vps-hl" "Host White Lotus" "#2e7d32" First "L" lotus,
+        "vps-hs" "Host Sky Bison" "#2e7d32" First "S" bison,
+        "vps-hb" "Host Badgermole" "#2e7d32" First "B" badger,
+        "vps-hw" "Host Wheel" "#2e7d32" First "W" wheel,
+        "vps-hc" "Host Chrysanthemum" "#2e7d32" First "C" chrys,
+        "vps-hf" "Host Fire Lily" "#2e7d32" First "F" lily,
+        "vps-hd" "Host White Dragon" "#2e7d32" First "D" dragon,
+        "vps-hy" "Host Flying Lemur" "#2e7d32" First "Y" lemur,
+        "vps-gl" "Guest White Lotus" "#b71c1c" Second "l" lotus,
+        "vps-gs" "Guest Sky Bison" "#b71c1c" Second "s" bison,
+        "vps-gb" "Guest Badgermole" "#b71c1c" Second "b" badger,
+        "vps-gw" "Guest Wheel" "#b71c1c" Second "w" wheel,
+        "vps-gc" "Guest Chrysanthemum" "#b71c1c" Second "c" chrys,
+        "vps-gf" "Guest Fire Lily" "#b71c1c" Second "f" lily,
+        "vps-gd" "Guest White Dragon" "#b71c1c" Second "d" dragon,
+        "vps-gy" "Guest Flying Lemur" "#b71c1c" Second "y" lemur,
+    ];
+
+    fn board(_: &Position) -> Board {
+        let mut board = Board {
+            slot: 1,
+            ..Board::default()
+        };
+        for p in Point::all() {
+            let (x, y) = centre(p);
+            board.cells.push(Cell {
+                label: p.to_string(),
+                x,
+                y,
+                shape: Shape::Point,
+                kind: if p.is_gate() {
+                    Kind::Special
+                } else {
+                    Kind::Plain
+                },
+                class: if p.is_gate() { "gate" } else { "" },
+                row: (8 - p.y) as u16,
+                col: text_col(p.x),
+            });
+        }
+        for k in -8i8..=8 {
+            let along: Vec<i8> = (-8i8..=8)
+                .filter(|&j| Point::new(k.into(), j.into()).is_some())
+                .collect();
+            let (lo, hi) = (f64::from(along[0]), f64::from(along[along.len() - 1]));
+            let k = f64::from(k);
+            // The line x = k and the line y = k.
+            board.lines.push(Line {
+                points: vec![(k, -lo), (k, -hi)],
+                class: "grid",
+                side: None,
+            });
+            board.lines.push(Line {
+                points: vec![(lo, -k), (hi, -k)],
+                class: "grid",
+                side: None,
+            });
+        }
+        for v in -8i8..=8 {
+            let number = v.to_string();
+            board.labels.push(Label {
+                text: number.clone(),
+                x: f64::from(v),
+                y: 9.0,
+                row: 17,
+                // The last digit under the point.
+                col: text_col(v) + 1 - number.len() as u16,
+            });
+            board.labels.push(Label {
+                col: 2u16.saturating_sub(number.len() as u16),
+                text: number,
+                x: -9.0,
+                y: -f64::from(v),
+                row: (8 - v) as u16,
+            });
+        }
+        board
+    }
+
+    fn pieces(pos: &Position, out: &mut Vec<Piece>) {
+        for p in Point::all() {
+            if let Some(t) = pos.at(p) {
+                out.push(Piece {
+                    cell: cell(p),
+                    glyph: (t.owner.index() * 8 + t.code.index()) as u8,
+                });
+            }
+        }
+    }
+
+    fn notes(pos: &Position) -> Vec<Note> {
+        Side::BOTH
+            .into_iter()
+            .map(|side| {
+                let reserve = &pos.reserve[side.index()];
+                let total: u32 = reserve.iter().map(|&n| u32::from(n)).sum();
+                Note {
+                    text: format!("{} reserve: {total} tiles", super::SIDES[side.index()]),
+                    pieces: Code::ALL
+                        .into_iter()
+                        .filter(|c| reserve[c.index()] > 0)
+                        .map(|c| ((side.index() * 8 + c.index()) as u8, reserve[c.index()]))
+                        .collect(),
+                }
+            })
+            .collect()
+    }
+
+    fn marks(_: &Position, mv: &Move, _: &Board) -> Marks {
+        match mv.body {
+            Body::Deploy { at, .. } => Marks {
+                to: vec![cell(at)],
+                ..Marks::default()
+            },
+            Body::Shift { from, to } => Marks {
+                from: vec![cell(from)],
+                to: vec![cell(to)],
+                arrows: vec![(centre(from), centre(to))],
+            },
+            Body::Accept => Marks::default(),
+        }
+    }
+}

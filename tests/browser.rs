@@ -1,0 +1,91 @@
+//! The replay viewer in a real browser: Debian's Chromium, headless, driven
+//! through ChromeDriver by tests/browser/view.py. `.ci/run` installs the
+//! packages `chromium` and `chromium-driver`; without them this test fails
+//! and says so.
+
+use assert_cmd::Command;
+use std::path::Path;
+
+fn gamerec() -> Command {
+    Command::cargo_bin("gamerec").unwrap()
+}
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn the_viewer_replays_a_game_in_headless_chromium() {
+    let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
+    let driver = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into());
+    for (what, path) in [("chromium", &chromium), ("chromium-driver", &driver)] {
+        assert!(
+            Path::new(path).exists(),
+            "this test opens the viewer in Chromium: install Debian's `chromium` and \
+             `chromium-driver` (apt-get install chromium chromium-driver; `.ci/run` does), or \
+             set CHROMIUM and CHROMEDRIVER; {path} ({what}) is missing"
+        );
+    }
+    let game = root().join("fixtures/oshi/points-win.grec");
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("view.html");
+    gamerec()
+        .arg("view")
+        .arg(&game)
+        .arg("-o")
+        .arg(&page)
+        .assert()
+        .success();
+    // The game's own plies: how many, and where ply 3 goes.
+    let each = gamerec()
+        .arg("moves")
+        .arg(&game)
+        .arg("--each")
+        .output()
+        .unwrap();
+    let each = String::from_utf8(each.stdout).unwrap();
+    let plies: Vec<Vec<&str>> = each.lines().map(|l| l.split('\t').collect()).collect();
+    let third = plies[2][2];
+    let dest = third.split_once('-').unwrap().1;
+    let shot = dir.path().join("viewer.png");
+    let out = std::process::Command::new("python3")
+        .arg(root().join("tests/browser/view.py"))
+        .arg(&page)
+        .arg("3")
+        .arg(dest)
+        .arg(&shot)
+        .env("CHROMIUM", &chromium)
+        .env("CHROMEDRIVER", &driver)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "view.py failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let seen: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // Three presses of → : the counter says ply 3 of all of them, the
+    // move list marks ply 3.
+    assert_eq!(seen["ply"], format!("Ply 3 / {}", plies.len()), "{seen}");
+    assert!(seen["current"].as_str().unwrap().ends_with(third), "{seen}");
+    // The piece that moved stands on its destination's cell, on screen.
+    let pieces = seen["pieces"].as_array().unwrap();
+    assert_eq!(pieces.len(), 1, "one piece on {dest}: {seen}");
+    assert!(pieces[0]["glyph"].as_str().unwrap().starts_with("#oshi-r"));
+    let cell = &seen["cell"];
+    let centre = &pieces[0]["centre"];
+    for k in 0..2 {
+        let (a, b) = (cell[k].as_f64().unwrap(), centre[k].as_f64().unwrap());
+        assert!((a - b).abs() < 1.0, "piece at {centre}, cell at {cell}");
+    }
+    assert_eq!(seen["count"], 16, "{seen}");
+    // The screenshot shows a drawn page, not a blank one.
+    let png = std::fs::read(&shot).unwrap();
+    let pixmap = resvg::tiny_skia::Pixmap::decode_png(&png).expect("a PNG screenshot");
+    assert!(pixmap.width() >= 800 && pixmap.height() >= 500);
+    let colours: std::collections::BTreeSet<&[u8]> = pixmap.data().chunks(4).collect();
+    assert!(colours.len() > 50, "{} colours: blank?", colours.len());
+    if let Some(keep) = std::env::var_os("GAMEREC_SCREENSHOT") {
+        std::fs::copy(&shot, keep).unwrap();
+    }
+}

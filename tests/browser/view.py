@@ -1,0 +1,118 @@
+"""Drives Debian's Chromium headless through ChromeDriver (WebDriver over
+HTTP, Python's standard library only) on a viewer page made by `gamerec
+view`: presses the right arrow key N times, reads what the page shows, and
+takes a screenshot.
+
+    python3 view.py PAGE.html PRESSES DEST_CELL SCREENSHOT.png
+
+Prints one JSON object: the ply counter's text, the pieces on DEST_CELL
+(their glyph and on-screen centre), DEST_CELL's on-screen centre, and the
+number of pieces on the board.
+"""
+
+import base64
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--window-size=1100,800",
+]
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def call(base, method, path, body=None):
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(
+        base + path, data=data, method=method, headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(req, timeout=60) as resp:
+        return json.loads(resp.read())["value"]
+
+
+def main():
+    page, presses, dest, shot = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+    port = free_port()
+    driver = subprocess.Popen(
+        [CHROMEDRIVER, f"--port={port}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):
+            try:
+                if call(base, "GET", "/status")["ready"]:
+                    break
+            except OSError:
+                pass
+            time.sleep(0.05)
+        profile = tempfile.mkdtemp(prefix="gamerec-chromium-")
+        caps = {
+            "capabilities": {
+                "alwaysMatch": {
+                    "browserName": "chrome",
+                    "goog:chromeOptions": {
+                        "binary": CHROMIUM,
+                        "args": FLAGS + [f"--user-data-dir={profile}"],
+                    },
+                }
+            }
+        }
+        session = call(base, "POST", "/session", caps)["sessionId"]
+        s = f"/session/{session}"
+        try:
+            call(base, "POST", s + "/url", {"url": "file://" + os.path.abspath(page)})
+            keys = []
+            for _ in range(presses):
+                keys += [{"type": "keyDown", "value": "\ue014"}, {"type": "keyUp", "value": "\ue014"}]
+            call(base, "POST", s + "/actions",
+                 {"actions": [{"type": "key", "id": "keyboard", "actions": keys}]})
+            script = """
+              const centre = (e) => { const r = e.getBoundingClientRect();
+                                      return [r.left + r.width / 2, r.top + r.height / 2]; };
+              const dest = arguments[0];
+              const cell = Array.from(document.querySelectorAll('g.board .cell'))
+                                .find((c) => c.dataset.label === dest);
+              const on = Array.from(document.querySelectorAll('g.pieces use'))
+                              .filter((u) => u.dataset.cell === dest);
+              return {
+                ply: document.getElementById('ply').textContent,
+                cell: cell ? centre(cell) : null,
+                pieces: on.map((u) => ({ glyph: u.getAttribute('href'), centre: centre(u) })),
+                count: document.querySelectorAll('g.pieces use').length,
+                current: (document.querySelector('#moves li.current') || {}).textContent || null,
+              };
+            """
+            result = call(base, "POST", s + "/execute/sync", {"script": script, "args": [dest]})
+            png = base64.b64decode(call(base, "GET", s + "/screenshot"))
+            with open(shot, "wb") as f:
+                f.write(png)
+            print(json.dumps(result))
+        finally:
+            call(base, "DELETE", s)
+    finally:
+        driver.terminate()
+        driver.wait(timeout=30)
+
+
+if __name__ == "__main__":
+    main()
