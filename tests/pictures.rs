@@ -635,14 +635,21 @@ fn a_push_off_the_board_is_drawn_with_an_arrow_over_the_edge() {
             (v("x1"), v("y1"), v("x2"), v("y2"))
         })
         .collect();
-    assert_eq!(arrows.len(), 2, "the mover's and the pushed piece's: {arrows:?}");
+    assert_eq!(
+        arrows.len(),
+        2,
+        "the mover's and the pushed piece's: {arrows:?}"
+    );
     // The pushed piece's arrow leaves the board: past the top edge.
     let top = doc
         .descendants()
         .filter(|n| class(n).starts_with("cell "))
         .map(|n| centre(n).1)
         .fold(f64::MAX, f64::min);
-    assert!(arrows.iter().any(|a| a.3 < top - 50.0), "{arrows:?} top {top}");
+    assert!(
+        arrows.iter().any(|a| a.3 < top - 50.0),
+        "{arrows:?} top {top}"
+    );
     let marked: Vec<String> = doc
         .descendants()
         .filter(|n| class(n).starts_with("mark "))

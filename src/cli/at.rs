@@ -63,6 +63,21 @@ impl PlaceArgs {
     }
 }
 
+/// `--ply K`, shared by `moves` and `show`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct PlyArg {
+    /// The position before ply K (1 = the start position); by default the
+    /// position after the game's last move.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    pub ply: Option<u64>,
+}
+
+impl PlyArg {
+    pub fn ply(&self) -> Option<usize> {
+        self.ply.map(|k| k as usize)
+    }
+}
+
 /// A game to replay as it is read, with where it came from.
 pub struct Loaded<'g, 'a> {
     pub rules: &'static dyn AnyGame,

@@ -1,7 +1,7 @@
 //! `gamerec moves`: the legal moves at a position of a recorded game (or of
 //! a bare position), their number, or the number before every ply.
 
-use super::at::{answer, write_failure, Failure, PlaceArgs};
+use super::at::{answer, write_failure, Failure, PlaceArgs, PlyArg};
 use super::messages;
 use super::render::ColorChoice;
 use std::ops::ControlFlow;
@@ -15,10 +15,8 @@ game or ply, an unknown game, a bad --position)."
 pub struct Args {
     #[command(flatten)]
     place: PlaceArgs,
-    /// The position before ply K (1 = the start position); by default the
-    /// position after the game's last move.
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
-    ply: Option<u64>,
+    #[command(flatten)]
+    at: PlyArg,
     /// Print only how many legal moves there are.
     #[arg(long, conflicts_with = "each")]
     count: bool,
@@ -51,7 +49,7 @@ pub fn run(args: Args) {
             written.map_err(write_failure)?;
             return problem.map_or(Ok(()), |p| Err(Failure::Invalid(p)));
         }
-        let ply = args.ply.map(|k| k as usize);
+        let ply = args.at.ply();
         let legal = rules
             .legal_moves_at(loaded.game, ply)
             .map_err(Failure::Invalid)?;

@@ -2,7 +2,7 @@
 //! input format, standard input too), a bare position or a game's start —
 //! as terminal text or as a standalone SVG.
 
-use super::at::{answer_into, Failure, PlaceArgs};
+use super::at::{answer_into, Failure, PlaceArgs, PlyArg};
 use super::input::{expand, Output};
 use super::messages;
 use super::render::ColorChoice;
@@ -28,10 +28,8 @@ game or ply, an unknown game, a bad --position)."
 pub struct Args {
     #[command(flatten)]
     place: PlaceArgs,
-    /// The position before ply K (1 = the start position); by default the
-    /// position after the game's last move.
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
-    ply: Option<u64>,
+    #[command(flatten)]
+    at: PlyArg,
     /// `text` or `svg` (default: svg when -o names a .svg file, else text).
     #[arg(long, value_enum, value_name = "FORMAT")]
     format: Option<PictureFormat>,
@@ -100,7 +98,7 @@ pub fn run(mut args: Args) {
         flip: args.flip,
         rotate: args.rotate.unwrap_or(0.0),
     };
-    let ply = args.ply.map(|k| k as usize);
+    let ply = args.at.ply();
     let mut picture: Option<String> = None;
     answer_into(
         &args.place,

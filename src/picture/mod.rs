@@ -29,6 +29,22 @@ pub struct Scene {
     pub position: String,
 }
 
+impl Scene {
+    /// The scene of `pos` of game `G`.
+    fn of<G: Picture>(pos: &G::Position, board: Board, frame: Frame) -> Scene {
+        Scene {
+            game: G::NAME,
+            title: G::TITLE,
+            sides: G::SIDES,
+            colours: G::COLOURS,
+            glyphs: G::GLYPHS,
+            board,
+            frame,
+            position: G::write_position(pos),
+        }
+    }
+}
+
 /// What changes from one ply to the next: the pieces, the counts beside
 /// the board, the last move's marks and what the position says.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -133,16 +149,7 @@ pub fn scene_at<G: Picture>(game: &mut dyn ReadGame<'_>, ply: Option<usize>) -> 
         let board = G::board(&pos);
         let last = seen.last.as_ref().map(|(b, m, t)| (b, m, t.clone()));
         let frame = frame::<G>(&pos, reached.plies, &board, last);
-        Scene {
-            game: G::NAME,
-            title: G::TITLE,
-            sides: G::SIDES,
-            colours: G::COLOURS,
-            glyphs: G::GLYPHS,
-            board,
-            frame,
-            position: G::write_position(&pos),
-        }
+        Scene::of::<G>(&pos, board, frame)
     });
     Shown {
         scene,
@@ -253,16 +260,7 @@ pub fn replayed<G: Picture>(game: &mut dyn ReadGame<'_>) -> Result<Replayed, Pro
     });
     let frame = every.frames.last().cloned().unwrap_or_default();
     Ok(Replayed {
-        scene: Scene {
-            game: G::NAME,
-            title: G::TITLE,
-            sides: G::SIDES,
-            colours: G::COLOURS,
-            glyphs: G::GLYPHS,
-            board,
-            frame,
-            position: G::write_position(&pos),
-        },
+        scene: Scene::of::<G>(&pos, board, frame),
         frames: every.frames,
         moves: every.moves,
         title,
