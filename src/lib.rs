@@ -49,6 +49,7 @@ pub mod replay;
 pub mod convert;
 pub mod gen;
 pub mod picture;
+pub mod select;
 // The list of games, and choosing one by name:
 pub mod registry;
 // Whole inputs:

@@ -14,6 +14,7 @@ use crate::picture::{self, Replayed, Shown};
 use crate::problem::Problem;
 use crate::record::{End, ReadGame, Record, Span, Tag};
 use crate::replay::{self, LegalMoves, PlyCount, Replay};
+use crate::select::{self, Examined, Probe};
 use std::marker::PhantomData;
 use std::ops::ControlFlow;
 
@@ -69,6 +70,9 @@ pub trait AnyGame: Sync {
     /// Every position of a game as it is read, for the viewer (`view`);
     /// the problem when its start cannot be set up.
     fn replayed(&self, game: &mut dyn ReadGame<'_>) -> Result<Replayed, Problem>;
+    /// Replays a game as it is read for `filter`: its verdict, its length,
+    /// and what `probe` looks for.
+    fn examine(&self, game: &mut dyn ReadGame<'_>, probe: &Probe) -> Examined;
     /// Tells `each` the number of legal turns before every ply of a game as
     /// it is read that can be replayed; returns the problem that stopped
     /// it, if one did.
@@ -279,6 +283,10 @@ impl<G: Facts + Picture> AnyGame for Registered<G> {
 
     fn replayed(&self, game: &mut dyn ReadGame<'_>) -> Result<Replayed, Problem> {
         picture::replayed::<G>(game)
+    }
+
+    fn examine(&self, game: &mut dyn ReadGame<'_>, probe: &Probe) -> Examined {
+        select::examine::<G>(game, probe)
     }
 
     fn legal_move_counts(

@@ -422,7 +422,7 @@ pub fn stats(data: &[u8]) {
     }
 }
 
-/// Draws the games of `rest` (under the rules the first byte picks; its
+/// Draws the games of `rest` (and looks at them as `filter` does) (under the rules the first byte picks; its
 /// high bit flips the boards): every position of each replay as the viewer
 /// does, and its last as text (Unicode and ASCII) and SVG. Every piece of
 /// every frame stands on a cell of its board with a glyph of its game; the
@@ -446,9 +446,36 @@ pub fn picture(data: &[u8]) {
             let Ok(rules) = rules else {
                 return;
             };
-            let Ok(replayed) = rules.replayed(g) else {
+            let parsed = g.record();
+            let source =
+                || gamerec::record::RecordSource::new(&parsed.record, parsed.error.clone());
+            let Ok(replayed) = rules.replayed(&mut source()) else {
                 return;
             };
+            // `filter`'s look at the same game: it reaches its own last
+            // position, and opens with its own first turns when they were
+            // played.
+            let opening: Vec<String> = parsed
+                .record
+                .turns
+                .iter()
+                .take(3)
+                .map(|t| t.text.to_string())
+                .collect();
+            let probe = gamerec::select::Probe {
+                opening,
+                reaches: Some(replayed.scene.position.clone()),
+            };
+            let examined = rules.examine(&mut source(), &probe);
+            assert_eq!(examined.plies, replayed.moves.len());
+            assert!(examined.reaches, "the last position is reached");
+            if examined.plies >= probe.opening.len() {
+                assert!(
+                    examined.opens,
+                    "opens with its own turns: {:?}",
+                    probe.opening
+                );
+            }
             let scene = &replayed.scene;
             assert_eq!(replayed.frames.len(), replayed.moves.len() + 1);
             for f in &replayed.frames {

@@ -25,7 +25,7 @@ use std::path::PathBuf;
 
 /// The output formats.
 #[derive(Clone, Copy)]
-enum To {
+pub(super) enum To {
     Text,
     Json,
     Jsonl,
@@ -40,7 +40,7 @@ enum To {
 }
 
 impl To {
-    fn named(name: &str) -> Option<To> {
+    pub(super) fn named(name: &str) -> Option<To> {
         let files = |f: fn(SiteFiles) -> bool| registry::sites().find(|s| f(s.format().files));
         Some(match name {
             "text" => To::Text,
@@ -66,7 +66,7 @@ impl To {
     }
 
     /// The site game this target carries, for a site's format.
-    fn site(self) -> Option<&'static dyn AnySite> {
+    pub(super) fn site(self) -> Option<&'static dyn AnySite> {
         match self {
             To::Site(s) | To::SiteRecord(s, _) | To::SiteLink(s, _) => Some(s),
             _ => None,
@@ -75,7 +75,7 @@ impl To {
 }
 
 /// `--to`'s values: the built-in formats and every registered site notation.
-fn to_values() -> PossibleValuesParser {
+pub(super) fn to_values() -> PossibleValuesParser {
     let mut values = vec![
         PossibleValue::new("text").help("The canonical record format"),
         PossibleValue::new("json")
@@ -166,7 +166,7 @@ struct Tally {
 
 /// One game converted (on a worker thread): its output, and what the
 /// sequential side needs to know of it.
-struct Read {
+pub(super) struct Read {
     rendered: Rendered,
     game: Option<&'static str>,
     error: Option<Problem>,
@@ -231,17 +231,17 @@ pub fn csv_error(e: csv::Error) -> io::Error {
 
 /// What converting one game needs besides the game.
 #[derive(Clone, Copy)]
-struct Job<'a> {
-    to: To,
-    trace: TraceOptions,
+pub(super) struct Job<'a> {
+    pub(super) to: To,
+    pub(super) trace: TraceOptions,
     /// The input's name (the CSV's `file` column).
-    file: &'a str,
-    spreadsheet_safe: bool,
+    pub(super) file: &'a str,
+    pub(super) spreadsheet_safe: bool,
 }
 
 /// Converts one game (on a worker thread): replays it and writes it in the
 /// target format as it goes.
-fn read_one(
+pub(super) fn read_one(
     job: Job<'_>,
     chunk: Option<&Chunk>,
     game: &mut dyn ReadGame<'_>,
@@ -323,7 +323,7 @@ fn read_one(
 }
 
 /// Writes a converted game in the target format.
-fn write(
+pub(super) fn write(
     to: To,
     out: &mut Writer,
     file: &str,
@@ -381,7 +381,7 @@ fn write(
 
 /// What comes before the first game (the JSON document's opening, the CSV
 /// header).
-fn head(to: To, out: &mut Writer) -> io::Result<()> {
+pub(super) fn head(to: To, out: &mut Writer) -> io::Result<()> {
     match to {
         To::Json => out.write_all(json::document_start().as_bytes()),
         To::Csv => {
@@ -400,7 +400,7 @@ fn head(to: To, out: &mut Writer) -> io::Result<()> {
 
 /// What comes after the last game (the JSON document's end, the
 /// AbstractPlay array's, or the one record held).
-fn tail(to: To, out: &mut Writer, any: bool, held: Option<Rendered>) -> io::Result<()> {
+pub(super) fn tail(to: To, out: &mut Writer, any: bool, held: Option<Rendered>) -> io::Result<()> {
     if let To::SiteRecord(..) = to {
         return match (held, any) {
             (Some(one), _) => {

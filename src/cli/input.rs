@@ -472,11 +472,38 @@ pub fn read_all<T, M, E>(
     opts: &Options,
     progress: &Progress,
     map: M,
-    mut each: E,
+    each: E,
 ) -> io::Result<Read>
 where
     T: Send,
     M: Fn(&str, Option<&Chunk>, &mut dyn ReadGame<'_>, Result<&'static dyn AnyGame, Problem>) -> T
+        + Sync,
+    E: FnMut(&str, Item<'_, T>) -> io::Result<ControlFlow<()>>,
+{
+    let map = |name: &str, _: Format, chunk: Option<&Chunk>, game: &mut dyn ReadGame<'_>, rules| {
+        map(name, chunk, game, rules)
+    };
+    read_all_formats(sources, args, opts, progress, map, each)
+}
+
+/// [`read_all`], `map` told each input's format too.
+pub fn read_all_formats<T, M, E>(
+    sources: Vec<Source>,
+    args: &InputArgs,
+    opts: &Options,
+    progress: &Progress,
+    map: M,
+    mut each: E,
+) -> io::Result<Read>
+where
+    T: Send,
+    M: Fn(
+            &str,
+            Format,
+            Option<&Chunk>,
+            &mut dyn ReadGame<'_>,
+            Result<&'static dyn AnyGame, Problem>,
+        ) -> T
         + Sync,
     E: FnMut(&str, Item<'_, T>) -> io::Result<ControlFlow<()>>,
 {
@@ -497,7 +524,7 @@ where
         let mut games = 0;
         let result = format(&args.from, &mut opened).and_then(|format| {
             let map = |chunk: Option<&Chunk>, game: &mut dyn ReadGame<'_>, rules| {
-                map(&name, chunk, game, rules)
+                map(&name, format, chunk, game, rules)
             };
             read::read_mapped(opened.reader, format, opts, map, |chunk, t| {
                 games += 1;

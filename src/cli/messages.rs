@@ -76,6 +76,12 @@ pub fn invalid() {
     INVALID.store(true, Ordering::SeqCst);
 }
 
+/// For a command whose exit code 1 means something else (`filter`: no
+/// game matched): whether that is so, whatever the games were.
+pub fn set_not_found(not_found: bool) {
+    INVALID.store(not_found, Ordering::SeqCst);
+}
+
 /// Whether an error was reported.
 pub fn errored() -> bool {
     TROUBLE.load(Ordering::SeqCst)

@@ -9,6 +9,7 @@
 mod at;
 mod completions;
 mod convert;
+mod filter;
 mod gen;
 mod input;
 mod jobs;
@@ -46,6 +47,9 @@ enum Command {
     Moves(moves::Args),
     /// Convert records to canonical text, JSON, CSV or a site's notation.
     Convert(convert::Args),
+    /// Select games by rules, tags, players, result, length, validity,
+    /// opening or a position reached.
+    Filter(filter::Args),
     /// Statistics per game or per game type, as JSON Lines or CSV.
     Stats(stats::Args),
     /// Show a position as a picture: terminal text or a standalone SVG.
@@ -125,6 +129,7 @@ pub fn run() -> i32 {
         Command::Validate(args) => validate::run(args),
         Command::Moves(args) => moves::run(args),
         Command::Convert(args) => convert::run(args),
+        Command::Filter(args) => filter::run(args),
         Command::Stats(args) => stats::run(args),
         Command::Show(args) => show::run(args),
         Command::View(args) => view::run(args),

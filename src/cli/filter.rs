@@ -1,0 +1,505 @@
+//! `gamerec filter`: select games by their rules, tags, players, result,
+//! length, validity, opening or a position they reach. Matching games are
+//! written as they were in the input (byte for byte for the record
+//! format), or in any `convert` format; `--rest` takes the others.
+
+use super::convert::{self, Job, To};
+use super::input::{expand, options, read_all_formats, InputArgs, Item, Output, Source, Writer};
+use super::jobs::Jobs;
+use super::messages;
+use super::progress::Progress;
+use gamerec::convert::out::Rendered;
+use gamerec::convert::TraceOptions;
+use gamerec::input::Format;
+use gamerec::problem::Problem;
+use gamerec::record::{Chunk, ReadGame, RecordSource, ResultToken, Tag};
+use gamerec::registry::AnyGame;
+use gamerec::select::{Examined, Probe};
+use regex::Regex;
+use std::io::{self, Write};
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+#[command(mut_arg("game", |a| a.help("Only games of these rules (here records without a Game \
+tag get none: they stay invalid, as validate says)")))]
+#[command(
+    after_help = "Exit codes (grep's): 0 some game matched; 1 none did; 2 a usage or \
+I/O error. Invalid games are not errors here: select them with --invalid."
+)]
+pub struct Args {
+    #[command(flatten)]
+    input: InputArgs,
+    /// A tag: `NAME=VALUE` (exactly that value) or `NAME~REGEX` (a regular
+    /// expression found in the value); repeatable.
+    #[arg(long, value_name = "NAME=VALUE|NAME~REGEX")]
+    tag: Vec<String>,
+    /// A player, on either side (the value of either side's tag, ignoring
+    /// case); repeatable.
+    #[arg(long, value_name = "NAME")]
+    player: Vec<String>,
+    /// Who won: `first`, `second`, a side's name (`Red`, `Host`…), `draw`,
+    /// or `none` (unfinished). Only valid games have a winner.
+    #[arg(long, value_name = "WHO")]
+    winner: Option<String>,
+    /// How the game ended: a reason code (`points`, `home`,
+    /// `lotus-captured`, `edge`, `corner`, `roshi`, `agreement`,
+    /// `resignation`, `unfinished`… see notation/filter.md) or its first
+    /// word (`lotus`).
+    #[arg(long, value_name = "R")]
+    reason: Option<String>,
+    /// At least this many plies (legal ones).
+    #[arg(long, value_name = "N")]
+    min_plies: Option<usize>,
+    /// At most this many plies.
+    #[arg(long, value_name = "N")]
+    max_plies: Option<usize>,
+    /// Valid games only.
+    #[arg(long, conflicts_with = "invalid")]
+    valid: bool,
+    /// Invalid games only.
+    #[arg(long)]
+    invalid: bool,
+    /// The game starts with these turns (`"1. e3-e5 e7-e6"`; move numbers
+    /// optional), compared in canonical spelling.
+    #[arg(long, value_name = "MOVES")]
+    opening: Option<String>,
+    /// This position (the game's Position notation) occurs in the game: at
+    /// its start or after any ply.
+    #[arg(long, value_name = "POSITION")]
+    reaches: Option<String>,
+    /// A game matches when any criterion holds (default: all of them).
+    #[arg(long)]
+    any: bool,
+    /// Write the matching games in this format instead of as they were
+    /// (text, json, jsonl, csv or a site's format, as for convert).
+    #[arg(long, value_name = "FORMAT", value_parser = convert::to_values())]
+    to: Option<String>,
+    /// Print only how many games matched.
+    #[arg(long, conflicts_with_all = ["to", "output"])]
+    count: bool,
+    /// Write the games that do not match to FILE (the same format).
+    #[arg(long, value_name = "FILE")]
+    rest: Option<PathBuf>,
+    /// Write here instead of standard output (through a temporary file,
+    /// never over an input).
+    #[arg(short = 'o', long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    #[command(flatten)]
+    jobs: Jobs,
+    /// No progress bar, no closing note.
+    #[arg(long, short = 'q')]
+    quiet: bool,
+}
+
+/// `--tag`.
+enum TagTest {
+    Is(String, String),
+    Matches(String, Regex),
+}
+
+impl TagTest {
+    fn parse(text: &str) -> Result<TagTest, String> {
+        let at = text
+            .find(['=', '~'])
+            .ok_or_else(|| format!("--tag {text}: write NAME=VALUE or NAME~REGEX"))?;
+        let (name, value) = (text[..at].to_string(), &text[at + 1..]);
+        if name.is_empty() {
+            return Err(format!("--tag {text}: the tag's name is missing"));
+        }
+        Ok(match &text[at..=at] {
+            "=" => TagTest::Is(name, value.to_string()),
+            _ => TagTest::Matches(
+                name,
+                Regex::new(value).map_err(|e| format!("--tag {text}: {e}"))?,
+            ),
+        })
+    }
+
+    fn holds(&self, tags: &[Tag]) -> bool {
+        let (name, test) = match self {
+            TagTest::Is(n, _) | TagTest::Matches(n, _) => (n, self),
+        };
+        tags.iter().any(|t| {
+            *t.name == **name
+                && match test {
+                    TagTest::Is(_, v) => *t.value == **v,
+                    TagTest::Matches(_, re) => re.is_match(&t.value),
+                }
+        })
+    }
+}
+
+/// Every criterion of the command line.
+struct Criteria {
+    game: Option<&'static dyn AnyGame>,
+    tags: Vec<TagTest>,
+    players: Vec<String>,
+    winner: Option<String>,
+    reason: Option<String>,
+    min_plies: Option<usize>,
+    max_plies: Option<usize>,
+    valid: bool,
+    invalid: bool,
+    opening: bool,
+    reaches: bool,
+    any: bool,
+}
+
+impl Criteria {
+    fn holds(&self, rules: Option<&'static dyn AnyGame>, tags: &[Tag], ex: &Examined) -> bool {
+        let mut checks = Vec::new();
+        if let Some(g) = self.game {
+            checks.push(rules.is_some_and(|r| r.name() == g.name()));
+        }
+        checks.extend(self.tags.iter().map(|t| t.holds(tags)));
+        for p in &self.players {
+            let sides = rules.map_or(["", ""], |r| r.sides());
+            checks.push(tags.iter().any(|t| {
+                sides.contains(&&*t.name) && t.value.trim().eq_ignore_ascii_case(p.trim())
+            }));
+        }
+        if let Some(w) = &self.winner {
+            checks.push(ex.outcome.as_ref().is_some_and(
+                |o| match w.to_ascii_lowercase().as_str() {
+                    "first" => o.result == ResultToken::FirstWins,
+                    "second" => o.result == ResultToken::SecondWins,
+                    "draw" => o.result == ResultToken::Draw,
+                    "none" => o.result == ResultToken::Unknown,
+                    side => o.winner.is_some_and(|s| s.eq_ignore_ascii_case(side)),
+                },
+            ));
+        }
+        if let Some(r) = &self.reason {
+            checks.push(
+                ex.outcome.as_ref().is_some_and(|o| {
+                    o.reason == r || o.reason.split('-').next() == Some(r.as_str())
+                }),
+            );
+        }
+        if let Some(n) = self.min_plies {
+            checks.push(ex.plies >= n);
+        }
+        if let Some(n) = self.max_plies {
+            checks.push(ex.plies <= n);
+        }
+        if self.valid {
+            checks.push(ex.error.is_none());
+        }
+        if self.invalid {
+            checks.push(ex.error.is_some());
+        }
+        if self.opening {
+            checks.push(ex.opens);
+        }
+        if self.reaches {
+            checks.push(ex.reaches);
+        }
+        match self.any {
+            true => checks.is_empty() || checks.iter().any(|&c| c),
+            false => checks.iter().all(|&c| c),
+        }
+    }
+}
+
+/// One game, selected (or not) on a worker thread, with its output.
+struct Picked {
+    matched: bool,
+    /// The game in the output format (`None`: not wanted).
+    out: Option<Written>,
+}
+
+enum Written {
+    /// The record as it was in the input: where it is in its chunk.
+    Raw(std::ops::Range<usize>),
+    Converted(Box<convert::Read>),
+}
+
+/// An output and its format's state.
+struct Sink {
+    to: Option<To>,
+    out: Writer,
+    any: bool,
+    held: Option<Rendered>,
+}
+
+impl Sink {
+    fn open(to: Option<To>, output: &Output) -> Option<Sink> {
+        let mut out = output.create()?;
+        if let Some(to) = to {
+            if let Err(e) = convert::head(to, &mut out) {
+                messages::finished(Err(e));
+                return None;
+            }
+        }
+        Some(Sink {
+            to,
+            out,
+            any: false,
+            held: None,
+        })
+    }
+
+    fn write(
+        &mut self,
+        file: &str,
+        index: usize,
+        written: Written,
+        chunk: Option<&Chunk>,
+    ) -> io::Result<()> {
+        match (written, self.to) {
+            (Written::Raw(range), _) => {
+                let bytes = chunk.and_then(|c| c.bytes.get(range)).unwrap_or_default();
+                let bytes = bytes.trim_ascii();
+                if bytes.is_empty() {
+                    return Ok(());
+                }
+                if std::mem::replace(&mut self.any, true) {
+                    self.out.write_all(b"\n")?;
+                }
+                self.out.write_all(bytes)?;
+                if !bytes.ends_with(b"\n") {
+                    self.out.write_all(b"\n")?;
+                }
+                Ok(())
+            }
+            (Written::Converted(read), to) => {
+                let any = std::mem::replace(&mut self.any, true);
+                let to = to.unwrap_or(To::Text);
+                convert::write(to, &mut self.out, file, index, *read, any, &mut self.held)
+            }
+        }
+    }
+
+    fn finish(mut self) -> io::Result<()> {
+        if let Some(to) = self.to {
+            convert::tail(to, &mut self.out, self.any, self.held.take())?;
+        }
+        self.out.commit()
+    }
+}
+
+/// The bytes of a record as written: from its start to the next line that
+/// starts a tag (`[` at the start of a line) or the chunk's end, less the
+/// blank lines before that — past what the reader took for the game when
+/// its envelope is broken (an unterminated comment, a stray token), so
+/// that nothing of it is lost.
+fn raw_extent(chunk: &Chunk, span: gamerec::record::Span) -> std::ops::Range<usize> {
+    // Spans count from the start of the input.
+    let bytes = &chunk.bytes;
+    let span = gamerec::record::Span::new(
+        span.start.saturating_sub(chunk.offset),
+        span.end.saturating_sub(chunk.offset),
+    );
+    let start = span.start.min(bytes.len());
+    let from = span.end.clamp(start, bytes.len());
+    let next = memchr::memmem::find_iter(&bytes[from..], b"\n[")
+        .next()
+        .map_or(bytes.len(), |i| from + i + 1);
+    let mut end = next.max(from);
+    while end > from && bytes[end - 1].is_ascii_whitespace() {
+        end -= 1;
+    }
+    start..end
+}
+
+pub fn run(args: Args) {
+    let to = match args.to.as_deref().map(To::named) {
+        None => None,
+        Some(Some(to)) => Some(to),
+        Some(None) => return messages::error("no such output format"),
+    };
+    let tags: Result<Vec<TagTest>, String> = args.tag.iter().map(|t| TagTest::parse(t)).collect();
+    let tags = match tags {
+        Ok(t) => t,
+        Err(e) => return messages::error(e),
+    };
+    if let Some(w) = &args.winner {
+        let sides = gamerec::registry::GAMES.iter().flat_map(|g| g.sides());
+        let known = ["first", "second", "draw", "none"]
+            .iter()
+            .any(|k| w.eq_ignore_ascii_case(k))
+            || sides.into_iter().any(|s| w.eq_ignore_ascii_case(s));
+        if !known {
+            return messages::error(format!(
+                "--winner {w}: one of first, second, draw, none or a side's name"
+            ));
+        }
+    }
+    // `--game` selects here: it does not give rules to records without a
+    // Game tag (they stay invalid, as validate says).
+    let game = match args.input.game.as_deref() {
+        None => None,
+        Some(name) => match gamerec::registry::find(name) {
+            Some(g) => Some(g),
+            None => {
+                return messages::error(format!(
+                    "unknown game `{name}`: one of {}",
+                    gamerec::registry::names().join(", ")
+                ))
+            }
+        },
+    };
+    let Some(opts) = options(None) else {
+        return;
+    };
+    let probe = Probe {
+        opening: args
+            .opening
+            .as_deref()
+            .map(Probe::opening_turns)
+            .unwrap_or_default(),
+        reaches: args.reaches.clone(),
+    };
+    let criteria = Criteria {
+        game,
+        tags,
+        players: args.player.clone(),
+        winner: args.winner.clone(),
+        reason: args.reason.clone(),
+        min_plies: args.min_plies,
+        max_plies: args.max_plies,
+        valid: args.valid,
+        invalid: args.invalid,
+        opening: args.opening.is_some(),
+        reaches: args.reaches.is_some(),
+        any: args.any,
+    };
+    args.jobs.init();
+    let output = Output::new(args.output.as_deref());
+    let Some(sources) = expand(&args.input.paths, args.input.all, &output) else {
+        return;
+    };
+    let rest_output = args.rest.as_deref().map(|p| Output::new(Some(p)));
+    if let Some(rest) = &rest_output {
+        let files: Vec<PathBuf> = sources
+            .iter()
+            .filter_map(|s| match s {
+                Source::File(p) => Some(p.clone()),
+                Source::Stdin => None,
+            })
+            .collect();
+        if expand(&files, false, rest).is_none() {
+            return;
+        }
+    }
+    let mut out = match args.count {
+        true => None,
+        false => match Sink::open(to, &output) {
+            Some(s) => Some(s),
+            None => return,
+        },
+    };
+    let mut rest = match &rest_output {
+        Some(o) => match Sink::open(to, o) {
+            Some(s) => Some(s),
+            None => return,
+        },
+        None => None,
+    };
+    let want_rest = rest.is_some();
+    let want_out = out.is_some();
+    let trace = TraceOptions {
+        syntax_only: false,
+        branching: false,
+        site: to.and_then(To::site).is_some(),
+    };
+    let progress = Progress::for_sources(&sources, args.quiet || output.is_terminal());
+    let map = |file: &str,
+               format: Format,
+               chunk: Option<&Chunk>,
+               game: &mut dyn ReadGame<'_>,
+               rules: Result<&'static dyn AnyGame, Problem>| {
+        let parsed = game.record();
+        let record = &parsed.record;
+        let known = rules.as_ref().ok().copied();
+        let examined = match known {
+            Some(r) => r.examine(&mut RecordSource::new(record, parsed.error.clone()), &probe),
+            None => Examined {
+                error: rules.as_ref().err().cloned(),
+                span: record.span,
+                ..Examined::default()
+            },
+        };
+        let matched = criteria.holds(known, &record.tags, &examined);
+        let wanted = if matched { want_out } else { want_rest };
+        let out = wanted.then(|| {
+            let raw = chunk
+                .filter(|_| to.is_none() && matches!(format, Format::Text))
+                .map(|c| raw_extent(c, record.span));
+            match raw {
+                Some(range) => Written::Raw(range),
+                None => {
+                    let job = Job {
+                        to: to.unwrap_or(To::Text),
+                        trace,
+                        file,
+                        spreadsheet_safe: false,
+                    };
+                    let mut again = RecordSource::new(record, parsed.error.clone());
+                    Written::Converted(Box::new(convert::read_one(job, chunk, &mut again, rules)))
+                }
+            }
+        });
+        Picked { matched, out }
+    };
+    let (mut games, mut matched) = (0usize, 0usize);
+    let mut index_in = (String::new(), 0usize);
+    let mut tiled: Option<(String, Option<usize>, usize)> = None;
+    let each = |name: &str, item: Item<'_, Picked>| {
+        let Item::Game(chunk, mut picked) = item else {
+            return Ok(ControlFlow::Continue(()));
+        };
+        // The raw records of a chunk tile it: each starts where the one
+        // before ended (nothing between them lost, nothing written twice).
+        if let Some(Written::Raw(range)) = &mut picked.out {
+            let id = chunk.map(|c| c.offset);
+            if let Some(end) = tiled
+                .as_ref()
+                .filter(|(n, c, _)| n == name && *c == id)
+                .map(|t| t.2)
+            {
+                range.start = end;
+                range.end = range.end.max(end);
+            }
+            tiled = Some((name.to_string(), id, range.end));
+        }
+        if index_in.0 != name {
+            index_in = (name.to_string(), 0);
+        }
+        index_in.1 += 1;
+        games += 1;
+        matched += usize::from(picked.matched);
+        let sink = if picked.matched {
+            out.as_mut()
+        } else {
+            rest.as_mut()
+        };
+        if let (Some(sink), Some(written)) = (sink, picked.out) {
+            sink.write(name, index_in.1, written, chunk)?;
+        }
+        Ok(ControlFlow::Continue(()))
+    };
+    let read = read_all_formats(sources, &args.input, &opts, &progress, map, each);
+    progress.finish();
+    let mut result = read.map(|_| ());
+    if let Some(sink) = out {
+        result = result.and_then(|()| sink.finish());
+    }
+    if let Some(sink) = rest {
+        result = result.and_then(|()| sink.finish());
+    }
+    if args.count {
+        result = result.and_then(|()| {
+            let mut stdout = io::stdout().lock();
+            writeln!(stdout, "{matched}").and_then(|()| stdout.flush())
+        });
+    }
+    messages::finished(result);
+    // Exit code 1 says that no game matched (an empty input or an invalid
+    // game is no error here).
+    messages::set_not_found(matched == 0);
+    if !args.quiet && !args.count {
+        messages::say(format!("gamerec: {matched} of {games} games matched"));
+    }
+}

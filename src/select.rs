@@ -1,0 +1,160 @@
+//! What selecting games (`gamerec filter`) asks of a replay: its verdict,
+//! its length, whether it opens with given moves (compared in canonical
+//! spelling) and whether a given position occurs in it — all in one pass
+//! over the game as it is read.
+
+use crate::game::{Notation, Rules};
+use crate::problem::Problem;
+use crate::record::{ReadGame, Span, TurnIn};
+use crate::replay::{self, Outcome, Visitor};
+use std::ops::ControlFlow;
+
+/// What to look for besides the verdict.
+#[derive(Clone, Debug, Default)]
+pub struct Probe {
+    /// The opening's turns as the user wrote them (move numbers dropped).
+    pub opening: Vec<String>,
+    /// A position in the game's `Position` notation.
+    pub reaches: Option<String>,
+}
+
+impl Probe {
+    /// Reads `--opening`'s text: turns separated by white space, move
+    /// numbers (`1.`, `1...`) left out.
+    pub fn opening_turns(text: &str) -> Vec<String> {
+        text.split_whitespace()
+            .filter(|t| {
+                let digits = t.trim_end_matches('.');
+                !(t.ends_with('.')
+                    && !digits.is_empty()
+                    && digits.bytes().all(|b| b.is_ascii_digit()))
+            })
+            .map(String::from)
+            .collect()
+    }
+}
+
+/// What [`examine`] found.
+#[derive(Clone, Debug, Default)]
+pub struct Examined {
+    /// Plies played legally.
+    pub plies: usize,
+    /// The verdict of a valid game.
+    pub outcome: Option<Outcome>,
+    /// Why the game is invalid.
+    pub error: Option<Problem>,
+    /// The game starts with the probe's opening (always, for none).
+    pub opens: bool,
+    /// The probe's position occurs in the game (before any ply or after
+    /// one); `false` when there is none or it cannot be read.
+    pub reaches: bool,
+    /// The game's extent in its input.
+    pub span: Span,
+}
+
+/// The visitor behind [`examine`].
+struct Look<'p, G: Rules> {
+    probe: &'p Probe,
+    /// The opening's turns matched so far; `None` once one did not.
+    matched: Option<usize>,
+    /// The canonical spelling of the opening's turn at the ply being read.
+    expect: Option<String>,
+    /// The probe's position in canonical spelling (`None`: no probe, or it
+    /// cannot be read).
+    target: Option<String>,
+    reached: bool,
+    seen_start: bool,
+    _game: std::marker::PhantomData<G>,
+}
+
+impl<G: Rules + Notation> Look<'_, G> {
+    fn check_position(&mut self, pos: &G::Position) {
+        if let Some(t) = &self.target {
+            if !self.reached && G::write_position(pos) == *t {
+                self.reached = true;
+            }
+        }
+    }
+}
+
+impl<G: Rules + Notation> Visitor<G> for Look<'_, G> {
+    fn before_ply(&mut self, ply: usize, pos: &G::Position) -> ControlFlow<()> {
+        if !std::mem::replace(&mut self.seen_start, true) {
+            self.check_position(pos);
+        }
+        self.expect = None;
+        if let (Some(k), Some(turn)) = (self.matched, self.probe.opening.get(ply - 1)) {
+            debug_assert_eq!(k, ply - 1);
+            self.expect = G::parse_move(pos, turn).ok().map(|mv| {
+                let mut s = String::new();
+                G::write_move(&mv, &mut s);
+                s
+            });
+            if self.expect.is_none() {
+                self.matched = None;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn after_ply(&mut self, ply: usize, _: &TurnIn<'_>, mv: &G::Move, after: &G::Position) {
+        if let (Some(_), Some(expect)) = (self.matched, self.expect.take()) {
+            let mut played = String::new();
+            G::write_move(mv, &mut played);
+            self.matched = (played == expect).then_some(ply);
+        }
+        self.check_position(after);
+    }
+
+    fn end(&mut self, pos: &G::Position) {
+        if !self.seen_start {
+            self.seen_start = true;
+            self.check_position(pos);
+        }
+    }
+}
+
+/// Replays a game as it is read, judging it and looking for what `probe`
+/// asks.
+pub fn examine<G: Rules + Notation>(game: &mut dyn ReadGame<'_>, probe: &Probe) -> Examined {
+    let target = probe
+        .reaches
+        .as_deref()
+        .and_then(|p| G::parse_position(p).ok())
+        .map(|p| G::write_position(&p));
+    let mut look = Look::<G> {
+        probe,
+        matched: Some(0),
+        expect: None,
+        target,
+        reached: false,
+        seen_start: false,
+        _game: std::marker::PhantomData,
+    };
+    let (report, _, end) = replay::replay_game::<G, _>(game, &mut look);
+    let error = replay::earliest(end.error, report.error);
+    let outcome = report.outcome.filter(|_| error.is_none());
+    Examined {
+        plies: report.plies,
+        outcome,
+        opens: look.matched.is_some_and(|k| k >= probe.opening.len()),
+        reaches: look.reached,
+        error,
+        span: end.span,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Probe;
+
+    #[test]
+    fn opening_turns_leave_move_numbers_out() {
+        assert_eq!(
+            Probe::opening_turns("1. e3-e5 e7-e6 2... c2-c5  d4"),
+            ["e3-e5", "e7-e6", "c2-c5", "d4"]
+        );
+        // A Garden Gate prefix is part of its turn.
+        assert_eq!(Probe::opening_turns("0H.L(0,-6)"), ["0H.L(0,-6)"]);
+    }
+}
