@@ -14,7 +14,7 @@ use crate::picture::{self, Replayed, Shown};
 use crate::problem::Problem;
 use crate::record::{End, ReadGame, Record, Span, Tag};
 use crate::replay::{self, LegalMoves, PlyCount, Replay};
-use crate::select::{self, Examined, Probe};
+use crate::select::{self, Examined, Probe, SameBy};
 use std::marker::PhantomData;
 use std::ops::ControlFlow;
 
@@ -73,6 +73,9 @@ pub trait AnyGame: Sync {
     /// Replays a game as it is read for `filter`: its verdict, its length,
     /// and what `probe` looks for.
     fn examine(&self, game: &mut dyn ReadGame<'_>, probe: &Probe) -> Examined;
+    /// The key two games share exactly when they are the same game
+    /// (`dedup`); `None` when the game cannot be replayed to its end.
+    fn key(&self, game: &mut dyn ReadGame<'_>, by: SameBy) -> Option<Vec<u8>>;
     /// Tells `each` the number of legal turns before every ply of a game as
     /// it is read that can be replayed; returns the problem that stopped
     /// it, if one did.
@@ -287,6 +290,10 @@ impl<G: Facts + Picture> AnyGame for Registered<G> {
 
     fn examine(&self, game: &mut dyn ReadGame<'_>, probe: &Probe) -> Examined {
         select::examine::<G>(game, probe)
+    }
+
+    fn key(&self, game: &mut dyn ReadGame<'_>, by: SameBy) -> Option<Vec<u8>> {
+        select::key::<G>(game, by)
     }
 
     fn legal_move_counts(

@@ -158,3 +158,86 @@ mod tests {
         assert_eq!(Probe::opening_turns("0H.L(0,-6)"), ["0H.L(0,-6)"]);
     }
 }
+
+/// What makes two games the same for `dedup`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SameBy {
+    /// The same rules, settings and start, and the same moves.
+    Moves,
+    /// The same rules and settings, and the same final position (with the
+    /// side to move).
+    FinalPosition,
+}
+
+/// Builds a game's key as it is replayed.
+struct Keying<G: Rules> {
+    key: Vec<u8>,
+    by: SameBy,
+    started: bool,
+    _game: std::marker::PhantomData<G>,
+}
+
+impl<G: Rules + Notation> Keying<G> {
+    fn start(&mut self, pos: &G::Position) {
+        if !std::mem::replace(&mut self.started, true) && self.by == SameBy::Moves {
+            self.key
+                .extend_from_slice(G::write_position(pos).as_bytes());
+            self.key.push(0);
+        }
+    }
+}
+
+impl<G: Rules + Notation> Visitor<G> for Keying<G> {
+    fn before_ply(&mut self, _: usize, pos: &G::Position) -> ControlFlow<()> {
+        self.start(pos);
+        ControlFlow::Continue(())
+    }
+
+    fn after_ply(&mut self, _: usize, _: &TurnIn<'_>, mv: &G::Move, _: &G::Position) {
+        if self.by == SameBy::Moves {
+            let mut s = String::new();
+            G::write_move(mv, &mut s);
+            self.key.extend_from_slice(s.as_bytes());
+            self.key.push(b' ');
+        }
+    }
+
+    fn end(&mut self, pos: &G::Position) {
+        self.start(pos);
+        if self.by == SameBy::FinalPosition {
+            self.key
+                .extend_from_slice(G::write_position(pos).as_bytes());
+        }
+    }
+}
+
+/// The key two games share exactly when they are the same game `by` this
+/// measure: the rules' name, the values of their settings tags
+/// ([`Rules::SETTINGS`]), then the start position and every move in
+/// canonical spelling, or the final position. Tags, comments, move
+/// numbers and spellings play no part. `None` for a game whose envelope or
+/// moves cannot be read to the end (it is the same as no other game).
+pub fn key<G: Rules + Notation>(game: &mut dyn ReadGame<'_>, by: SameBy) -> Option<Vec<u8>> {
+    let mut key = Vec::with_capacity(64);
+    key.extend_from_slice(G::NAME.as_bytes());
+    key.push(0);
+    for name in G::SETTINGS {
+        if let Some(v) = crate::game::tag_value(game.tags(), name) {
+            key.extend_from_slice(name.as_bytes());
+            key.push(b'=');
+            key.extend_from_slice(v.trim().as_bytes());
+        }
+        key.push(0);
+    }
+    let mut keying = Keying::<G> {
+        key,
+        by,
+        started: false,
+        _game: std::marker::PhantomData,
+    };
+    let start = game.start();
+    let (tags, turns) = game.parts();
+    let played = replay::play_turns::<G, _>(tags, start, turns, &mut keying);
+    let end = game.finish();
+    (played.error.is_none() && end.error.is_none()).then_some(keying.key)
+}

@@ -181,6 +181,18 @@ pub(super) struct Read {
     failed: Option<String>,
 }
 
+impl Read {
+    /// The game as canonical text (it was converted `--to text`).
+    pub(super) fn into_text(self) -> io::Result<Vec<u8>> {
+        if let Some(why) = self.failed {
+            return Err(io::Error::other(why));
+        }
+        let mut text = Vec::new();
+        self.rendered.write_to(&mut text, 0, None)?;
+        Ok(text)
+    }
+}
+
 /// What the run needs to know of a game converted.
 #[derive(Default)]
 struct Noted {

@@ -4,11 +4,11 @@
 //! format), or in any `convert` format; `--rest` takes the others.
 
 use super::convert::{self, Job, To};
-use super::input::{expand, options, read_all_formats, InputArgs, Item, Output, Source, Writer};
+use super::input::{expand, options, read_all_formats, InputArgs, Item, Output, Source};
 use super::jobs::Jobs;
 use super::messages;
+use super::passthrough::{raw, Sink, Tiler, Written};
 use super::progress::Progress;
-use gamerec::convert::out::Rendered;
 use gamerec::convert::TraceOptions;
 use gamerec::input::Format;
 use gamerec::problem::Problem;
@@ -209,100 +209,6 @@ struct Picked {
     out: Option<Written>,
 }
 
-enum Written {
-    /// The record as it was in the input: where it is in its chunk.
-    Raw(std::ops::Range<usize>),
-    Converted(Box<convert::Read>),
-}
-
-/// An output and its format's state.
-struct Sink {
-    to: Option<To>,
-    out: Writer,
-    any: bool,
-    held: Option<Rendered>,
-}
-
-impl Sink {
-    fn open(to: Option<To>, output: &Output) -> Option<Sink> {
-        let mut out = output.create()?;
-        if let Some(to) = to {
-            if let Err(e) = convert::head(to, &mut out) {
-                messages::finished(Err(e));
-                return None;
-            }
-        }
-        Some(Sink {
-            to,
-            out,
-            any: false,
-            held: None,
-        })
-    }
-
-    fn write(
-        &mut self,
-        file: &str,
-        index: usize,
-        written: Written,
-        chunk: Option<&Chunk>,
-    ) -> io::Result<()> {
-        match (written, self.to) {
-            (Written::Raw(range), _) => {
-                let bytes = chunk.and_then(|c| c.bytes.get(range)).unwrap_or_default();
-                let bytes = bytes.trim_ascii();
-                if bytes.is_empty() {
-                    return Ok(());
-                }
-                if std::mem::replace(&mut self.any, true) {
-                    self.out.write_all(b"\n")?;
-                }
-                self.out.write_all(bytes)?;
-                if !bytes.ends_with(b"\n") {
-                    self.out.write_all(b"\n")?;
-                }
-                Ok(())
-            }
-            (Written::Converted(read), to) => {
-                let any = std::mem::replace(&mut self.any, true);
-                let to = to.unwrap_or(To::Text);
-                convert::write(to, &mut self.out, file, index, *read, any, &mut self.held)
-            }
-        }
-    }
-
-    fn finish(mut self) -> io::Result<()> {
-        if let Some(to) = self.to {
-            convert::tail(to, &mut self.out, self.any, self.held.take())?;
-        }
-        self.out.commit()
-    }
-}
-
-/// The bytes of a record as written: from its start to the next line that
-/// starts a tag (`[` at the start of a line) or the chunk's end, less the
-/// blank lines before that — past what the reader took for the game when
-/// its envelope is broken (an unterminated comment, a stray token), so
-/// that nothing of it is lost.
-fn raw_extent(chunk: &Chunk, span: gamerec::record::Span) -> std::ops::Range<usize> {
-    // Spans count from the start of the input.
-    let bytes = &chunk.bytes;
-    let span = gamerec::record::Span::new(
-        span.start.saturating_sub(chunk.offset),
-        span.end.saturating_sub(chunk.offset),
-    );
-    let start = span.start.min(bytes.len());
-    let from = span.end.clamp(start, bytes.len());
-    let next = memchr::memmem::find_iter(&bytes[from..], b"\n[")
-        .next()
-        .map_or(bytes.len(), |i| from + i + 1);
-    let mut end = next.max(from);
-    while end > from && bytes[end - 1].is_ascii_whitespace() {
-        end -= 1;
-    }
-    start..end
-}
-
 pub fn run(args: Args) {
     let to = match args.to.as_deref().map(To::named) {
         None => None,
@@ -423,47 +329,29 @@ pub fn run(args: Args) {
         };
         let matched = criteria.holds(known, &record.tags, &examined);
         let wanted = if matched { want_out } else { want_rest };
-        let out = wanted.then(|| {
-            let raw = chunk
-                .filter(|_| to.is_none() && matches!(format, Format::Text))
-                .map(|c| raw_extent(c, record.span));
-            match raw {
-                Some(range) => Written::Raw(range),
-                None => {
-                    let job = Job {
-                        to: to.unwrap_or(To::Text),
-                        trace,
-                        file,
-                        spreadsheet_safe: false,
-                    };
-                    let mut again = RecordSource::new(record, parsed.error.clone());
-                    Written::Converted(Box::new(convert::read_one(job, chunk, &mut again, rules)))
-                }
+        let out = wanted.then(|| match raw(format, chunk, record.span, to) {
+            Some(range) => Written::Raw(range),
+            None => {
+                let job = Job {
+                    to: to.unwrap_or(To::Text),
+                    trace,
+                    file,
+                    spreadsheet_safe: false,
+                };
+                let mut again = RecordSource::new(record, parsed.error.clone());
+                Written::Converted(Box::new(convert::read_one(job, chunk, &mut again, rules)))
             }
         });
         Picked { matched, out }
     };
     let (mut games, mut matched) = (0usize, 0usize);
     let mut index_in = (String::new(), 0usize);
-    let mut tiled: Option<(String, Option<usize>, usize)> = None;
+    let mut tiler = Tiler::default();
     let each = |name: &str, item: Item<'_, Picked>| {
         let Item::Game(chunk, mut picked) = item else {
             return Ok(ControlFlow::Continue(()));
         };
-        // The raw records of a chunk tile it: each starts where the one
-        // before ended (nothing between them lost, nothing written twice).
-        if let Some(Written::Raw(range)) = &mut picked.out {
-            let id = chunk.map(|c| c.offset);
-            if let Some(end) = tiled
-                .as_ref()
-                .filter(|(n, c, _)| n == name && *c == id)
-                .map(|t| t.2)
-            {
-                range.start = end;
-                range.end = range.end.max(end);
-            }
-            tiled = Some((name.to_string(), id, range.end));
-        }
+        tiler.tile(name, chunk, &mut picked.out);
         if index_in.0 != name {
             index_in = (name.to_string(), 0);
         }
@@ -476,7 +364,7 @@ pub fn run(args: Args) {
             rest.as_mut()
         };
         if let (Some(sink), Some(written)) = (sink, picked.out) {
-            sink.write(name, index_in.1, written, chunk)?;
+            sink.write(name, index_in.1, written, chunk, None)?;
         }
         Ok(ControlFlow::Continue(()))
     };

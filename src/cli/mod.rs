@@ -9,12 +9,14 @@
 mod at;
 mod completions;
 mod convert;
+mod dedup;
 mod filter;
 mod gen;
 mod input;
 mod jobs;
 mod messages;
 mod moves;
+mod passthrough;
 mod perft;
 mod progress;
 mod render;
@@ -50,6 +52,9 @@ enum Command {
     /// Select games by rules, tags, players, result, length, validity,
     /// opening or a position reached.
     Filter(filter::Args),
+    /// Drop exact duplicates: the same rules, start and moves (or final
+    /// position).
+    Dedup(dedup::Args),
     /// Statistics per game or per game type, as JSON Lines or CSV.
     Stats(stats::Args),
     /// Show a position as a picture: terminal text or a standalone SVG.
@@ -130,6 +135,7 @@ pub fn run() -> i32 {
         Command::Moves(args) => moves::run(args),
         Command::Convert(args) => convert::run(args),
         Command::Filter(args) => filter::run(args),
+        Command::Dedup(args) => dedup::run(args),
         Command::Stats(args) => stats::run(args),
         Command::Show(args) => show::run(args),
         Command::View(args) => view::run(args),

@@ -56,6 +56,11 @@ pub fn tag_value<'a>(tags: &'a [Tag], name: &str) -> Option<&'a str> {
 pub trait Rules: Game {
     type Error: RuleError;
 
+    /// The tags [`Rules::start`] reads the game's settings from, besides
+    /// `Position` (what makes two games with the same moves the same game:
+    /// `dedup`).
+    const SETTINGS: &'static [&'static str] = &[];
+
     /// The start position: the standard one, or the `Position` tag's, with
     /// the game's settings read from their tags.
     fn start(tags: &[Tag]) -> Result<Self::Position, SetupError>;

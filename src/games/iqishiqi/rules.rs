@@ -385,6 +385,8 @@ pub fn destinations(pos: &Position, drop: Cell) -> Result<Dests, IqishiqiError> 
 }
 
 impl Rules for Iqishiqi {
+    const SETTINGS: &'static [&'static str] = &["Coords", "StoneLimit"];
+
     type Error = IqishiqiError;
 
     /// The standard start or the `Position` tag's, in the labels `Coords`

@@ -173,6 +173,8 @@ fn step(
 }
 
 impl Rules for Oshi {
+    const SETTINGS: &'static [&'static str] = &["NoReturn"];
+
     type Error = OshiError;
 
     /// The standard start or the `Position` tag's, under the `NoReturn`

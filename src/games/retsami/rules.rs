@@ -234,6 +234,8 @@ pub fn check(pos: &Position, action: Action) -> Result<(), RetsamiError> {
 }
 
 impl Rules for Retsami {
+    const SETTINGS: &'static [&'static str] = &["FirstPlayer"];
+
     type Error = RetsamiError;
 
     /// The standard start or the `Position` tag's; `FirstPlayer` names the

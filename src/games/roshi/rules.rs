@@ -458,6 +458,8 @@ fn settings(tags: &[Tag]) -> Result<(Option<Dims>, Option<Zone>, SlideRule), Set
 }
 
 impl Rules for Roshi {
+    const SETTINGS: &'static [&'static str] = &["Board", "Zone", "Slide"];
+
     type Error = RoshiError;
 
     /// The standard start on the `Board` with the `Zone`, or the `Position`

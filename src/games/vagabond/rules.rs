@@ -488,6 +488,8 @@ fn check_shift(pos: &Position, a: Point, b: Point) -> Result<(), VagabondError> 
 }
 
 impl Rules for Vagabond {
+    const SETTINGS: &'static [&'static str] = &["Options"];
+
     type Error = VagabondError;
 
     /// The standard start or the `Position` tag's, under the `Options`.
