@@ -476,6 +476,20 @@ pub fn picture(data: &[u8]) {
                     probe.opening
                 );
             }
+            // `dedup`'s keys: both or neither (the moves replay to the end
+            // and the record is whole); by final position, the key ends
+            // with the game's last position.
+            use gamerec::select::SameBy;
+            let by_moves = rules.key(&mut source(), SameBy::Moves);
+            let by_end = rules.key(&mut source(), SameBy::FinalPosition);
+            assert_eq!(by_moves.is_some(), by_end.is_some());
+            if let Some(k) = &by_end {
+                assert!(
+                    k.ends_with(replayed.scene.position.as_bytes()),
+                    "{k:?} ends with {}",
+                    replayed.scene.position
+                );
+            }
             let scene = &replayed.scene;
             assert_eq!(replayed.frames.len(), replayed.moves.len() + 1);
             for f in &replayed.frames {

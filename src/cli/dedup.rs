@@ -5,13 +5,11 @@
 //! temporary file, confirms every match before a game is called a
 //! duplicate. Memory per distinct game: one hash and one file offset.
 
-use super::convert::{self, Job, To};
 use super::input::{expand, options, read_all_formats, InputArgs, Item, Output};
 use super::jobs::Jobs;
 use super::messages;
-use super::passthrough::{raw, Sink, Tiler, Written};
+use super::passthrough::{second, written, Sink, Tiler, Written};
 use super::progress::Progress;
-use gamerec::convert::TraceOptions;
 use gamerec::input::Format;
 use gamerec::problem::Problem;
 use gamerec::record::{Chunk, ReadGame, RecordSource};
@@ -203,19 +201,6 @@ pub fn run(args: Args) {
     let Some(sources) = expand(&args.input.paths, args.input.all, &output) else {
         return;
     };
-    let dups_output = args.dups.as_deref().map(|p| Output::new(Some(p)));
-    if let Some(d) = &dups_output {
-        let files: Vec<PathBuf> = sources
-            .iter()
-            .filter_map(|s| match s {
-                super::input::Source::File(p) => Some(p.clone()),
-                super::input::Source::Stdin => None,
-            })
-            .collect();
-        if expand(&files, false, d).is_none() {
-            return;
-        }
-    }
     let mut seen = match Seen::new() {
         Ok(s) => s,
         Err(e) => return messages::error(format!("a temporary file for the keys: {e}")),
@@ -223,12 +208,8 @@ pub fn run(args: Args) {
     let Some(mut out) = Sink::open(None, &output) else {
         return;
     };
-    let mut dups = match &dups_output {
-        Some(o) => match Sink::open(None, o) {
-            Some(s) => Some(s),
-            None => return,
-        },
-        None => None,
+    let Ok(mut dups) = second(args.dups.as_deref(), &sources, None) else {
+        return;
     };
     let progress = Progress::for_sources(&sources, args.quiet || output.is_terminal());
     let map = |file: &str,
@@ -243,19 +224,7 @@ pub fn run(args: Args) {
             .ok()
             .and_then(|r| r.key(&mut RecordSource::new(record, parsed.error.clone()), by));
         let line = chunk.map(|c| c.locate(record.span.start).0);
-        let out = match raw(format, chunk, record.span, None) {
-            Some(range) => Written::Raw(range),
-            None => {
-                let job = Job {
-                    to: To::Text,
-                    trace: TraceOptions::default(),
-                    file,
-                    spreadsheet_safe: false,
-                };
-                let mut again = RecordSource::new(record, parsed.error.clone());
-                Written::Converted(Box::new(convert::read_one(job, chunk, &mut again, rules)))
-            }
-        };
+        let out = written(file, format, chunk, &parsed, rules, None);
         Keyed {
             key: key.map(|k| (hash128(&k), k)),
             out,

@@ -3,13 +3,12 @@
 //! written as they were in the input (byte for byte for the record
 //! format), or in any `convert` format; `--rest` takes the others.
 
-use super::convert::{self, Job, To};
-use super::input::{expand, options, read_all_formats, InputArgs, Item, Output, Source};
+use super::convert::{self, To};
+use super::input::{expand, options, read_all_formats, InputArgs, Item, Output};
 use super::jobs::Jobs;
 use super::messages;
-use super::passthrough::{raw, Sink, Tiler, Written};
+use super::passthrough::{second, written, Sink, Tiler, Written};
 use super::progress::Progress;
-use gamerec::convert::TraceOptions;
 use gamerec::input::Format;
 use gamerec::problem::Problem;
 use gamerec::record::{Chunk, ReadGame, RecordSource, ResultToken, Tag};
@@ -276,19 +275,6 @@ pub fn run(args: Args) {
     let Some(sources) = expand(&args.input.paths, args.input.all, &output) else {
         return;
     };
-    let rest_output = args.rest.as_deref().map(|p| Output::new(Some(p)));
-    if let Some(rest) = &rest_output {
-        let files: Vec<PathBuf> = sources
-            .iter()
-            .filter_map(|s| match s {
-                Source::File(p) => Some(p.clone()),
-                Source::Stdin => None,
-            })
-            .collect();
-        if expand(&files, false, rest).is_none() {
-            return;
-        }
-    }
     let mut out = match args.count {
         true => None,
         false => match Sink::open(to, &output) {
@@ -296,20 +282,11 @@ pub fn run(args: Args) {
             None => return,
         },
     };
-    let mut rest = match &rest_output {
-        Some(o) => match Sink::open(to, o) {
-            Some(s) => Some(s),
-            None => return,
-        },
-        None => None,
+    let Ok(mut rest) = second(args.rest.as_deref(), &sources, to) else {
+        return;
     };
     let want_rest = rest.is_some();
     let want_out = out.is_some();
-    let trace = TraceOptions {
-        syntax_only: false,
-        branching: false,
-        site: to.and_then(To::site).is_some(),
-    };
     let progress = Progress::for_sources(&sources, args.quiet || output.is_terminal());
     let map = |file: &str,
                format: Format,
@@ -329,19 +306,7 @@ pub fn run(args: Args) {
         };
         let matched = criteria.holds(known, &record.tags, &examined);
         let wanted = if matched { want_out } else { want_rest };
-        let out = wanted.then(|| match raw(format, chunk, record.span, to) {
-            Some(range) => Written::Raw(range),
-            None => {
-                let job = Job {
-                    to: to.unwrap_or(To::Text),
-                    trace,
-                    file,
-                    spreadsheet_safe: false,
-                };
-                let mut again = RecordSource::new(record, parsed.error.clone());
-                Written::Converted(Box::new(convert::read_one(job, chunk, &mut again, rules)))
-            }
-        });
+        let out = wanted.then(|| written(file, format, chunk, &parsed, rules, to));
         Picked { matched, out }
     };
     let (mut games, mut matched) = (0usize, 0usize);

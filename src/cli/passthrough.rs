@@ -3,14 +3,18 @@
 //! that nothing between them is lost or written twice; other inputs as
 //! canonical text, or any `convert` format.
 
-use super::convert::{self, To};
-use super::input::{Output, Writer};
+use super::convert::{self, Job, To};
+use super::input::{expand, Output, Source, Writer};
 use super::messages;
 use gamerec::convert::out::Rendered;
+use gamerec::convert::TraceOptions;
 use gamerec::input::Format;
-use gamerec::record::{Chunk, Span};
+use gamerec::problem::Problem;
+use gamerec::record::{Chunk, Parsed, RecordSource, Span};
+use gamerec::registry::AnyGame;
 use std::io::{self, Write};
 use std::ops::Range;
+use std::path::{Path, PathBuf};
 
 pub enum Written {
     /// The record as it was in the input: where it is in its chunk.
@@ -179,4 +183,55 @@ pub fn with_note(bytes: &[u8], note: &str) -> Vec<u8> {
     out.extend_from_slice(b"}\n");
     out.extend_from_slice(&bytes[at..]);
     out
+}
+
+/// A game read whole (`parsed`) as it is to be written: the record's own
+/// bytes for a text input when no `--to` is asked, else converted (`to`,
+/// canonical text by default).
+pub fn written(
+    file: &str,
+    format: Format,
+    chunk: Option<&Chunk>,
+    parsed: &Parsed,
+    rules: Result<&'static dyn AnyGame, Problem>,
+    to: Option<To>,
+) -> Written {
+    let record = &parsed.record;
+    match raw(format, chunk, record.span, to) {
+        Some(range) => Written::Raw(range),
+        None => {
+            let job = Job {
+                to: to.unwrap_or(To::Text),
+                trace: TraceOptions {
+                    site: to.and_then(To::site).is_some(),
+                    ..TraceOptions::default()
+                },
+                file,
+                spreadsheet_safe: false,
+            };
+            let mut again = RecordSource::new(record, parsed.error.clone());
+            Written::Converted(Box::new(convert::read_one(job, chunk, &mut again, rules)))
+        }
+    }
+}
+
+/// A second output (`--rest`, `--dups`), checked not to be one of the
+/// `sources` and opened: `Err` when it cannot be (said), `Ok(None)` when
+/// none is asked for.
+pub fn second(path: Option<&Path>, sources: &[Source], to: Option<To>) -> Result<Option<Sink>, ()> {
+    let Some(path) = path else {
+        return Ok(None);
+    };
+    let output = Output::new(Some(path));
+    let files: Vec<PathBuf> = sources
+        .iter()
+        .filter_map(|s| match s {
+            Source::File(p) => Some(p.clone()),
+            Source::Stdin => None,
+        })
+        .collect();
+    if expand(&files, false, &output).is_none() {
+        return Err(());
+    }
+    Sink::open(to, &output).map(Some).ok_or(())
 }
