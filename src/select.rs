@@ -117,11 +117,24 @@ impl<G: Rules + Notation> Visitor<G> for Look<'_, G> {
 /// Replays a game as it is read, judging it and looking for what `probe`
 /// asks.
 pub fn examine<G: Rules + Notation>(game: &mut dyn ReadGame<'_>, probe: &Probe) -> Examined {
-    let target = probe
-        .reaches
-        .as_deref()
-        .and_then(|p| G::parse_position(p).ok())
-        .map(|p| G::write_position(&p));
+    // The position is read under the game's own settings (Iqishiqi's
+    // `Coords` say how its cells are named).
+    let target = probe.reaches.as_deref().and_then(|p| {
+        let tag = |name: &str, value: &str| crate::record::Tag {
+            name: name.into(),
+            value: value.into(),
+            span: Span::default(),
+            value_span: Span::default(),
+        };
+        let mut tags: Vec<crate::record::Tag> = game
+            .tags()
+            .iter()
+            .filter(|t| G::SETTINGS.contains(&&*t.name))
+            .cloned()
+            .collect();
+        tags.push(tag("Position", p));
+        G::start(&tags).ok().map(|p| G::write_position(&p))
+    });
     let mut look = Look::<G> {
         probe,
         matched: Some(0),

@@ -387,3 +387,25 @@ fn exit_codes_follow_grep_and_inputs_are_never_written_over() {
         assert_eq!(std::fs::read_to_string(&input).unwrap(), CLUB);
     }
 }
+
+/// Found by fuzzing (the picture target): a position written in
+/// AbstractPlay's cell names was read in Ludii's, so an Iqishiqi game with
+/// `[Coords "abstractplay"]` never reached its own positions.
+#[test]
+fn reaches_reads_the_position_in_the_games_own_coordinates() {
+    let game = "[Game \"iqishiqi\"]\n[Coords \"abstractplay\"]\n[Result \"*\"]\n\n1. i7/g8 *\n";
+    let shown = gamerec()
+        .args(["moves", "-", "--show-position", "--count"])
+        .write_stdin(game)
+        .output()
+        .unwrap();
+    let position = String::from_utf8(shown.stdout).unwrap();
+    let position = position.lines().next().unwrap().to_string();
+    assert_eq!(position, "g8 i7 s", "AbstractPlay's names");
+    let out = gamerec()
+        .args(["filter", "-", "--count", "--reaches", &position])
+        .write_stdin(game)
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap().trim(), "1");
+}
