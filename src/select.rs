@@ -185,6 +185,8 @@ pub enum SameBy {
 /// Builds a game's key as it is replayed.
 struct Keying<G: Rules> {
     key: Vec<u8>,
+    /// A move's spelling (reused: no allocation a move).
+    spelled: String,
     by: SameBy,
     started: bool,
     _game: std::marker::PhantomData<G>,
@@ -208,9 +210,9 @@ impl<G: Rules + Notation> Visitor<G> for Keying<G> {
 
     fn after_ply(&mut self, _: usize, _: &TurnIn<'_>, mv: &G::Move, _: &G::Position) {
         if self.by == SameBy::Moves {
-            let mut s = String::new();
-            G::write_move(mv, &mut s);
-            self.key.extend_from_slice(s.as_bytes());
+            self.spelled.clear();
+            G::write_move(mv, &mut self.spelled);
+            self.key.extend_from_slice(self.spelled.as_bytes());
             self.key.push(b' ');
         }
     }
@@ -244,6 +246,7 @@ pub fn key<G: Rules + Notation>(game: &mut dyn ReadGame<'_>, by: SameBy) -> Opti
     }
     let mut keying = Keying::<G> {
         key,
+        spelled: String::with_capacity(16),
         by,
         started: false,
         _game: std::marker::PhantomData,
