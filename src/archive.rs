@@ -2,7 +2,8 @@
 //! the envelope, find the game's rules, replay. Memory is bounded by the
 //! largest game, not by the input.
 
-use crate::problem::{Code, Problem};
+use crate::lenient::Lenient;
+use crate::problem::{Code, Problem, Repair, RepairCode};
 use crate::record::{
     each_game, parse_chunk_with, title, Chunk, ChunkReader, MovetextStyle, Parsed, ReadGame,
     Record, RecordSource, Span, StreamTurns, Tag, MAX_RECORD_BYTES,
@@ -27,6 +28,8 @@ pub struct GameReport {
     pub plies: usize,
     pub outcome: Option<Outcome>,
     pub error: Option<Problem>,
+    /// What `--lenient` repaired to read the game.
+    pub repairs: Vec<Repair>,
 }
 
 impl GameReport {
@@ -46,6 +49,9 @@ pub struct Options {
     /// The games' comments are not needed (a replay that only judges):
     /// the record format is then read without looking ahead.
     pub turns_only: bool,
+    /// `--lenient`: repair what can be repaired without guessing, and list
+    /// every repair (each game is then read whole).
+    pub lenient: Option<Lenient>,
 }
 
 impl Options {
@@ -156,6 +162,92 @@ fn rules_of(
     }
 }
 
+/// `--lenient`: the rules of a record read whole, repairing it under them
+/// (`error`: its envelope's problem, when one remains: then nothing more
+/// is repaired). A record without a `Game` tag (and no `--game`) is given
+/// the one game whose move notation and rules accept every turn — none
+/// when several do. `renumbered`: see [`crate::record::Leniently`].
+pub fn repaired(
+    record: &mut Record,
+    error: Option<&Problem>,
+    opts: &Options,
+    repairs: &mut Vec<Repair>,
+    renumbered: &[usize],
+) -> Result<&'static dyn AnyGame, Problem> {
+    let rules = rules_for(record, opts);
+    let Some(lenient) = opts.lenient.filter(|_| error.is_none()) else {
+        return rules;
+    };
+    let rules = match rules {
+        Err(p) if p.code == Code::MissingGame => guess_game(record, repairs).map_err(|why| {
+            let mut p = p;
+            p.notes.push(why);
+            p
+        }),
+        other => other,
+    };
+    if let Ok(game) = rules {
+        game.repair(record, lenient, repairs, renumbered);
+    }
+    // In the order they stand in the input.
+    repairs.sort_by_key(|r| r.span.start);
+    rules
+}
+
+/// The one game whose move notation and rules accept every turn of
+/// `record` (move numbers aside, the declared result aside), its `Game`
+/// tag added; or why there is none.
+fn guess_game(
+    record: &mut Record,
+    repairs: &mut Vec<Repair>,
+) -> Result<&'static dyn AnyGame, String> {
+    let at = Span::new(record.span.start, record.span.start);
+    let game_tag = |name: &str| Tag {
+        name: "Game".into(),
+        value: name.into(),
+        span: at,
+        value_span: at,
+    };
+    let mut probe = record.clone();
+    for t in &mut probe.turns {
+        t.number = None;
+    }
+    probe.tags.insert(0, game_tag(""));
+    let accepting: Vec<&'static dyn AnyGame> = registry::GAMES
+        .iter()
+        .copied()
+        .filter(|g| {
+            probe.tags[0].value = g.name().into();
+            let replay = g.replay(&probe);
+            replay.plies == probe.turns.len()
+                && replay
+                    .error
+                    .is_none_or(|e| e.ply.is_none() && e.code != Code::BadSetup)
+        })
+        .collect();
+    match accepting.as_slice() {
+        [one] => {
+            record.tags.insert(0, game_tag(one.name()));
+            repairs.push(Repair::new(
+                RepairCode::GameTag,
+                format!(
+                    "no Game tag: {} is the one game whose rules accept every turn",
+                    one.title()
+                ),
+                at,
+                "",
+                format!("[Game \"{}\"]", one.name()),
+            ));
+            Ok(*one)
+        }
+        [] => Err("--lenient: no game's rules accept every turn".into()),
+        some => Err(format!(
+            "--lenient: the rules of {} all accept every turn; `--game` says which",
+            some.iter().map(|g| g.name()).collect::<Vec<_>>().join(", ")
+        )),
+    }
+}
+
 /// Validates one parsed record.
 pub fn check(parsed: &Parsed, index: usize, opts: &Options) -> GameReport {
     let mut source = RecordSource::new(&parsed.record, parsed.error.clone());
@@ -182,6 +274,7 @@ pub fn report(
         plies: 0,
         outcome: None,
         error: None,
+        repairs: game.repairs().to_vec(),
     };
     let end = match &rules {
         Ok(rules) => {
@@ -197,7 +290,7 @@ pub fn report(
         report.outcome = None;
         report.error = Some(p);
     }
-    if report.error.is_some() || titles {
+    if report.error.is_some() || titles || !report.repairs.is_empty() {
         report.title = title(game.tags(), sides);
     }
     report
@@ -257,6 +350,7 @@ fn check_chunk(chunk: &Chunk, opts: &Options) -> Vec<GameReport> {
             plies: 0,
             outcome: None,
             error: Some(too_large(chunk)),
+            repairs: Vec::new(),
         }];
     }
     each_game(chunk, &|tags| opts.style(tags), &mut |game| {
@@ -300,6 +394,7 @@ pub fn validate_until<R: BufRead + Send>(
             plies: 0,
             outcome: None,
             error: Some(no_games()),
+            repairs: Vec::new(),
         };
         // The walk ends here whatever `each` answers.
         let _ = each(&Chunk::from_bytes(Vec::new()), report)?;

@@ -3,13 +3,13 @@
 //! games say which). Every reader streams except the JSON document, which
 //! is read whole.
 
-use crate::archive::{rules_for, rules_for_game, too_large, Options};
+use crate::archive::{self, rules_for_game, too_large, Options};
 use crate::convert::json::{DocumentIn, GameIn, FORMAT, VERSION};
 use crate::game::SiteFormat;
 use crate::problem::{Code, Problem};
 use crate::record::{
-    each_game, Chunk, Parsed, ReadGame, Record, RecordSource, Span, StreamTurns, Tag,
-    MAX_RECORD_BYTES,
+    each_game, read_leniently, Chunk, Leniently, Parsed, ReadGame, Record, RecordSource, Span,
+    StreamTurns, Tag, MAX_RECORD_BYTES,
 };
 use crate::registry::{self, AnyGame, AnySite};
 use crate::sites::scan::{Scanned, Values};
@@ -322,6 +322,9 @@ fn games_in<T>(chunk: &Chunk, opts: &Options, f: &mut MapMut<'_, T>) -> Vec<T> {
             Err(p),
         )];
     }
+    if opts.lenient.is_some() {
+        return leniently(chunk, opts, f);
+    }
     each_game(chunk, &|tags| opts.style(tags), &mut |game| {
         let mut game = match opts.turns_only {
             true => StreamTurns::lean(game),
@@ -332,6 +335,28 @@ fn games_in<T>(chunk: &Chunk, opts: &Options, f: &mut MapMut<'_, T>) -> Vec<T> {
     })
 }
 
+/// `--lenient`: every game of a chunk read whole, repaired, and handed
+/// on with its repairs.
+fn leniently<T>(chunk: &Chunk, opts: &Options, f: &mut MapMut<'_, T>) -> Vec<T> {
+    read_leniently(chunk, &|tags| opts.style(tags))
+        .into_iter()
+        .map(|game| {
+            let Leniently {
+                parsed: Parsed { mut record, error },
+                mut repairs,
+                renumbered,
+            } = game;
+            let rules =
+                archive::repaired(&mut record, error.as_ref(), opts, &mut repairs, &renumbered);
+            f(
+                Some(chunk),
+                &mut RecordSource::repaired(&record, error, repairs),
+                rules,
+            )
+        })
+        .collect()
+}
+
 /// A game read from JSON, or why none could be.
 fn from_json(
     chunk: Option<&Chunk>,
@@ -340,9 +365,14 @@ fn from_json(
     each: &mut Each<'_>,
 ) -> io::Result<ControlFlow<()>> {
     match game.and_then(GameIn::into_record) {
-        Ok(record) => {
-            let rules = rules_for(&record, opts);
-            each(None, &mut RecordSource::new(&record, None), rules)
+        Ok(mut record) => {
+            let mut repairs = Vec::new();
+            let rules = archive::repaired(&mut record, None, opts, &mut repairs, &[]);
+            each(
+                None,
+                &mut RecordSource::repaired(&record, None, repairs),
+                rules,
+            )
         }
         Err(p) => {
             let record = Record::default();

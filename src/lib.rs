@@ -48,6 +48,7 @@ pub mod replay;
 // ...and built on the replay:
 pub mod convert;
 pub mod gen;
+pub mod lenient;
 pub mod picture;
 pub mod select;
 // The list of games, and choosing one by name:

@@ -181,6 +181,103 @@ impl Problem {
     }
 }
 
+/// What `--lenient` repaired ([`Repair::code`]): each repair is one of
+/// these, independent of the others (notation/lenient.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RepairCode {
+    /// A comment never closed: closed at the end of its line.
+    ClosedComment,
+    /// A tag pair whose value (or bracket) is never closed: closed at the
+    /// end of its line.
+    ClosedTag,
+    /// A wrong, malformed or dangling move number: renumbered (or dropped).
+    MoveNumber,
+    /// No `Game` tag: the one game whose rules accept every move.
+    GameTag,
+    /// The last turn, cut short (a strict beginning of a legal move):
+    /// dropped.
+    TruncatedMove,
+    /// A declared result the replay contradicts: the replay's.
+    Result,
+    /// `--keep-broken`: the turns from the first illegal one on, kept as a
+    /// comment.
+    KeptBroken,
+}
+
+impl RepairCode {
+    /// Every repair code, in documentation order.
+    pub const ALL: &'static [RepairCode] = &[
+        RepairCode::ClosedComment,
+        RepairCode::ClosedTag,
+        RepairCode::MoveNumber,
+        RepairCode::GameTag,
+        RepairCode::TruncatedMove,
+        RepairCode::Result,
+        RepairCode::KeptBroken,
+    ];
+
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            RepairCode::ClosedComment => "closed-comment",
+            RepairCode::ClosedTag => "closed-tag",
+            RepairCode::MoveNumber => "move-number",
+            RepairCode::GameTag => "game-tag",
+            RepairCode::TruncatedMove => "truncated-move",
+            RepairCode::Result => "result",
+            RepairCode::KeptBroken => "kept-broken",
+        }
+    }
+}
+
+impl fmt::Display for RepairCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One repair `--lenient` made to a record, located in the input: the text
+/// as it was and as it was read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Repair {
+    pub code: RepairCode,
+    /// The sentence a player reads.
+    pub message: String,
+    /// Where the repaired text stands (absolute byte range; empty where
+    /// something was added).
+    pub span: Span,
+    /// The ply (1-based) of the turn repaired, when it is one.
+    pub ply: Option<usize>,
+    /// The text as written (empty when something was added).
+    pub before: String,
+    /// The text as read (empty when something was dropped).
+    pub after: String,
+}
+
+impl Repair {
+    pub fn new(
+        code: RepairCode,
+        message: impl Into<String>,
+        span: Span,
+        before: impl Into<String>,
+        after: impl Into<String>,
+    ) -> Self {
+        Repair {
+            code,
+            message: message.into(),
+            span,
+            ply: None,
+            before: capped(&before.into()).into(),
+            after: capped(&after.into()).into(),
+        }
+    }
+
+    pub fn with_ply(mut self, ply: usize) -> Self {
+        self.ply = Some(ply);
+        self
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -199,6 +296,20 @@ mod tests {
         }
         assert_eq!(Code::Rule("too-far").as_str(), "too-far");
         assert_eq!(Code::WrongResult, "wrong-result");
+    }
+
+    #[test]
+    fn repair_codes_are_kebab_case_distinct_and_serialized_as_written() {
+        let mut seen = std::collections::HashSet::new();
+        for code in RepairCode::ALL {
+            let s = code.as_str();
+            assert!(
+                s.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'),
+                "{s}"
+            );
+            assert!(seen.insert(s), "{s} twice");
+            assert_eq!(serde_json::to_string(code).unwrap(), format!("\"{s}\""));
+        }
     }
 
     #[test]

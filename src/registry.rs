@@ -9,9 +9,10 @@ use crate::convert::{self, Converted, GameSink, TraceOptions};
 use crate::game::{Facts, Game, MovetextStyle, Picture, Rules, SiteFormat, SiteNotation, Stat};
 use crate::games::{iqishiqi, oshi, retsami, roshi, vagabond};
 use crate::gen::{self, GenOptions};
+use crate::lenient::{self, Lenient};
 use crate::perft::{self, Divided};
 use crate::picture::{self, Replayed, Shown};
-use crate::problem::Problem;
+use crate::problem::{Problem, Repair};
 use crate::record::{End, ReadGame, Record, Span, Tag};
 use crate::replay::{self, LegalMoves, PlyCount, Replay};
 use crate::select::{self, Examined, Probe, SameBy};
@@ -101,6 +102,15 @@ pub trait AnyGame: Sync {
         choices: &[u8],
         every: bool,
     ) -> Option<Result<u64, String>>;
+    /// `--lenient`: repairs a record read whole (its envelope read without
+    /// problems) under this game's rules ([`lenient::repair`]).
+    fn repair(
+        &self,
+        record: &mut Record,
+        lenient: Lenient,
+        repairs: &mut Vec<Repair>,
+        renumbered: &[usize],
+    );
     /// Whether the game's move notation reads `turn` as a game with these
     /// `tags` starts (for guessing the rules of a record without a `Game`
     /// tag).
@@ -324,6 +334,16 @@ impl<G: Facts + Picture> AnyGame for Registered<G> {
             p => G::parse_position(p).ok()?,
         };
         Some(perft::check_walk::<G>(start, choices, every))
+    }
+
+    fn repair(
+        &self,
+        record: &mut Record,
+        lenient: Lenient,
+        repairs: &mut Vec<Repair>,
+        renumbered: &[usize],
+    ) {
+        lenient::repair::<G>(record, lenient, repairs, renumbered)
     }
 
     fn reads_turn(&self, tags: &[Tag], turn: &str) -> bool {

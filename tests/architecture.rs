@@ -17,7 +17,7 @@ const LAYERS: &[&[&str]] = &[
     &["game"],
     &["games"],
     &["replay", "perft"],
-    &["convert", "picture", "select"],
+    &["convert", "lenient", "picture", "select"],
     &["gen"],
     &["registry"],
     &["archive", "stats", "sites"],

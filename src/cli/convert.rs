@@ -2,10 +2,10 @@
 //! CSV, or a site's move strings (every site notation the registry's games
 //! have).
 
-use super::input::{expand, options, read_all, InputArgs, Item, Output, Writer};
+use super::input::{expand, options, read_all, InputArgs, Item, LenientArgs, Output, Writer};
 use super::messages;
 use super::progress::Progress;
-use super::render::{problem_report, ColorChoice};
+use super::render::{problem_report, repair_lines, ColorChoice, Repaired};
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use gamerec::convert::csv::{self as csv_rows, CsvSink};
 use gamerec::convert::json::{self, JsonSink};
@@ -14,7 +14,7 @@ use gamerec::convert::site::SiteSink;
 use gamerec::convert::text::TextSink;
 use gamerec::convert::{GameSink, Head, Tail, TraceOptions, TurnOut};
 use gamerec::game::SiteFiles;
-use gamerec::problem::Problem;
+use gamerec::problem::{Problem, Repair};
 use gamerec::record::{title, Chunk, ReadGame};
 use gamerec::registry::{self, tell, AnyGame, AnySite};
 use gamerec::sites::links::{self, LinkSink};
@@ -117,6 +117,8 @@ fn after_help() -> String {
 pub struct Args {
     #[command(flatten)]
     input: InputArgs,
+    #[command(flatten)]
+    lenient: LenientArgs,
     /// The output format.
     #[arg(long, default_value = "text", value_parser = to_values())]
     to: String,
@@ -162,6 +164,7 @@ struct Tally {
     input: String,
     /// A game was written already (for the separators).
     any: bool,
+    repaired: Repaired,
 }
 
 /// One game converted (on a worker thread): its output, and what the
@@ -179,6 +182,8 @@ pub(super) struct Read {
     dropped: [usize; 3],
     /// Why the output could not be made, if it could not.
     failed: Option<String>,
+    /// What `--lenient` repaired.
+    pub(super) repairs: Vec<Repair>,
 }
 
 impl Read {
@@ -261,6 +266,7 @@ pub(super) fn read_one(
 ) -> Read {
     let known = rules.as_ref().ok();
     let title = title(game.tags(), known.map_or(["", ""], |r| r.sides()));
+    let repairs = game.repairs().to_vec();
     let carried = match (job.to.site(), known) {
         // A link carries the game's options too.
         (Some(site), Some(_)) if matches!(job.to, To::SiteLink(..)) => {
@@ -331,6 +337,7 @@ pub(super) fn read_one(
         carried,
         dropped,
         failed,
+        repairs,
     }
 }
 
@@ -466,6 +473,10 @@ pub fn run(args: Args) {
     let Some(opts) = options(args.input.game.as_deref()) else {
         return;
     };
+    if args.syntax_only && args.lenient.on() {
+        return messages::error("--syntax-only replays nothing: it cannot repair (--lenient)");
+    }
+    let opts = args.lenient.apply(opts);
     args.jobs.init();
     let output = Output::new(args.output.as_deref());
     let Some(sources) = expand(&args.input.paths, args.input.all, &output) else {
@@ -507,6 +518,13 @@ pub fn run(args: Args) {
         tally.index += 1;
         tally.games += 1;
         let index = tally.index;
+        tally.repaired.add(&read.repairs);
+        if !read.repairs.is_empty() && !args.quiet {
+            let title = read.title.as_deref();
+            messages::to_stderr(|err| {
+                repair_lines(err, name, chunk, Some(index), title, &read.repairs)
+            });
+        }
         if let Some(p) = &read.error {
             tally.invalid += 1;
             messages::invalid();
@@ -583,5 +601,8 @@ fn closing_notes(args: &Args, to: To, tally: &Tally) {
         ));
     }
     line.push(')');
+    if args.lenient.on() {
+        line.push_str(&format!("; {}", tally.repaired.summary()));
+    }
     messages::say(line);
 }

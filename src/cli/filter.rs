@@ -4,13 +4,14 @@
 //! format), or in any `convert` format; `--rest` takes the others.
 
 use super::convert::{self, To};
-use super::input::{expand, options, read_all_formats, InputArgs, Item, Output};
+use super::input::{expand, options, read_all_formats, InputArgs, Item, LenientArgs, Output};
 use super::jobs::Jobs;
 use super::messages;
 use super::passthrough::{second, written, Sink, Tiler, Written};
 use super::progress::Progress;
+use super::render::{repair_lines, Repaired};
 use gamerec::input::Format;
-use gamerec::problem::Problem;
+use gamerec::problem::{Problem, Repair};
 use gamerec::record::{Chunk, ReadGame, RecordSource, ResultToken, Tag};
 use gamerec::registry::AnyGame;
 use gamerec::select::{Examined, Probe};
@@ -29,6 +30,8 @@ I/O error. Invalid games are not errors here: select them with --invalid."
 pub struct Args {
     #[command(flatten)]
     input: InputArgs,
+    #[command(flatten)]
+    lenient: LenientArgs,
     /// A tag: `NAME=VALUE` (exactly that value) or `NAME~REGEX` (a regular
     /// expression found in the value); repeatable.
     #[arg(long, value_name = "NAME=VALUE|NAME~REGEX")]
@@ -206,6 +209,9 @@ struct Picked {
     matched: bool,
     /// The game in the output format (`None`: not wanted).
     out: Option<Written>,
+    /// What `--lenient` repaired, and the game's title (to say so).
+    repairs: Vec<Repair>,
+    title: Option<String>,
 }
 
 pub fn run(args: Args) {
@@ -248,6 +254,7 @@ pub fn run(args: Args) {
     let Some(opts) = options(None) else {
         return;
     };
+    let opts = args.lenient.apply(opts);
     let probe = Probe {
         opening: args
             .opening
@@ -293,9 +300,13 @@ pub fn run(args: Args) {
                chunk: Option<&Chunk>,
                game: &mut dyn ReadGame<'_>,
                rules: Result<&'static dyn AnyGame, Problem>| {
+        let repairs = game.repairs().to_vec();
         let parsed = game.record();
         let record = &parsed.record;
         let known = rules.as_ref().ok().copied();
+        let title = (!repairs.is_empty())
+            .then(|| record.title(known.map_or(["", ""], |r| r.sides())))
+            .flatten();
         let examined = match known {
             Some(r) => r.examine(&mut RecordSource::new(record, parsed.error.clone()), &probe),
             None => Examined {
@@ -307,8 +318,14 @@ pub fn run(args: Args) {
         let matched = criteria.holds(known, &record.tags, &examined);
         let wanted = if matched { want_out } else { want_rest };
         let out = wanted.then(|| written(file, format, chunk, &parsed, rules, to));
-        Picked { matched, out }
+        Picked {
+            matched,
+            out,
+            repairs,
+            title,
+        }
     };
+    let mut repaired = Repaired::default();
     let (mut games, mut matched) = (0usize, 0usize);
     let mut index_in = (String::new(), 0usize);
     let mut tiler = Tiler::default();
@@ -322,6 +339,13 @@ pub fn run(args: Args) {
         }
         index_in.1 += 1;
         games += 1;
+        repaired.add(&picked.repairs);
+        if !picked.repairs.is_empty() && !args.quiet {
+            let (index, title) = (Some(index_in.1), picked.title.as_deref());
+            messages::to_stderr(|err| {
+                repair_lines(err, name, chunk, index, title, &picked.repairs)
+            });
+        }
         matched += usize::from(picked.matched);
         let sink = if picked.matched {
             out.as_mut()
@@ -353,6 +377,12 @@ pub fn run(args: Args) {
     // game is no error here).
     messages::set_not_found(matched == 0);
     if !args.quiet && !args.count {
-        messages::say(format!("gamerec: {matched} of {games} games matched"));
+        let repaired = match args.lenient.on() {
+            true => format!("; {}", repaired.summary()),
+            false => String::new(),
+        };
+        messages::say(format!(
+            "gamerec: {matched} of {games} games matched{repaired}"
+        ));
     }
 }

@@ -12,6 +12,7 @@ use clap::builder::{PossibleValue, PossibleValuesParser};
 use gamerec::archive::Options;
 use gamerec::decode::{self, Compression, Encoding, Input};
 use gamerec::input::{self as read, Format};
+use gamerec::lenient::Lenient;
 use gamerec::problem::Problem;
 use gamerec::record::{Chunk, ReadGame};
 use gamerec::registry::{self, AnyGame};
@@ -44,6 +45,38 @@ pub struct InputArgs {
     /// UTF-16 byte-order mark).
     #[arg(long, value_enum, default_value = "auto", value_name = "ENCODING")]
     pub encoding: EncodingArg,
+}
+
+/// `--lenient` and `--keep-broken` (validate, convert, stats, filter).
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct LenientArgs {
+    /// Repair what can be repaired without guessing, and list every repair:
+    /// wrong move numbers, a result the replay contradicts, a missing Game
+    /// tag (when one game accepts every turn), a comment or tag value left
+    /// open (closed at the end of its line), a truncated last move
+    /// (notation/lenient.md).
+    #[arg(long)]
+    pub lenient: bool,
+    /// From the first illegal turn on, keep the rest of a game as a comment
+    /// instead of an error (implies --lenient).
+    #[arg(long)]
+    pub keep_broken: bool,
+}
+
+impl LenientArgs {
+    /// `opts`, reading leniently when asked to.
+    pub fn apply(&self, opts: Options) -> Options {
+        Options {
+            lenient: (self.lenient || self.keep_broken).then_some(Lenient {
+                keep_broken: self.keep_broken,
+            }),
+            ..opts
+        }
+    }
+
+    pub fn on(&self) -> bool {
+        self.lenient || self.keep_broken
+    }
 }
 
 /// `--encoding`.

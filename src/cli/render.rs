@@ -2,7 +2,7 @@
 
 use super::messages::escape;
 use ariadne::{Color, Config, IndexType, Label, Report, ReportKind, Source};
-use gamerec::problem::Problem;
+use gamerec::problem::{Problem, Repair};
 use gamerec::record::{Chunk, Span};
 use serde::Serialize;
 use std::io::{self, IsTerminal, Write};
@@ -379,6 +379,97 @@ impl<'a> JsonError<'a> {
             ply: p.ply,
             token: p.token.as_deref(),
         }
+    }
+}
+
+/// One repair of `--lenient` in `--format json`.
+#[derive(Serialize)]
+pub struct JsonRepair<'a> {
+    pub code: &'a str,
+    pub message: &'a str,
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    pub offset: Option<usize>,
+    pub ply: Option<usize>,
+    pub before: &'a str,
+    pub after: &'a str,
+}
+
+impl<'a> JsonRepair<'a> {
+    pub fn new(chunk: Option<&Chunk>, r: &'a Repair) -> Self {
+        let at = chunk.map(|c| locate(c, r.span));
+        JsonRepair {
+            code: r.code.as_str(),
+            message: &r.message,
+            line: at.map(|a| a.line),
+            column: at.map(|a| a.column),
+            offset: at.map(|a| a.offset),
+            ply: r.ply,
+            before: &r.before,
+            after: &r.after,
+        }
+    }
+}
+
+/// Writes the repairs `--lenient` made to one game, a line each:
+/// `file:3:9: game 2 (Ana vs Ben), ply 3: repaired [move-number] move
+/// number `7.` is wrong here: this is `2.` (`7.` → `2.`)`.
+pub fn repair_lines(
+    out: &mut dyn Write,
+    name: &str,
+    chunk: Option<&Chunk>,
+    index: Option<usize>,
+    title: Option<&str>,
+    repairs: &[Repair],
+) -> io::Result<()> {
+    for r in repairs {
+        let at = match chunk {
+            Some(c) => {
+                let at = locate(c, r.span);
+                format!("{}:{}:{}", escape(name), at.line, at.column)
+            }
+            None => escape(name),
+        };
+        let shown = |s: &str| match s {
+            "" => "nothing".to_string(),
+            s => format!("`{}`", escape(&shorten(s))),
+        };
+        writeln!(
+            out,
+            "{at}: {}: repaired [{}] {} ({} → {})",
+            escape(&place(index, title, r.ply)),
+            r.code,
+            escape(&r.message),
+            shown(&r.before),
+            shown(&r.after)
+        )?;
+    }
+    Ok(())
+}
+
+/// What `--lenient` repaired in a run, for its summary.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Repaired {
+    pub games: usize,
+    pub repairs: usize,
+}
+
+impl Repaired {
+    pub fn add(&mut self, repairs: &[Repair]) {
+        if !repairs.is_empty() {
+            self.games += 1;
+            self.repairs += repairs.len();
+        }
+    }
+
+    /// `3 games repaired (5 repairs)`.
+    pub fn summary(&self) -> String {
+        let plural = |n: usize, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
+        format!(
+            "{} repaired ({})",
+            plural(self.games, "game"),
+            plural(self.repairs, "repair")
+        )
     }
 }
 

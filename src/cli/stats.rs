@@ -2,14 +2,14 @@
 //! JSON Lines or CSV with a fixed header (notation/stats.md).
 
 use super::convert::csv_error;
-use super::input::{expand, options, read_all, InputArgs, Item, Output, Writer};
+use super::input::{expand, options, read_all, InputArgs, Item, LenientArgs, Output, Writer};
 use super::messages;
 use super::progress::Progress;
-use super::render::{problem_report, ColorChoice};
+use super::render::{problem_report, repair_lines, ColorChoice, Repaired};
 use clap::ValueEnum;
 use gamerec::convert::csv::spreadsheet_safe;
 use gamerec::convert::{Collect, Converted, TraceOptions};
-use gamerec::problem::Problem;
+use gamerec::problem::{Problem, Repair};
 use gamerec::record::{title, Chunk, ReadGame};
 use gamerec::registry::{tell, AnyGame};
 use gamerec::stats::{game_header, game_row, summary_cell, Summary, SUMMARY_COLUMNS};
@@ -42,6 +42,8 @@ error."
 pub struct Args {
     #[command(flatten)]
     input: InputArgs,
+    #[command(flatten)]
+    lenient: LenientArgs,
     /// One row per game (the default).
     #[arg(long, value_enum, default_value = "game", conflicts_with = "summary")]
     per: Per,
@@ -120,6 +122,7 @@ pub fn run(args: Args) {
     let Some(opts) = options(args.input.game.as_deref()) else {
         return;
     };
+    let opts = args.lenient.apply(opts);
     args.jobs.init();
     let output = Output::new(args.output.as_deref());
     let Some(sources) = expand(&args.input.paths, args.input.all, &output) else {
@@ -159,13 +162,15 @@ pub fn run(args: Args) {
                game: &mut dyn ReadGame<'_>,
                rules: Result<&'static dyn AnyGame, Problem>| {
         let title = title(game.tags(), rules.as_ref().map_or(["", ""], |r| r.sides()));
+        let repairs = game.repairs().to_vec();
         // Statistics need no turn but the first.
         let mut collect = Collect::new(0).first_only();
         tell(game, rules, trace, &mut collect);
-        (collect.into_game(), title)
+        (collect.into_game(), title, repairs)
     };
-    let each = |name: &str, item: Item<'_, (Converted, Option<String>)>| {
-        let Item::Game(chunk, (mut game, title)) = item else {
+    let mut repaired = Repaired::default();
+    let each = |name: &str, item: Item<'_, (Converted, Option<String>, Vec<Repair>)>| {
+        let Item::Game(chunk, (mut game, title, repairs)) = item else {
             messages::warning(format!("{name}: no game here: the input is empty"));
             return Ok(ControlFlow::Continue(()));
         };
@@ -174,6 +179,11 @@ pub fn run(args: Args) {
         }
         index += 1;
         game.index = index;
+        repaired.add(&repairs);
+        if !repairs.is_empty() && !args.quiet {
+            let title = title.as_deref();
+            messages::to_stderr(|err| repair_lines(err, name, chunk, Some(index), title, &repairs));
+        }
         if let Some(p) = &game.error {
             messages::invalid();
             if !args.quiet {
@@ -201,6 +211,9 @@ pub fn run(args: Args) {
         });
     progress.finish();
     messages::finished(result.and_then(|()| out.commit()));
+    if args.lenient.on() && !args.quiet {
+        messages::say(format!("gamerec: {}", repaired.summary()));
+    }
 }
 
 fn write_summary(out: &mut Out, format: StatsFormat, summary: &Summary) -> io::Result<()> {

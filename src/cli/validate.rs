@@ -1,11 +1,13 @@
 //! `gamerec validate PATH...`: parse and replay every game; report each
 //! invalid one with its location; a summary at the end.
 
-use super::input::{expand, options, read_all, InputArgs, Item, Output};
+use super::input::{expand, options, read_all, InputArgs, Item, LenientArgs, Output};
 use super::jobs::Jobs;
 use super::messages;
 use super::progress::Progress;
-use super::render::{place, problem_report, ColorChoice, JsonError};
+use super::render::{
+    place, problem_report, repair_lines, ColorChoice, JsonError, JsonRepair, Repaired,
+};
 use gamerec::archive::{self, GameReport};
 use gamerec::record::{Chunk, ReadGame};
 use gamerec::replay::Outcome;
@@ -18,6 +20,8 @@ use std::time::Instant;
 pub struct Args {
     #[command(flatten)]
     input: InputArgs,
+    #[command(flatten)]
+    lenient: LenientArgs,
     /// `human`: diagnostics and a summary; `json`: one JSON object per game
     /// per line (schema: notation/validate-json.md).
     #[arg(long, value_enum, default_value = "human")]
@@ -61,6 +65,9 @@ struct JsonGame<'a> {
     plies: usize,
     outcome: Option<&'a Outcome>,
     error: Option<JsonError<'a>>,
+    /// With `--lenient` only: what was repaired.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    repairs: Option<Vec<JsonRepair<'a>>>,
 }
 
 #[derive(Default)]
@@ -74,6 +81,7 @@ struct Tally {
     index: usize,
     /// The input of the last game seen.
     input: String,
+    repaired: Repaired,
 }
 
 fn outcome_line(o: &Outcome) -> String {
@@ -102,9 +110,22 @@ fn write_report(
                 plies: report.plies,
                 outcome: report.outcome.as_ref(),
                 error: report.error.as_ref().map(|p| JsonError::new(chunk, p)),
+                repairs: args.lenient.on().then(|| {
+                    let repairs = report.repairs.iter();
+                    repairs.map(|r| JsonRepair::new(chunk, r)).collect()
+                }),
             };
             serde_json::to_writer(&mut *out, &line)?;
             writeln!(out)
+        }
+        Format::Human if !report.repairs.is_empty() && !args.quiet => {
+            let title = report.title.as_deref();
+            repair_lines(out, name, chunk, report.index, title, &report.repairs)?;
+            let report = GameReport {
+                repairs: Vec::new(),
+                ..report.clone()
+            };
+            write_report(out, args, name, chunk, &report)
         }
         Format::Human => match (&report.error, &report.outcome) {
             (Some(p), _) => messages::suspended(|| {
@@ -133,7 +154,7 @@ pub fn run(args: Args) {
     let opts = archive::Options {
         titles: args.verbose,
         turns_only: true,
-        ..opts
+        ..args.lenient.apply(opts)
     };
     let one_job = args.jobs.init() == 1;
     let max_errors = if args.fail_fast {
@@ -167,6 +188,7 @@ pub fn run(args: Args) {
                     plies: 0,
                     outcome: None,
                     error: Some(archive::no_games()),
+                    repairs: Vec::new(),
                 };
                 let nothing = Chunk::from_bytes(Vec::new());
                 write_report(&mut out, &args, name, Some(&nothing), &report)?;
@@ -179,6 +201,7 @@ pub fn run(args: Args) {
         }
         tally.index += 1;
         tally.games += 1;
+        tally.repaired.add(&report.repairs);
         report.index = Some(tally.index);
         if report.is_valid() {
             tally.valid += 1;
@@ -227,6 +250,9 @@ fn summary(
             ", {} with no game",
             plural(read.empty, "file", "files")
         ));
+    }
+    if args.lenient.on() {
+        line.push_str(&format!("; {}", tally.repaired.summary()));
     }
     if messages::errored() {
         line.push_str(", some input unreadable (see above)");

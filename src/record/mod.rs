@@ -2,14 +2,16 @@
 //! spans. This module knows no game: move tokens are kept as text and handed
 //! to a game's own move parser by the replay loop.
 
+mod lenient;
 mod parse;
 mod reader;
 
+pub use lenient::{read_leniently, Leniently};
 pub use parse::{each_game, parse_chunk, parse_chunk_with, End, GameReader, Token, TurnToken};
 pub use reader::{Chunk, ChunkReader, MAX_RECORD_BYTES};
 
-use crate::problem::Problem;
 pub use crate::problem::Span;
+use crate::problem::{Problem, Repair};
 use serde::Serialize;
 
 /// How a game's movetext is tokenised, beyond white space; the game is
@@ -143,6 +145,32 @@ impl Record {
     pub fn title(&self, sides: [&str; 2]) -> Option<String> {
         title(&self.tags, sides)
     }
+
+    /// Moves every place in the record through `f` (an offset in a patched
+    /// text to the offset in the input it came from).
+    pub fn remap_spans(&mut self, f: &dyn Fn(usize) -> usize) {
+        let span = |s: &mut Span| *s = Span::new(f(s.start), f(s.end));
+        for t in &mut self.tags {
+            span(&mut t.span);
+            span(&mut t.value_span);
+        }
+        for c in &mut self.comments {
+            span(&mut c.span);
+        }
+        for t in &mut self.turns {
+            if let Some(n) = &mut t.number {
+                span(&mut n.span);
+            }
+            span(&mut t.span);
+            for c in &mut t.comments {
+                span(&mut c.span);
+            }
+        }
+        if let Some(r) = &mut self.result {
+            span(&mut r.span);
+        }
+        span(&mut self.span);
+    }
 }
 
 /// A short human title for a game with these tags: `Round 3, Ana vs Ben`
@@ -212,6 +240,11 @@ pub trait ReadGame<'a>: TurnSource<'a> {
     /// What is left of the game, read into a [`Record`] (with the turns
     /// already read left out), and its problem.
     fn record(&mut self) -> Parsed;
+    /// What `--lenient` repaired to read the game this way (nothing, for a
+    /// game read strictly).
+    fn repairs(&self) -> &[Repair] {
+        &[]
+    }
 }
 
 /// A game already read.
@@ -221,6 +254,7 @@ pub struct RecordSource<'a> {
     back: Option<TurnIn<'a>>,
     leading_taken: bool,
     error: Option<Problem>,
+    repairs: Vec<Repair>,
 }
 
 impl<'a> RecordSource<'a> {
@@ -232,6 +266,15 @@ impl<'a> RecordSource<'a> {
             back: None,
             leading_taken: false,
             error,
+            repairs: Vec::new(),
+        }
+    }
+
+    /// The record as `--lenient` repaired it, with its repairs.
+    pub fn repaired(record: &'a Record, error: Option<Problem>, repairs: Vec<Repair>) -> Self {
+        RecordSource {
+            repairs,
+            ..RecordSource::new(record, error)
         }
     }
 }
@@ -296,6 +339,10 @@ impl<'a> ReadGame<'a> for RecordSource<'a> {
             result: self.record.result,
             span: self.record.span,
         }
+    }
+
+    fn repairs(&self) -> &[Repair] {
+        &self.repairs
     }
 
     fn record(&mut self) -> Parsed {
