@@ -42,7 +42,7 @@ def main():
     gamerec, corpus = sys.argv[1], pathlib.Path(sys.argv[2])
     seeds = {t: [] for t in
              ["validate", "validate_game", "position", "json", "jsonl",
-              "site", "round_trip", "stats", "picture"]}
+              "site", "round_trip", "stats", "picture", "lenient"]}
     fixtures = sorted((ROOT / "fixtures").glob("*/*.grec"))
     generated = {g: run(gamerec, "gen", "--game", g, "--count", "4",
                         "--seed", "1") for g in GAMES}
@@ -53,13 +53,18 @@ def main():
         seeds["jsonl"].append(run(gamerec, "convert", "--to", "jsonl", str(path)))
         for game, body in games_of(text):
             byte = bytes([GAMES.index(game)])
-            for target in ["validate_game", "round_trip", "stats", "picture"]:
+            for target in ["validate_game", "round_trip", "stats", "picture", "lenient"]:
                 seeds[target].append(byte + body)
     for game, text in generated.items():
         byte = bytes([GAMES.index(game)])
         for _, body in games_of(text):
-            for target in ["validate_game", "round_trip", "stats", "picture"]:
+            for target in ["validate_game", "round_trip", "stats", "picture", "lenient"]:
                 seeds[target].append(byte + body)
+    # The games written for --lenient's repairs: with their own Game tags
+    # (high bit: none added), and with --keep-broken (bit 6).
+    for path in sorted((ROOT / "tests" / "data" / "lenient").glob("*.grec")):
+        text = path.read_bytes()
+        seeds["lenient"] += [b"\x80" + text, b"\xc0" + text]
     # The validate path's other doors: compressed, UTF-16, other formats,
     # a bare site string under --game (high bit).
     first = fixtures[0].read_bytes()

@@ -236,6 +236,28 @@ impl fmt::Display for RepairCode {
     }
 }
 
+/// Characters kept before where two texts start to differ, when a long
+/// stretch they share is cut (`…`).
+const SHARED_KEPT: usize = 40;
+
+/// `before` and `after` with most of a long beginning they share cut to
+/// `…`, so that what differs shows within [`TOKEN_CAP`].
+fn differing(before: String, after: String) -> (String, String) {
+    let shared = before
+        .char_indices()
+        .zip(after.chars())
+        .find(|((_, a), b)| a != b)
+        .map_or(before.len().min(after.len()), |((i, _), _)| i);
+    if shared <= SHARED_KEPT * 2 || (before.len() <= TOKEN_CAP && after.len() <= TOKEN_CAP) {
+        return (before, after);
+    }
+    let mut from = shared - SHARED_KEPT;
+    while !before.is_char_boundary(from) {
+        from -= 1;
+    }
+    (format!("…{}", &before[from..]), format!("…{}", &after[from..]))
+}
+
 /// One repair `--lenient` made to a record, located in the input: the text
 /// as it was and as it was read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -262,13 +284,14 @@ impl Repair {
         before: impl Into<String>,
         after: impl Into<String>,
     ) -> Self {
+        let (before, after) = differing(before.into(), after.into());
         Repair {
             code,
             message: message.into(),
             span,
             ply: None,
-            before: capped(&before.into()).into(),
-            after: capped(&after.into()).into(),
+            before: capped(&before).into(),
+            after: capped(&after).into(),
         }
     }
 
@@ -296,6 +319,17 @@ mod tests {
         }
         assert_eq!(Code::Rule("too-far").as_str(), "too-far");
         assert_eq!(Code::WrongResult, "wrong-result");
+    }
+
+    #[test]
+    fn a_long_repaired_text_shows_where_it_changed() {
+        let line = format!("[Event \"{}", "x".repeat(3 * TOKEN_CAP));
+        let r = Repair::new(RepairCode::ClosedTag, "", Span::default(), &*line, format!("{line}\"]"));
+        assert_ne!(r.before, r.after);
+        assert!(r.after.ends_with("x\"]") && r.after.starts_with('…'), "{}", r.after);
+        // A short text is kept whole.
+        let r = Repair::new(RepairCode::ClosedTag, "", Span::default(), "[A \"b", "[A \"b\"]");
+        assert_eq!((r.before.as_str(), r.after.as_str()), ("[A \"b", "[A \"b\"]"));
     }
 
     #[test]

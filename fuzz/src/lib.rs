@@ -15,6 +15,7 @@ use gamerec::convert::{Collect, GameSink, Head, Tail, TraceOptions, TurnOut};
 use gamerec::decode::{self, Encoding};
 use gamerec::game::SiteFiles;
 use gamerec::input::{self, read_mapped, Format};
+use gamerec::lenient::Lenient;
 use gamerec::problem::Problem;
 use gamerec::record::{Chunk, ReadGame};
 use gamerec::registry::{self, tell, AnyGame, GAMES};
@@ -378,6 +379,65 @@ pub fn round_trip(data: &[u8]) {
             [(canonical.clone(), true)],
             "text → JSON Lines → text:\n{object}"
         );
+    }
+}
+
+/// `--lenient` on `data` after its first byte, which picks the rules (a
+/// `[Game]` tag before the rest; bit 7 set: none, so that the game is
+/// guessed) and, bit 6, `--keep-broken`: every repair lies in the input
+/// and says what it did, and every game valid once repaired converts to
+/// canonical text that is valid strictly and converts to itself.
+pub fn lenient(data: &[u8]) {
+    one_job();
+    let Some((game, first, rest)) = pick_game(data) else {
+        return;
+    };
+    let input = match first & 0x80 {
+        0 => with_game_tag(game, rest),
+        _ => rest.to_vec(),
+    };
+    let opts = Options {
+        lenient: Some(Lenient {
+            keep_broken: first & 0x40 != 0,
+        }),
+        ..Options::default()
+    };
+    let mut games = Vec::new();
+    let _ = read_mapped(
+        Cursor::new(&input[..]),
+        Format::Text,
+        &opts,
+        |_, game: &mut dyn ReadGame<'_>, rules| {
+            for r in game.repairs() {
+                assert!(
+                    r.span.start <= r.span.end && r.span.end <= input.len(),
+                    "a repair outside the input: {r:?}"
+                );
+                assert!(r.before != r.after, "a repair that changes nothing: {r:?}");
+            }
+            let mut out = Rendered::new();
+            let mut sink = Checked {
+                text: TextSink::new(&mut out),
+                valid: false,
+            };
+            tell(game, rules, TRACE, &mut sink);
+            let valid = sink.valid;
+            (out.into_string(), valid)
+        },
+        |_, game| {
+            games.push(game);
+            Ok(ControlFlow::Continue(()))
+        },
+    );
+    for (canonical, valid) in games {
+        if valid {
+            let again = to_text(Format::Text, canonical.as_bytes());
+            assert_eq!(
+                again,
+                [(canonical.clone(), true)],
+                "a repaired game's canonical text is valid strictly and converts to itself:\n{canonical}"
+            );
+        }
     }
 }
 
