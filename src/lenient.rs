@@ -9,7 +9,7 @@
 use crate::game::{Notation, Rules};
 use crate::problem::{Code, Repair, RepairCode, Span};
 use crate::record::{Comment, MoveNumber, Record, ResultMark, ResultToken, Tag, Turn};
-use crate::replay::{self, first_turn, judge, play, result_token, turn_at};
+use crate::replay::{self, first_turn, judge, play, result_token, turn_at, Played};
 
 /// What `--lenient` may do beyond what is always repaired.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -35,17 +35,20 @@ pub fn repair<G: Rules + Notation>(
     renumbered: &[usize],
 ) {
     renumber::<G>(record, repairs, renumbered);
-    let played = play::<G, ()>(record, &mut ());
-    if let Some(problem) = played.error {
+    let mut played = play::<G, ()>(record, &mut ());
+    if let Some(problem) = &played.error {
         if let Some(ply) = problem.ply {
+            let message = problem.message.clone();
             if ply == record.turns.len() && truncated::<G>(record) {
                 drop_last(record, repairs);
             } else if lenient.keep_broken {
-                keep_broken(record, ply, &problem.message, repairs);
+                keep_broken(record, ply, &message, repairs);
             }
+            // The turns changed: replay them as they now are.
+            played = play::<G, ()>(record, &mut ());
         }
     }
-    fix_result::<G>(record, repairs);
+    fix_result::<G>(record, &played, repairs);
 }
 
 /// Every written move number the replay would refuse becomes the one its
@@ -187,8 +190,11 @@ fn keep_broken(record: &mut Record, ply: usize, why: &str, repairs: &mut Vec<Rep
 /// A declared result (result token, `Result` tag) the replay contradicts,
 /// where the rules decided the game, becomes the rules' result — when the
 /// record is then valid.
-fn fix_result<G: Rules + Notation>(record: &mut Record, repairs: &mut Vec<Repair>) {
-    let played = play::<G, ()>(record, &mut ());
+fn fix_result<G: Rules + Notation>(
+    record: &mut Record,
+    played: &Played<G::Position>,
+    repairs: &mut Vec<Repair>,
+) {
     let (None, Some((ending, _))) = (&played.error, played.ended) else {
         return;
     };

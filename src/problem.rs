@@ -255,7 +255,10 @@ fn differing(before: String, after: String) -> (String, String) {
     while !before.is_char_boundary(from) {
         from -= 1;
     }
-    (format!("…{}", &before[from..]), format!("…{}", &after[from..]))
+    (
+        format!("…{}", &before[from..]),
+        format!("…{}", &after[from..]),
+    )
 }
 
 /// One repair `--lenient` made to a record, located in the input: the text
@@ -324,12 +327,31 @@ mod tests {
     #[test]
     fn a_long_repaired_text_shows_where_it_changed() {
         let line = format!("[Event \"{}", "x".repeat(3 * TOKEN_CAP));
-        let r = Repair::new(RepairCode::ClosedTag, "", Span::default(), &*line, format!("{line}\"]"));
+        let r = Repair::new(
+            RepairCode::ClosedTag,
+            "",
+            Span::default(),
+            &*line,
+            format!("{line}\"]"),
+        );
         assert_ne!(r.before, r.after);
-        assert!(r.after.ends_with("x\"]") && r.after.starts_with('…'), "{}", r.after);
+        assert!(
+            r.after.ends_with("x\"]") && r.after.starts_with('…'),
+            "{}",
+            r.after
+        );
         // A short text is kept whole.
-        let r = Repair::new(RepairCode::ClosedTag, "", Span::default(), "[A \"b", "[A \"b\"]");
-        assert_eq!((r.before.as_str(), r.after.as_str()), ("[A \"b", "[A \"b\"]"));
+        let r = Repair::new(
+            RepairCode::ClosedTag,
+            "",
+            Span::default(),
+            "[A \"b",
+            "[A \"b\"]",
+        );
+        assert_eq!(
+            (r.before.as_str(), r.after.as_str()),
+            ("[A \"b", "[A \"b\"]")
+        );
     }
 
     #[test]
