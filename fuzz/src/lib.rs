@@ -301,12 +301,23 @@ const TRACE: TraceOptions = TraceOptions {
 /// Every game of `input` (in `format`) as canonical text, with whether it
 /// was valid.
 fn to_text(format: Format, input: &[u8]) -> Vec<(String, bool)> {
+    to_text_with(format, input, &Options::default(), |_| {})
+}
+
+/// [`to_text`] read with `opts`, `check` looking at each game first.
+fn to_text_with(
+    format: Format,
+    input: &[u8],
+    opts: &Options,
+    check: impl Fn(&dyn ReadGame<'_>) + Sync,
+) -> Vec<(String, bool)> {
     let mut games = Vec::new();
     let _ = read_mapped(
         Cursor::new(input),
         format,
-        &Options::default(),
+        opts,
         |_, game: &mut dyn ReadGame<'_>, rules| {
+            check(&*game);
             let mut out = Rendered::new();
             let mut sink = Checked {
                 text: TextSink::new(&mut out),
@@ -402,33 +413,15 @@ pub fn lenient(data: &[u8]) {
         }),
         ..Options::default()
     };
-    let mut games = Vec::new();
-    let _ = read_mapped(
-        Cursor::new(&input[..]),
-        Format::Text,
-        &opts,
-        |_, game: &mut dyn ReadGame<'_>, rules| {
-            for r in game.repairs() {
-                assert!(
-                    r.span.start <= r.span.end && r.span.end <= input.len(),
-                    "a repair outside the input: {r:?}"
-                );
-                assert!(r.before != r.after, "a repair that changes nothing: {r:?}");
-            }
-            let mut out = Rendered::new();
-            let mut sink = Checked {
-                text: TextSink::new(&mut out),
-                valid: false,
-            };
-            tell(game, rules, TRACE, &mut sink);
-            let valid = sink.valid;
-            (out.into_string(), valid)
-        },
-        |_, game| {
-            games.push(game);
-            Ok(ControlFlow::Continue(()))
-        },
-    );
+    let games = to_text_with(Format::Text, &input, &opts, |game| {
+        for r in game.repairs() {
+            assert!(
+                r.span.start <= r.span.end && r.span.end <= input.len(),
+                "a repair outside the input: {r:?}"
+            );
+            assert!(r.before != r.after, "a repair that changes nothing: {r:?}");
+        }
+    });
     for (canonical, valid) in games {
         if valid {
             let again = to_text(Format::Text, canonical.as_bytes());

@@ -360,22 +360,38 @@ mod tests {
 pub struct JsonError<'a> {
     pub code: &'a str,
     pub message: &'a str,
-    pub line: Option<usize>,
-    pub column: Option<usize>,
-    pub offset: Option<usize>,
+    #[serde(flatten)]
+    pub at: JsonAt,
     pub ply: Option<usize>,
     pub token: Option<&'a str>,
 }
 
-impl<'a> JsonError<'a> {
-    pub fn new(chunk: Option<&Chunk>, p: &'a Problem) -> Self {
-        let at = chunk.map(|c| locate(c, p.span));
-        JsonError {
-            code: p.code.as_str(),
-            message: &p.message,
+/// Where a problem or a repair stands, in JSON: line, column and offset;
+/// null for a game read from JSON (it has no lines of its own).
+#[derive(Serialize)]
+pub struct JsonAt {
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    pub offset: Option<usize>,
+}
+
+impl JsonAt {
+    pub fn new(chunk: Option<&Chunk>, span: Span) -> Self {
+        let at = chunk.map(|c| locate(c, span));
+        JsonAt {
             line: at.map(|a| a.line),
             column: at.map(|a| a.column),
             offset: at.map(|a| a.offset),
+        }
+    }
+}
+
+impl<'a> JsonError<'a> {
+    pub fn new(chunk: Option<&Chunk>, p: &'a Problem) -> Self {
+        JsonError {
+            code: p.code.as_str(),
+            message: &p.message,
+            at: JsonAt::new(chunk, p.span),
             ply: p.ply,
             token: p.token.as_deref(),
         }
@@ -387,9 +403,8 @@ impl<'a> JsonError<'a> {
 pub struct JsonRepair<'a> {
     pub code: &'a str,
     pub message: &'a str,
-    pub line: Option<usize>,
-    pub column: Option<usize>,
-    pub offset: Option<usize>,
+    #[serde(flatten)]
+    pub at: JsonAt,
     pub ply: Option<usize>,
     pub before: &'a str,
     pub after: &'a str,
@@ -397,13 +412,10 @@ pub struct JsonRepair<'a> {
 
 impl<'a> JsonRepair<'a> {
     pub fn new(chunk: Option<&Chunk>, r: &'a Repair) -> Self {
-        let at = chunk.map(|c| locate(c, r.span));
         JsonRepair {
             code: r.code.as_str(),
             message: &r.message,
-            line: at.map(|a| a.line),
-            column: at.map(|a| a.column),
-            offset: at.map(|a| a.offset),
+            at: JsonAt::new(chunk, r.span),
             ply: r.ply,
             before: &r.before,
             after: &r.after,
