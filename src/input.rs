@@ -5,6 +5,7 @@
 
 use crate::archive::{self, rules_for_game, too_large, Options};
 use crate::convert::json::{DocumentIn, GameIn, FORMAT, VERSION};
+use crate::convert::parquet::GamesReader;
 use crate::game::SiteFormat;
 use crate::problem::{Code, Problem};
 use crate::record::{
@@ -23,6 +24,8 @@ pub enum Format {
     Text,
     Json,
     Jsonl,
+    /// A gamerec Parquet games table.
+    Parquet,
     /// A site's move strings, for the game that uses that site.
     Site(&'static dyn AnySite),
     /// A site's JSON game records (AbstractPlay's): one, or arrays of them.
@@ -62,6 +65,7 @@ impl Format {
             Format::Text => "text",
             Format::Json => "json",
             Format::Jsonl => "jsonl",
+            Format::Parquet => "parquet",
             Format::Site(s) => s.format().name,
             Format::SiteRecords => records::NAME,
             Format::SiteLinks => links::NAME,
@@ -74,6 +78,7 @@ impl Format {
             "text" => Some(Format::Text),
             "json" => Some(Format::Json),
             "jsonl" => Some(Format::Jsonl),
+            "parquet" => Some(Format::Parquet),
             records::NAME => Some(Format::SiteRecords),
             links::NAME => Some(Format::SiteLinks),
             other => registry::find_site(other).map(Format::Site),
@@ -124,6 +129,9 @@ fn looks_records(head: &[u8]) -> bool {
 /// notation recognizes, that site's strings; anything else the record
 /// format.
 pub fn detect(extension: Option<&str>, head: &[u8]) -> Format {
+    if crate::convert::parquet::looks_parquet(head) {
+        return Format::Parquet;
+    }
     if looks_records(head) {
         return Format::SiteRecords;
     }
@@ -226,6 +234,7 @@ where
         }
         Format::Json => read_json(input, opts, &mut sequential).map(Reading::flow),
         Format::Jsonl => read_jsonl(input, opts, &mut sequential).map(Reading::flow),
+        Format::Parquet => read_parquet(input, opts, &mut sequential).map(Reading::flow),
         Format::Site(site) => {
             read_site(input, site.game(), site.format(), &mut sequential).map(Reading::flow)
         }
@@ -279,6 +288,9 @@ where
         }
         Format::Jsonl => {
             let _ = read_jsonl(input, opts, &mut visit)?;
+        }
+        Format::Parquet => {
+            let _ = read_parquet(input, opts, &mut visit)?;
         }
         Format::Site(site) => {
             let _ = read_site(input, site.game(), site.format(), &mut visit)?;
@@ -506,6 +518,37 @@ fn read_jsonl<R: BufRead>(
             return Ok(ControlFlow::Break(()));
         }
     }
+}
+
+/// Reads a Parquet games table: copied to a temporary file first (Parquet
+/// is read from its end), then a row group at a time.
+fn read_parquet<R: BufRead>(
+    mut input: R,
+    opts: &Options,
+    each: &mut Each<'_>,
+) -> io::Result<ControlFlow<()>> {
+    let mut file = tempfile::tempfile()?;
+    io::copy(&mut input, &mut file)?;
+    read_parquet_file(file, opts, each)
+}
+
+/// Reads the games of a Parquet games table, in order; a file that is no
+/// games table (or is damaged past some row) is one invalid game saying so.
+fn read_parquet_file(
+    file: std::fs::File,
+    opts: &Options,
+    each: &mut Each<'_>,
+) -> io::Result<ControlFlow<()>> {
+    let mut games = match GamesReader::open(file) {
+        Ok(games) => games,
+        Err(p) => return from_json(None, Err(p), opts, each),
+    };
+    while let Some(game) = games.next_game() {
+        if from_json(None, game, opts, each)?.is_break() {
+            return Ok(ControlFlow::Break(()));
+        }
+    }
+    Ok(ControlFlow::Continue(()))
 }
 
 /// Reads a site's move strings: one game per line, or with a

@@ -77,6 +77,10 @@ codes! {
     NoSuchPly = "no-such-ply",
     MalformedJson = "malformed-json",
     UnsupportedJson = "unsupported-json",
+    /// A Parquet input that is not a readable gamerec games table.
+    MalformedParquet = "malformed-parquet",
+    /// A gamerec games table of another schema version.
+    UnsupportedParquet = "unsupported-parquet",
     MalformedComment = "malformed-comment",
     /// A site's game file that cannot be read: an AbstractPlay record that
     /// is not JSON or not a record, a Garden Gate link that does not

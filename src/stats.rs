@@ -1,6 +1,7 @@
 //! Statistics: one row per game (`--per game`) and a summary per game type
 //! (`--summary`), as JSON or CSV with fixed columns (notation/stats.md).
 
+use crate::convert::parquet::Kind;
 use crate::convert::Converted;
 use crate::record::ResultToken;
 use crate::registry::stats_columns;
@@ -41,6 +42,46 @@ pub fn game_header() -> Vec<String> {
         }
     }
     h
+}
+
+/// The per-game columns with their types (for Parquet): integers,
+/// doubles, booleans, text.
+pub fn game_kinds() -> Vec<(String, Kind)> {
+    game_header()
+        .into_iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let kind = match GAME_COLUMNS.get(i).copied() {
+                Some("index" | "plies") => Kind::Int,
+                Some("valid") => Kind::Bool,
+                Some("branching") => Kind::Float,
+                Some(_) => Kind::Text,
+                // A game's own statistics: counts.
+                None => Kind::Int,
+            };
+            (name, kind)
+        })
+        .collect()
+}
+
+/// The summary's columns with their types (for Parquet); `reasons` and
+/// `top_first_turns` are lists of (name, count).
+pub fn summary_kinds() -> Vec<(String, Kind)> {
+    SUMMARY_COLUMNS
+        .iter()
+        .map(|&name| {
+            let kind = match name {
+                "game" | "first_side" | "second_side" => Kind::Text,
+                "first_mover_win_rate" | "length_mean" | "length_median" | "branching_mean" => {
+                    Kind::Float
+                }
+                "reasons" => Kind::Counts("reason"),
+                "top_first_turns" => Kind::Counts("turn"),
+                _ => Kind::Int,
+            };
+            (name.to_string(), kind)
+        })
+        .collect()
 }
 
 /// One game's statistics, as ordered (column, value) pairs.
@@ -145,7 +186,13 @@ impl GameRow {
     /// The CSV record, in [`game_header`]'s order; empty where a value is
     /// absent or belongs to another game.
     pub fn to_csv(&self) -> Vec<String> {
-        let mut out: Vec<String> = self.values.iter().map(|(_, v)| cell(v)).collect();
+        self.cells().iter().map(cell).collect()
+    }
+
+    /// Every column's value, in [`game_header`]'s order; null where a value
+    /// is absent or belongs to another game.
+    pub fn cells(&self) -> Vec<Value> {
+        let mut out: Vec<Value> = self.values.iter().map(|(_, v)| v.clone()).collect();
         let game = self
             .values
             .iter()
@@ -155,8 +202,8 @@ impl GameRow {
             let mine = game.and_then(Value::as_str) == Some(name);
             for (i, _) in columns.iter().enumerate() {
                 out.push(match (mine, self.counts.get(i)) {
-                    (true, Some((_, Some(v)))) => v.to_string(),
-                    _ => String::new(),
+                    (true, Some((_, Some(v)))) => Value::from(*v),
+                    _ => Value::Null,
                 });
             }
         }

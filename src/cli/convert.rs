@@ -10,9 +10,11 @@ use clap::builder::{PossibleValue, PossibleValuesParser};
 use gamerec::convert::csv::{self as csv_rows, CsvSink};
 use gamerec::convert::json::{self, JsonSink};
 use gamerec::convert::out::Rendered;
+use gamerec::convert::parquet::{At, GamesWriter};
 use gamerec::convert::site::SiteSink;
 use gamerec::convert::text::TextSink;
-use gamerec::convert::{GameSink, Head, Tail, TraceOptions, TurnOut};
+use gamerec::convert::{Collect, Converted, GameSink, Head, Tail, TraceOptions, TurnOut};
+use gamerec::decode::Compression;
 use gamerec::game::SiteFiles;
 use gamerec::problem::{Problem, Repair};
 use gamerec::record::{title, Chunk, ReadGame};
@@ -30,6 +32,8 @@ pub(super) enum To {
     Json,
     Jsonl,
     Csv,
+    /// A Parquet games table (schema: notation/parquet.md).
+    Parquet,
     /// A site's move strings, for the game that has that notation.
     Site(&'static dyn AnySite),
     /// AbstractPlay game records (one object, or an array of several),
@@ -47,6 +51,7 @@ impl To {
             "json" => To::Json,
             "jsonl" => To::Jsonl,
             "csv" => To::Csv,
+            "parquet" => To::Parquet,
             records::NAME => {
                 let site = files(|f| matches!(f, SiteFiles::Records { .. }))?;
                 let SiteFiles::Records { name } = site.format().files else {
@@ -82,6 +87,10 @@ pub(super) fn to_values() -> PossibleValuesParser {
             .help("One JSON document holding every game (schema: notation/json.md)"),
         PossibleValue::new("jsonl").help("JSON Lines: one game object per line"),
         PossibleValue::new("csv").help("One row per turn (columns: notation/convert.md)"),
+        PossibleValue::new("parquet").help(
+            "A Parquet file: one row per game, its turns a nested list (schema: \
+             notation/parquet.md)",
+        ),
     ];
     values.extend(
         registry::sites().map(|s| PossibleValue::new(s.format().name).help(s.format().title)),
@@ -184,9 +193,38 @@ pub(super) struct Read {
     failed: Option<String>,
     /// What `--lenient` repaired.
     pub(super) repairs: Vec<Repair>,
+    /// The game whole, and where its problem lies (for Parquet).
+    whole: Option<Box<(Converted, At)>>,
 }
 
 impl Read {
+    pub(super) fn is_invalid(&self) -> bool {
+        self.error.is_some()
+    }
+
+    /// Nothing of a game was read (text between games).
+    pub(super) fn nothing_read(&self) -> bool {
+        self.nothing_read
+    }
+    /// The game's size as written: its bytes, or for a Parquet row what
+    /// its canonical text would take.
+    pub(super) fn size(&self) -> usize {
+        match &self.whole {
+            None => self.rendered.len(),
+            Some(whole) => {
+                let g = &whole.0;
+                let tags: usize = g.tags.iter().map(|(n, v)| n.len() + v.len() + 6).sum();
+                let comments: usize = g.comments.iter().map(|c| c.len() + 3).sum();
+                let turns: usize = (g.turns.iter())
+                    .map(|t| {
+                        t.text.len() + 1 + t.comments.iter().map(|c| c.len() + 3).sum::<usize>()
+                    })
+                    .sum();
+                tags + comments + turns + 2
+            }
+        }
+    }
+
     /// The game as canonical text (it was converted `--to text`).
     pub(super) fn into_text(self) -> io::Result<Vec<u8>> {
         if let Some(why) = self.failed {
@@ -292,8 +330,17 @@ pub(super) fn read_one(
         tell(game, rules, job.trace, &mut recorder);
         recorder.noted
     };
+    let mut whole = None;
     let r = match job.to {
         To::Text => record(&mut TextSink::new(&mut rendered)),
+        To::Parquet => {
+            let mut collect = Collect::new(0);
+            let r = record(&mut collect);
+            let game = collect.into_game();
+            let at = (game.error.as_ref()).and_then(|p| chunk.map(|c| c.locate(p.span.start)));
+            whole = Some(Box::new((game, at)));
+            r
+        }
         To::Json | To::Jsonl => {
             let mut sink = JsonSink::new(&mut rendered, chunk);
             let r = record(&mut sink);
@@ -338,13 +385,75 @@ pub(super) fn read_one(
         dropped,
         failed,
         repairs,
+        whole,
+    }
+}
+
+/// Where converted games go: bytes (compressed or not), or a Parquet table
+/// being built.
+pub(super) enum Dest {
+    Bytes(Writer),
+    Zstd(Box<zstd::Encoder<'static, Writer>>),
+    Gzip(Box<flate2::write::GzEncoder<Writer>>),
+    Parquet(Box<GamesWriter<Writer>>),
+}
+
+impl Dest {
+    /// The destination of `to` over `out`.
+    pub(super) fn new(to: To, out: Writer) -> io::Result<Dest> {
+        Ok(match to {
+            To::Parquet => Dest::Parquet(Box::new(GamesWriter::new(out)?)),
+            _ => Dest::Bytes(out),
+        })
+    }
+
+    /// The bytes of `out`, compressed as asked.
+    pub(super) fn compressed(out: Writer, compression: Compression) -> io::Result<Dest> {
+        Ok(match compression {
+            Compression::None => Dest::Bytes(out),
+            Compression::Zstd => Dest::Zstd(Box::new(zstd::Encoder::new(out, 0)?)),
+            Compression::Gzip => Dest::Gzip(Box::new(flate2::write::GzEncoder::new(
+                out,
+                flate2::Compression::default(),
+            ))),
+        })
+    }
+
+    /// Finishes the output and puts it in place.
+    pub(super) fn commit(self) -> io::Result<()> {
+        match self {
+            Dest::Bytes(w) => w.commit(),
+            Dest::Zstd(z) => z.finish()?.commit(),
+            Dest::Gzip(g) => g.finish()?.commit(),
+            Dest::Parquet(p) => p.finish()?.commit(),
+        }
+    }
+}
+
+impl Write for Dest {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Dest::Bytes(w) => w.write(buf),
+            Dest::Zstd(z) => z.write(buf),
+            Dest::Gzip(g) => g.write(buf),
+            Dest::Parquet(_) => Err(io::Error::other("bytes cannot go into a Parquet table")),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Dest::Bytes(w) => w.flush(),
+            Dest::Zstd(z) => z.flush(),
+            Dest::Gzip(g) => g.flush(),
+            Dest::Parquet(_) => Ok(()),
+        }
     }
 }
 
 /// Writes a converted game in the target format.
 pub(super) fn write(
     to: To,
-    out: &mut Writer,
+    out: &mut Dest,
     file: &str,
     index: usize,
     read: Read,
@@ -355,6 +464,14 @@ pub(super) fn write(
         return Err(io::Error::other(format!("{file}: game {index}: {why}")));
     }
     match to {
+        To::Parquet => {
+            let (Dest::Parquet(table), Some(whole)) = (out, read.whole) else {
+                return Err(io::Error::other("a Parquet table was not opened"));
+            };
+            let (mut game, at) = *whole;
+            game.index = index;
+            table.push(file, &game, at)
+        }
         To::Text => {
             if any {
                 out.write_all(b"\n")?;
@@ -400,7 +517,7 @@ pub(super) fn write(
 
 /// What comes before the first game (the JSON document's opening, the CSV
 /// header).
-pub(super) fn head(to: To, out: &mut Writer) -> io::Result<()> {
+pub(super) fn head(to: To, out: &mut Dest) -> io::Result<()> {
     match to {
         To::Json => out.write_all(json::document_start().as_bytes()),
         To::Csv => {
@@ -419,7 +536,7 @@ pub(super) fn head(to: To, out: &mut Writer) -> io::Result<()> {
 
 /// What comes after the last game (the JSON document's end, the
 /// AbstractPlay array's, or the one record held).
-pub(super) fn tail(to: To, out: &mut Writer, any: bool, held: Option<Rendered>) -> io::Result<()> {
+pub(super) fn tail(to: To, out: &mut Dest, any: bool, held: Option<Rendered>) -> io::Result<()> {
     if let To::SiteRecord(..) = to {
         return match (held, any) {
             (Some(one), _) => {
@@ -482,8 +599,17 @@ pub fn run(args: Args) {
     let Some(sources) = expand(&args.input.paths, args.input.all, &output) else {
         return;
     };
-    let Some(mut out) = output.create() else {
+    if matches!(to, To::Parquet) && output.is_terminal() {
+        return messages::error(
+            "Parquet is a binary format: write it to a file with -o, or pipe it",
+        );
+    }
+    let Some(out) = output.create() else {
         return;
+    };
+    let mut out = match Dest::new(to, out) {
+        Ok(out) => out,
+        Err(e) => return messages::finished(Err(e)),
     };
     if let Err(e) = head(to, &mut out) {
         return messages::finished(Err(e));

@@ -23,7 +23,7 @@ use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 /// Extensions of record files picked up when walking a directory.
-pub const RECORD_EXTENSIONS: &[&str] = &["grec", "txt", "json", "jsonl"];
+pub const RECORD_EXTENSIONS: &[&str] = &["grec", "txt", "json", "jsonl", "parquet"];
 
 /// The options every subcommand that reads archives shares.
 #[derive(clap::Args, Clone, Debug)]
@@ -115,6 +115,7 @@ pub fn from_values() -> PossibleValuesParser {
         PossibleValue::new("text").help("The record format"),
         PossibleValue::new("json").help("A gamerec JSON document"),
         PossibleValue::new("jsonl").help("gamerec JSON Lines"),
+        PossibleValue::new("parquet").help("A gamerec Parquet games table"),
     ];
     values.extend(
         registry::sites().map(|s| PossibleValue::new(s.format().name).help(s.format().title)),
@@ -129,12 +130,14 @@ pub fn from_values() -> PossibleValuesParser {
 pub enum Source {
     Stdin,
     File(PathBuf),
+    /// Standard input, copied to this temporary file (to be read twice).
+    Spooled(PathBuf),
 }
 
 impl Source {
     pub fn name(&self) -> String {
         match self {
-            Source::Stdin => "<stdin>".into(),
+            Source::Stdin | Source::Spooled(_) => "<stdin>".into(),
             Source::File(p) => p.display().to_string(),
         }
     }
@@ -143,7 +146,7 @@ impl Source {
     /// (`games.grec.gz` → `grec`); `None` for stdin.
     pub fn extension(&self) -> Option<String> {
         match self {
-            Source::Stdin => None,
+            Source::Stdin | Source::Spooled(_) => None,
             Source::File(p) => extension(p),
         }
     }
@@ -151,7 +154,7 @@ impl Source {
     /// The compression the file's name announces.
     fn named_compression(&self) -> Option<Compression> {
         match self {
-            Source::Stdin => None,
+            Source::Stdin | Source::Spooled(_) => None,
             Source::File(p) => p
                 .extension()
                 .and_then(|e| e.to_str())
@@ -164,7 +167,7 @@ impl Source {
     pub fn open(&self, encoding: Encoding, progress: &Progress) -> io::Result<Input> {
         let raw: Box<dyn io::Read + Send> = match self {
             Source::Stdin => Box::new(io::stdin()),
-            Source::File(p) => Box::new(File::open(p)?),
+            Source::File(p) | Source::Spooled(p) => Box::new(File::open(p)?),
         };
         decode::open(progress.count(raw), self.named_compression(), encoding)
     }
@@ -243,12 +246,12 @@ impl Output {
     pub fn create(&self) -> Option<Writer> {
         let Some(path) = &self.path else {
             return Some(Writer {
-                out: io::BufWriter::with_capacity(1 << 16, Box::new(io::stdout().lock())),
+                out: io::BufWriter::with_capacity(1 << 16, Box::new(io::stdout())),
                 temp: None,
             });
         };
-        let file: io::Result<(Box<dyn Write>, Option<Temporary>)> = if self.special {
-            File::create(path).map(|f| (Box::new(f) as Box<dyn Write>, None))
+        let file: io::Result<(Box<dyn Write + Send>, Option<Temporary>)> = if self.special {
+            File::create(path).map(|f| (Box::new(f) as Box<dyn Write + Send>, None))
         } else {
             let dir = match path.parent() {
                 Some(d) if !d.as_os_str().is_empty() => d,
@@ -264,7 +267,10 @@ impl Output {
             }
             builder.tempfile_in(dir).map(|t| {
                 let (file, temp) = t.into_parts();
-                (Box::new(file) as Box<dyn Write>, Some((temp, path.clone())))
+                (
+                    Box::new(file) as Box<dyn Write + Send>,
+                    Some((temp, path.clone())),
+                )
             })
         };
         match file {
@@ -285,7 +291,7 @@ type Temporary = (tempfile::TempPath, PathBuf);
 
 /// An output being written.
 pub struct Writer {
-    out: io::BufWriter<Box<dyn Write>>,
+    out: io::BufWriter<Box<dyn Write + Send>>,
     temp: Option<Temporary>,
 }
 

@@ -20,6 +20,7 @@ mod passthrough;
 mod perft;
 mod progress;
 mod render;
+mod shard;
 mod show;
 mod stats;
 mod validate;
@@ -55,8 +56,11 @@ enum Command {
     /// Drop exact duplicates: the same rules, start and moves (or final
     /// position).
     Dedup(dedup::Args),
-    /// Statistics per game or per game type, as JSON Lines or CSV.
+    /// Statistics per game or per game type, as JSON Lines, CSV or Parquet.
     Stats(stats::Args),
+    /// Split archives into shards on game boundaries, for workers that
+    /// each read one.
+    Shard(shard::Args),
     /// Show a position as a picture: terminal text or a standalone SVG.
     Show(show::Args),
     /// Write a self-contained HTML page that replays the games.
@@ -137,6 +141,7 @@ pub fn run() -> i32 {
         Command::Filter(args) => filter::run(args),
         Command::Dedup(args) => dedup::run(args),
         Command::Stats(args) => stats::run(args),
+        Command::Shard(args) => shard::run(args),
         Command::Show(args) => show::run(args),
         Command::View(args) => view::run(args),
         Command::Gen(args) => gen::run(args),

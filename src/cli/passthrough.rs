@@ -3,8 +3,8 @@
 //! that nothing between them is lost or written twice; other inputs as
 //! canonical text, or any `convert` format.
 
-use super::convert::{self, Job, To};
-use super::input::{expand, Output, Source, Writer};
+use super::convert::{self, Dest, Job, To};
+use super::input::{expand, Output, Source};
 use super::messages;
 use gamerec::convert::out::Rendered;
 use gamerec::convert::TraceOptions;
@@ -25,14 +25,25 @@ pub enum Written {
 /// An output and its format's state.
 pub struct Sink {
     to: Option<To>,
-    out: Writer,
+    out: Dest,
     any: bool,
     held: Option<Rendered>,
 }
 
 impl Sink {
     pub fn open(to: Option<To>, output: &Output) -> Option<Sink> {
-        let mut out = output.create()?;
+        if matches!(to, Some(To::Parquet)) && output.is_terminal() {
+            messages::error("Parquet is a binary format: write it to a file with -o, or pipe it");
+            return None;
+        }
+        let out = output.create()?;
+        let mut out = match Dest::new(to.unwrap_or(To::Text), out) {
+            Ok(out) => out,
+            Err(e) => {
+                messages::finished(Err(e));
+                return None;
+            }
+        };
         if let Some(to) = to {
             if let Err(e) = convert::head(to, &mut out) {
                 messages::finished(Err(e));
@@ -227,7 +238,7 @@ pub fn second(path: Option<&Path>, sources: &[Source], to: Option<To>) -> Result
         .iter()
         .filter_map(|s| match s {
             Source::File(p) => Some(p.clone()),
-            Source::Stdin => None,
+            Source::Stdin | Source::Spooled(_) => None,
         })
         .collect();
     if expand(&files, false, &output).is_none() {

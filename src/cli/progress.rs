@@ -23,7 +23,9 @@ impl Progress {
     pub fn for_sources(sources: &[Source], quiet: bool) -> Progress {
         let total = sources.iter().try_fold(0, |sum, s| match s {
             Source::Stdin => None,
-            Source::File(p) => Some(sum + std::fs::metadata(p).map_or(0, |m| m.len())),
+            Source::File(p) | Source::Spooled(p) => {
+                Some(sum + std::fs::metadata(p).map_or(0, |m| m.len()))
+            }
         });
         let progress = Progress::new(total, quiet);
         if let Some(bar) = progress.bar.clone() {

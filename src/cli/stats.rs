@@ -8,11 +8,14 @@ use super::progress::Progress;
 use super::render::{problem_report, repair_lines, ColorChoice, Repaired};
 use clap::ValueEnum;
 use gamerec::convert::csv::spreadsheet_safe;
+use gamerec::convert::parquet::Table;
 use gamerec::convert::{Collect, Converted, TraceOptions};
 use gamerec::problem::{Problem, Repair};
 use gamerec::record::{title, Chunk, ReadGame};
 use gamerec::registry::{tell, AnyGame};
-use gamerec::stats::{game_header, game_row, summary_cell, Summary, SUMMARY_COLUMNS};
+use gamerec::stats::{
+    game_header, game_kinds, game_row, summary_cell, summary_kinds, Summary, SUMMARY_COLUMNS,
+};
 use serde_json::Value;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
@@ -30,6 +33,8 @@ pub enum StatsFormat {
     Json,
     /// CSV with a fixed header.
     Csv,
+    /// A Parquet table with the CSV's columns, typed (needs -o or a pipe).
+    Parquet,
 }
 
 #[derive(clap::Args)]
@@ -52,7 +57,8 @@ pub struct Args {
     #[arg(long)]
     summary: bool,
     /// `json`: JSON Lines, one object per row; `csv`: CSV with the fixed
-    /// header notation/stats.md documents.
+    /// header notation/stats.md documents; `parquet`: the CSV's columns,
+    /// typed (notation/parquet.md).
     #[arg(long, value_enum, default_value = "json")]
     format: StatsFormat,
     /// Write here instead of stdout (through a temporary file beside it,
@@ -78,6 +84,7 @@ pub struct Args {
 enum Out {
     Csv(Box<csv::Writer<Writer>>, bool),
     Json(Writer),
+    Parquet(Box<Table<Writer>>),
 }
 
 impl Out {
@@ -93,7 +100,15 @@ impl Out {
                 });
                 w.write_record(cells).map_err(csv_error)
             }
-            Out::Json(_) => Ok(()),
+            Out::Json(_) | Out::Parquet(_) => Ok(()),
+        }
+    }
+
+    /// A row of typed values (Parquet only).
+    fn values(&mut self, row: &[Value]) -> io::Result<()> {
+        match self {
+            Out::Parquet(t) => t.push(row),
+            _ => Ok(()),
         }
     }
 
@@ -103,7 +118,7 @@ impl Out {
                 serde_json::to_writer(&mut *w, value)?;
                 w.write_all(b"\n")
             }
-            Out::Csv(..) => Ok(()),
+            Out::Csv(..) | Out::Parquet(_) => Ok(()),
         }
     }
 
@@ -114,6 +129,7 @@ impl Out {
                 .map_err(|e| io::Error::new(e.error().kind(), e.error().to_string()))?
                 .commit(),
             Out::Json(w) => w.commit(),
+            Out::Parquet(t) => t.finish()?.commit(),
         }
     }
 }
@@ -128,10 +144,25 @@ pub fn run(args: Args) {
     let Some(sources) = expand(&args.input.paths, args.input.all, &output) else {
         return;
     };
+    if args.format == StatsFormat::Parquet && output.is_terminal() {
+        return messages::error(
+            "Parquet is a binary format: write it to a file with -o, or pipe it",
+        );
+    }
     let Some(writer) = output.create() else {
         return;
     };
     let mut out = match args.format {
+        StatsFormat::Parquet => {
+            let (table, kinds) = match args.summary {
+                true => ("summary", summary_kinds()),
+                false => ("stats", game_kinds()),
+            };
+            match Table::new(writer, table, &kinds) {
+                Ok(t) => Out::Parquet(Box::new(t)),
+                Err(e) => return messages::finished(Err(e)),
+            }
+        }
         StatsFormat::Csv => Out::Csv(
             Box::new(
                 csv::WriterBuilder::new()
@@ -149,7 +180,7 @@ pub fn run(args: Args) {
         site: false,
     };
     let header = match (args.format, args.summary) {
-        (StatsFormat::Json, _) => Ok(()),
+        (StatsFormat::Json | StatsFormat::Parquet, _) => Ok(()),
         (StatsFormat::Csv, true) => out.row(SUMMARY_COLUMNS.map(String::from)),
         (StatsFormat::Csv, false) => out.row(game_header()),
     };
@@ -200,6 +231,7 @@ pub fn run(args: Args) {
         match args.format {
             StatsFormat::Csv => out.row(row.to_csv()),
             StatsFormat::Json => out.json(&row.to_json()),
+            StatsFormat::Parquet => out.values(&row.cells()),
         }?;
         Ok(ControlFlow::Continue(()))
     };
@@ -220,6 +252,10 @@ fn write_summary(out: &mut Out, format: StatsFormat, summary: &Summary) -> io::R
     for row in summary.rows() {
         match format {
             StatsFormat::Csv => out.row(row.iter().map(|(_, v)| summary_cell(v)))?,
+            StatsFormat::Parquet => {
+                let values: Vec<Value> = row.into_iter().map(|(_, v)| v).collect();
+                out.values(&values)?
+            }
             StatsFormat::Json => {
                 let obj: serde_json::Map<String, Value> =
                     row.into_iter().map(|(k, v)| (k.to_string(), v)).collect();

@@ -10,6 +10,7 @@
 pub mod csv;
 pub mod json;
 pub mod out;
+pub mod parquet;
 pub mod site;
 pub mod text;
 

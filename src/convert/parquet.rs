@@ -1,0 +1,972 @@
+//! The Parquet form (schema in notation/parquet.md): one file, one row per
+//! game, its turns a nested list column (`turns`, one struct per ply, each
+//! with its list of effects). Written with Apache Arrow's Rust
+//! implementation in row groups of at most [`ROW_GROUP_GAMES`] games (or
+//! [`ROW_GROUP_TURNS`] turns), zstd-compressed, so that memory does not grow
+//! with the archive; read back row group by row group into records.
+//!
+//! Also the typed tables of `stats --format parquet` ([`Table`]): one
+//! column per CSV column, integers as integers, rates as doubles, booleans
+//! as booleans, empty as null.
+
+use super::json::{GameIn, TurnIn};
+use super::Converted;
+use crate::problem::{Code, Problem};
+use crate::record::Span;
+use arrow_array::builder::{
+    ArrayBuilder, BooleanBuilder, Float64Builder, Int64Builder, StringBuilder,
+};
+use arrow_array::cast::AsArray;
+use arrow_array::{Array, ArrayRef, ListArray, RecordBatch, StringArray, StructArray};
+use arrow_buffer::OffsetBuffer;
+use arrow_schema::{DataType, Field, FieldRef, Fields, Schema, SchemaRef};
+use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
+use parquet::arrow::ArrowWriter;
+use parquet::basic::{Compression, ZstdLevel};
+use parquet::file::metadata::KeyValue;
+use parquet::file::properties::WriterProperties;
+use std::fs::File;
+use std::io::{self, Write};
+use std::sync::Arc;
+
+/// The file's key-value metadata naming the table (`games`, `stats`,
+/// `summary`) and the schema version.
+pub const TABLE_KEY: &str = "gamerec.table";
+pub const VERSION_KEY: &str = "gamerec.version";
+pub const VERSION: u32 = 1;
+
+/// Games kept before they are written as a row group.
+pub const ROW_GROUP_GAMES: usize = 4096;
+/// Turns kept before the games holding them are written as a row group.
+pub const ROW_GROUP_TURNS: usize = 1 << 18;
+
+fn text(name: &str, nullable: bool) -> Field {
+    Field::new(name, DataType::Utf8, nullable)
+}
+
+fn int(name: &str, nullable: bool) -> Field {
+    Field::new(name, DataType::Int64, nullable)
+}
+
+fn boolean(name: &str) -> Field {
+    Field::new(name, DataType::Boolean, false)
+}
+
+/// A list column's item.
+fn item(data_type: DataType) -> FieldRef {
+    Arc::new(Field::new("item", data_type, false))
+}
+
+fn list(name: &str, item: FieldRef) -> Field {
+    Field::new(name, DataType::List(item), false)
+}
+
+fn tag_fields() -> Fields {
+    Fields::from(vec![text("name", false), text("value", false)])
+}
+
+fn effect_fields() -> Fields {
+    Fields::from(vec![
+        text("what", false),
+        text("piece", true),
+        text("from", true),
+        text("to", true),
+        int("points", true),
+    ])
+}
+
+fn turn_fields() -> Fields {
+    Fields::from(vec![
+        int("ply", false),
+        int("number", false),
+        text("side", true),
+        text("written", false),
+        text("canonical", true),
+        boolean("legal"),
+        text("kind", true),
+        text("from", true),
+        text("to", true),
+        list("effects", item(DataType::Struct(effect_fields()))),
+        boolean("offer"),
+        list("comments", item(DataType::Utf8)),
+    ])
+}
+
+/// The well-known tags written as columns of their own (all of them are in
+/// `tags` too).
+pub const TAG_COLUMNS: [(&str, &str); 4] = [
+    ("event", "Event"),
+    ("site", "Site"),
+    ("date", "Date"),
+    ("round", "Round"),
+];
+
+/// The games table's schema (notation/parquet.md).
+pub fn games_schema() -> SchemaRef {
+    let mut fields = vec![
+        text("key", false),
+        text("file", false),
+        int("index", false),
+        text("game", true),
+    ];
+    fields.extend(TAG_COLUMNS.iter().map(|(c, _)| text(c, true)));
+    fields.extend([
+        text("first_side", true),
+        text("first_player", true),
+        text("second_side", true),
+        text("second_player", true),
+        text("start_position", true),
+        list("tags", item(DataType::Struct(tag_fields()))),
+        list("comments", item(DataType::Utf8)),
+        text("declared_result", true),
+        boolean("valid"),
+        text("result", true),
+        text("winner", true),
+        text("reason", true),
+        int("end_ply", true),
+        int("plies", false),
+        text("error_code", true),
+        text("error_message", true),
+        int("error_ply", true),
+        int("error_line", true),
+        int("error_column", true),
+        text("error_token", true),
+        list("turns", item(DataType::Struct(turn_fields()))),
+    ]);
+    Arc::new(Schema::new(fields))
+}
+
+fn properties(table: &str) -> WriterProperties {
+    WriterProperties::builder()
+        .set_compression(Compression::ZSTD(ZstdLevel::default()))
+        .set_max_row_group_row_count(None)
+        .set_key_value_metadata(Some(vec![
+            KeyValue::new(TABLE_KEY.to_string(), table.to_string()),
+            KeyValue::new(VERSION_KEY.to_string(), VERSION.to_string()),
+            KeyValue::new(
+                "created_by".to_string(),
+                format!("gamerec {}", env!("CARGO_PKG_VERSION")),
+            ),
+        ]))
+        .build()
+}
+
+fn parquet_error(e: parquet::errors::ParquetError) -> io::Error {
+    match e {
+        parquet::errors::ParquetError::External(e) => match e.downcast::<io::Error>() {
+            Ok(io) => *io,
+            Err(other) => io::Error::other(other.to_string()),
+        },
+        other => io::Error::other(other.to_string()),
+    }
+}
+
+fn arrow_error(e: arrow_schema::ArrowError) -> io::Error {
+    match e {
+        arrow_schema::ArrowError::IoError(_, e) => e,
+        other => io::Error::other(other.to_string()),
+    }
+}
+
+/// A list column being built: its offsets (the items' builders are kept
+/// beside it).
+struct Offsets(Vec<i32>);
+
+impl Offsets {
+    fn new() -> Offsets {
+        Offsets(vec![0])
+    }
+
+    /// Ends the current row's list at `len` items in all.
+    fn close(&mut self, len: usize) -> io::Result<()> {
+        let len = i32::try_from(len)
+            .map_err(|_| io::Error::other("more than 2^31 items in one row group"))?;
+        self.0.push(len);
+        Ok(())
+    }
+
+    fn finish(&mut self) -> OffsetBuffer<i32> {
+        OffsetBuffer::new(std::mem::replace(&mut self.0, vec![0]).into())
+    }
+}
+
+fn list_array(item: FieldRef, offsets: &mut Offsets, values: ArrayRef) -> io::Result<ArrayRef> {
+    ListArray::try_new(item, offsets.finish(), values, None)
+        .map(|a| Arc::new(a) as ArrayRef)
+        .map_err(arrow_error)
+}
+
+fn struct_array(fields: Fields, columns: Vec<ArrayRef>) -> io::Result<ArrayRef> {
+    StructArray::try_new(fields, columns, None)
+        .map(|a| Arc::new(a) as ArrayRef)
+        .map_err(arrow_error)
+}
+
+fn done(b: &mut StringBuilder) -> ArrayRef {
+    Arc::new(b.finish())
+}
+
+fn done_int(b: &mut Int64Builder) -> ArrayRef {
+    Arc::new(b.finish())
+}
+
+fn done_bool(b: &mut BooleanBuilder) -> ArrayRef {
+    Arc::new(b.finish())
+}
+
+fn int_of(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+/// The columns of the turns being built.
+#[derive(Default)]
+struct TurnColumns {
+    ply: Int64Builder,
+    number: Int64Builder,
+    side: StringBuilder,
+    written: StringBuilder,
+    canonical: StringBuilder,
+    legal: BooleanBuilder,
+    kind: StringBuilder,
+    from: StringBuilder,
+    to: StringBuilder,
+    effects: Option<Offsets>,
+    effect_what: StringBuilder,
+    effect_piece: StringBuilder,
+    effect_from: StringBuilder,
+    effect_to: StringBuilder,
+    effect_points: Int64Builder,
+    offer: BooleanBuilder,
+    comments: Option<Offsets>,
+    comment: StringBuilder,
+}
+
+impl TurnColumns {
+    fn len(&self) -> usize {
+        self.ply.len()
+    }
+
+    fn push(&mut self, t: &super::TurnOut) -> io::Result<()> {
+        let f = t.facts.as_ref();
+        self.ply.append_value(int_of(t.ply));
+        self.number
+            .append_value(i64::try_from(t.number).unwrap_or(i64::MAX));
+        self.side
+            .append_option(Some(t.side).filter(|s| !s.is_empty()));
+        self.written
+            .append_value(t.written.as_deref().unwrap_or(&t.text));
+        self.canonical.append_option(f.map(|f| &f.canonical));
+        self.legal.append_value(f.is_some());
+        self.kind.append_option(f.map(|f| &f.kind));
+        self.from.append_option(f.and_then(|f| f.from.as_deref()));
+        self.to.append_option(f.and_then(|f| f.to.as_deref()));
+        for e in f.map_or(&[][..], |f| &f.effects) {
+            self.effect_what.append_value(&e.what);
+            self.effect_piece.append_option(e.piece.as_deref());
+            self.effect_from.append_option(e.from.as_deref());
+            self.effect_to.append_option(e.to.as_deref());
+            self.effect_points.append_option(e.points.map(i64::from));
+        }
+        let effects = self.effect_what.len();
+        self.effects
+            .get_or_insert_with(Offsets::new)
+            .close(effects)?;
+        self.offer.append_value(f.is_some_and(|f| f.offer));
+        for c in &t.comments {
+            self.comment.append_value(c);
+        }
+        let comments = self.comment.len();
+        self.comments
+            .get_or_insert_with(Offsets::new)
+            .close(comments)
+    }
+
+    fn finish(&mut self) -> io::Result<ArrayRef> {
+        let effects = struct_array(
+            effect_fields(),
+            vec![
+                done(&mut self.effect_what),
+                done(&mut self.effect_piece),
+                done(&mut self.effect_from),
+                done(&mut self.effect_to),
+                done_int(&mut self.effect_points),
+            ],
+        )?;
+        let effects = list_array(
+            item(DataType::Struct(effect_fields())),
+            self.effects.get_or_insert_with(Offsets::new),
+            effects,
+        )?;
+        let comments = list_array(
+            item(DataType::Utf8),
+            self.comments.get_or_insert_with(Offsets::new),
+            done(&mut self.comment),
+        )?;
+        struct_array(
+            turn_fields(),
+            vec![
+                done_int(&mut self.ply),
+                done_int(&mut self.number),
+                done(&mut self.side),
+                done(&mut self.written),
+                done(&mut self.canonical),
+                done_bool(&mut self.legal),
+                done(&mut self.kind),
+                done(&mut self.from),
+                done(&mut self.to),
+                effects,
+                done_bool(&mut self.offer),
+                comments,
+            ],
+        )
+    }
+}
+
+/// Where a game's problem lies in its input (line, column), when it was
+/// read from text.
+pub type At = Option<(usize, usize)>;
+
+/// The columns of the games being built.
+#[derive(Default)]
+struct GameColumns {
+    key: StringBuilder,
+    file: StringBuilder,
+    index: Int64Builder,
+    game: StringBuilder,
+    tag_columns: [StringBuilder; 4],
+    first_side: StringBuilder,
+    first_player: StringBuilder,
+    second_side: StringBuilder,
+    second_player: StringBuilder,
+    start_position: StringBuilder,
+    tags: Option<Offsets>,
+    tag_name: StringBuilder,
+    tag_value: StringBuilder,
+    comments: Option<Offsets>,
+    comment: StringBuilder,
+    declared_result: StringBuilder,
+    valid: BooleanBuilder,
+    result: StringBuilder,
+    winner: StringBuilder,
+    reason: StringBuilder,
+    end_ply: Int64Builder,
+    plies: Int64Builder,
+    error_code: StringBuilder,
+    error_message: StringBuilder,
+    error_ply: Int64Builder,
+    error_line: Int64Builder,
+    error_column: Int64Builder,
+    error_token: StringBuilder,
+    turns: Option<Offsets>,
+    turn: TurnColumns,
+}
+
+impl GameColumns {
+    fn len(&self) -> usize {
+        self.key.len()
+    }
+
+    fn push(&mut self, file: &str, g: &Converted, at: At) -> io::Result<()> {
+        let tag = |name: &str| g.tag(name);
+        self.key.append_value(format!("{file}#{}", g.index));
+        self.file.append_value(file);
+        self.index.append_value(int_of(g.index));
+        self.game.append_option(g.game);
+        for (b, (_, name)) in self.tag_columns.iter_mut().zip(TAG_COLUMNS) {
+            b.append_option(tag(name));
+        }
+        let side = |i: usize| g.game.map(|_| g.sides[i]).filter(|s| !s.is_empty());
+        let player = |i: usize| side(i).and_then(tag);
+        self.first_side.append_option(side(0));
+        self.first_player.append_option(player(0));
+        self.second_side.append_option(side(1));
+        self.second_player.append_option(player(1));
+        self.start_position.append_option(tag("Position"));
+        for (name, value) in &g.tags {
+            self.tag_name.append_value(name);
+            self.tag_value.append_value(value);
+        }
+        let tags = self.tag_name.len();
+        self.tags.get_or_insert_with(Offsets::new).close(tags)?;
+        for c in &g.comments {
+            self.comment.append_value(c);
+        }
+        let comments = self.comment.len();
+        self.comments
+            .get_or_insert_with(Offsets::new)
+            .close(comments)?;
+        self.declared_result
+            .append_option(g.result.map(|r| r.as_str()));
+        self.valid.append_value(g.is_valid());
+        let outcome = g.outcome.as_ref();
+        self.result
+            .append_option(outcome.map(|o| o.result.as_str()));
+        self.winner.append_option(outcome.and_then(|o| o.winner));
+        self.reason.append_option(outcome.map(|o| o.reason));
+        self.end_ply.append_option(outcome.map(|o| int_of(o.ply)));
+        self.plies
+            .append_value(int_of(g.trace.as_ref().map_or(0, |t| t.replay.plies)));
+        let e: Option<&Problem> = g.error.as_ref();
+        self.error_code.append_option(e.map(|p| p.code.as_str()));
+        self.error_message.append_option(e.map(|p| &p.message));
+        self.error_ply
+            .append_option(e.and_then(|p| p.ply).map(int_of));
+        let at = at.filter(|_| e.is_some());
+        self.error_line.append_option(at.map(|a| int_of(a.0)));
+        self.error_column.append_option(at.map(|a| int_of(a.1)));
+        self.error_token
+            .append_option(e.and_then(|p| p.token.as_deref()));
+        for t in &g.turns {
+            self.turn.push(t)?;
+        }
+        let turns = self.turn.len();
+        self.turns.get_or_insert_with(Offsets::new).close(turns)
+    }
+
+    fn finish(&mut self, schema: &SchemaRef) -> io::Result<RecordBatch> {
+        let tags = struct_array(
+            tag_fields(),
+            vec![done(&mut self.tag_name), done(&mut self.tag_value)],
+        )?;
+        let mut columns = vec![
+            done(&mut self.key),
+            done(&mut self.file),
+            done_int(&mut self.index),
+            done(&mut self.game),
+        ];
+        columns.extend(self.tag_columns.iter_mut().map(done));
+        columns.extend([
+            done(&mut self.first_side),
+            done(&mut self.first_player),
+            done(&mut self.second_side),
+            done(&mut self.second_player),
+            done(&mut self.start_position),
+            list_array(
+                item(DataType::Struct(tag_fields())),
+                self.tags.get_or_insert_with(Offsets::new),
+                tags,
+            )?,
+            list_array(
+                item(DataType::Utf8),
+                self.comments.get_or_insert_with(Offsets::new),
+                done(&mut self.comment),
+            )?,
+            done(&mut self.declared_result),
+            done_bool(&mut self.valid),
+            done(&mut self.result),
+            done(&mut self.winner),
+            done(&mut self.reason),
+            done_int(&mut self.end_ply),
+            done_int(&mut self.plies),
+            done(&mut self.error_code),
+            done(&mut self.error_message),
+            done_int(&mut self.error_ply),
+            done_int(&mut self.error_line),
+            done_int(&mut self.error_column),
+            done(&mut self.error_token),
+        ]);
+        let turns = self.turn.finish()?;
+        columns.push(list_array(
+            item(DataType::Struct(turn_fields())),
+            self.turns.get_or_insert_with(Offsets::new),
+            turns,
+        )?);
+        RecordBatch::try_new(schema.clone(), columns).map_err(arrow_error)
+    }
+}
+
+/// Writes games as a Parquet games table, a row group at a time.
+pub struct GamesWriter<W: Write + Send> {
+    writer: ArrowWriter<W>,
+    schema: SchemaRef,
+    columns: GameColumns,
+    /// Games kept before a row group is written.
+    row_group: usize,
+    /// Games written in all.
+    pub games: usize,
+}
+
+impl<W: Write + Send> GamesWriter<W> {
+    pub fn new(out: W) -> io::Result<GamesWriter<W>> {
+        GamesWriter::with_row_groups(out, ROW_GROUP_GAMES)
+    }
+
+    /// A writer that writes a row group every `games` games (or
+    /// [`ROW_GROUP_TURNS`] turns).
+    pub fn with_row_groups(out: W, games: usize) -> io::Result<GamesWriter<W>> {
+        let schema = games_schema();
+        let writer = ArrowWriter::try_new(out, schema.clone(), Some(properties("games")))
+            .map_err(parquet_error)?;
+        Ok(GamesWriter {
+            writer,
+            schema,
+            columns: GameColumns::default(),
+            row_group: games.max(1),
+            games: 0,
+        })
+    }
+
+    /// Adds a game read from `file` (`at`: where its problem lies).
+    pub fn push(&mut self, file: &str, game: &Converted, at: At) -> io::Result<()> {
+        self.columns.push(file, game, at)?;
+        self.games += 1;
+        if self.columns.len() >= self.row_group || self.columns.turn.len() >= ROW_GROUP_TURNS {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Writes the games kept as a row group.
+    fn flush(&mut self) -> io::Result<()> {
+        if self.columns.len() == 0 {
+            return Ok(());
+        }
+        let batch = self.columns.finish(&self.schema)?;
+        self.writer.write(&batch).map_err(parquet_error)?;
+        self.writer.flush().map_err(parquet_error)
+    }
+
+    /// Bytes written so far, and the estimated size of what is kept.
+    pub fn size(&self) -> usize {
+        self.writer.bytes_written() + self.writer.in_progress_size()
+    }
+
+    /// Writes the rest and the footer; gives the output back.
+    pub fn finish(mut self) -> io::Result<W> {
+        self.flush()?;
+        self.writer.into_inner().map_err(parquet_error)
+    }
+}
+
+/// A typed column of a [`Table`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Text,
+    Int,
+    Float,
+    Bool,
+    /// A list of (name, count) structs, from a JSON object (`{"points":3}`)
+    /// or a list of objects (`[{"turn":"e3","count":2}]`) whose members
+    /// are the name (the given field) and `count`.
+    Counts(&'static str),
+}
+
+enum Builder {
+    Text(StringBuilder),
+    Int(Int64Builder),
+    Float(Float64Builder),
+    Bool(BooleanBuilder),
+    Counts(&'static str, Offsets, StringBuilder, Int64Builder),
+}
+
+fn counts_fields(name: &'static str) -> Fields {
+    Fields::from(vec![text(name, false), int("count", false)])
+}
+
+/// A typed table written from JSON values (the statistics): one column per
+/// name, rows of values in the columns' order.
+pub struct Table<W: Write + Send> {
+    writer: ArrowWriter<W>,
+    schema: SchemaRef,
+    builders: Vec<Builder>,
+    rows: usize,
+}
+
+impl<W: Write + Send> Table<W> {
+    pub fn new(out: W, table: &str, columns: &[(String, Kind)]) -> io::Result<Table<W>> {
+        let fields: Vec<Field> = columns
+            .iter()
+            .map(|(name, kind)| match kind {
+                Kind::Text => text(name, true),
+                Kind::Int => int(name, true),
+                Kind::Float => Field::new(name, DataType::Float64, true),
+                Kind::Bool => Field::new(name, DataType::Boolean, true),
+                Kind::Counts(n) => list(name, item(DataType::Struct(counts_fields(n)))),
+            })
+            .collect();
+        let schema = Arc::new(Schema::new(fields));
+        let builders = columns
+            .iter()
+            .map(|(_, kind)| match kind {
+                Kind::Text => Builder::Text(StringBuilder::new()),
+                Kind::Int => Builder::Int(Int64Builder::new()),
+                Kind::Float => Builder::Float(Float64Builder::new()),
+                Kind::Bool => Builder::Bool(BooleanBuilder::new()),
+                Kind::Counts(n) => {
+                    Builder::Counts(n, Offsets::new(), StringBuilder::new(), Int64Builder::new())
+                }
+            })
+            .collect();
+        let writer = ArrowWriter::try_new(out, schema.clone(), Some(properties(table)))
+            .map_err(parquet_error)?;
+        Ok(Table {
+            writer,
+            schema,
+            builders,
+            rows: 0,
+        })
+    }
+
+    /// Adds a row: one value per column (a value of the wrong type is
+    /// written as null).
+    pub fn push(&mut self, row: &[serde_json::Value]) -> io::Result<()> {
+        use serde_json::Value;
+        for (b, v) in self.builders.iter_mut().zip(row) {
+            match b {
+                Builder::Text(b) => b.append_option(match v {
+                    Value::Null => None,
+                    Value::String(s) => Some(s.clone()),
+                    other => Some(other.to_string()),
+                }),
+                Builder::Int(b) => b.append_option(v.as_i64()),
+                Builder::Float(b) => b.append_option(v.as_f64()),
+                Builder::Bool(b) => b.append_option(v.as_bool()),
+                Builder::Counts(name, offsets, names, counts) => {
+                    match v {
+                        Value::Object(m) => {
+                            for (k, v) in m {
+                                names.append_value(k);
+                                counts.append_value(v.as_i64().unwrap_or(0));
+                            }
+                        }
+                        Value::Array(items) => {
+                            for i in items {
+                                names.append_value(i[*name].as_str().unwrap_or(""));
+                                counts.append_value(i["count"].as_i64().unwrap_or(0));
+                            }
+                        }
+                        _ => {}
+                    }
+                    offsets.close(names.len())?;
+                }
+            }
+        }
+        self.rows += 1;
+        if self.rows >= ROW_GROUP_GAMES {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.rows == 0 {
+            return Ok(());
+        }
+        let mut columns = Vec::with_capacity(self.builders.len());
+        for b in &mut self.builders {
+            columns.push(match b {
+                Builder::Text(b) => done(b),
+                Builder::Int(b) => done_int(b),
+                Builder::Float(b) => Arc::new(b.finish()) as ArrayRef,
+                Builder::Bool(b) => done_bool(b),
+                Builder::Counts(name, offsets, names, counts) => {
+                    let values =
+                        struct_array(counts_fields(name), vec![done(names), done_int(counts)])?;
+                    list_array(item(DataType::Struct(counts_fields(name))), offsets, values)?
+                }
+            });
+        }
+        let batch = RecordBatch::try_new(self.schema.clone(), columns).map_err(arrow_error)?;
+        self.rows = 0;
+        self.writer.write(&batch).map_err(parquet_error)?;
+        self.writer.flush().map_err(parquet_error)
+    }
+
+    /// Writes the rest and the footer; gives the output back.
+    pub fn finish(mut self) -> io::Result<W> {
+        self.flush()?;
+        self.writer.into_inner().map_err(parquet_error)
+    }
+}
+
+/// Whether `head` starts a Parquet file.
+pub fn looks_parquet(head: &[u8]) -> bool {
+    head.starts_with(b"PAR1")
+}
+
+fn malformed(message: String) -> Problem {
+    Problem::new(Code::MalformedParquet, message, Span::default())
+}
+
+/// The games of a Parquet games table written by gamerec, read a row group
+/// at a time.
+pub struct GamesReader {
+    batches: ParquetRecordBatchReader,
+    batch: Option<RecordBatch>,
+    row: usize,
+    failed: bool,
+}
+
+/// Runs `f`, turning a panic in the Parquet reader (a corrupt file it did
+/// not check) into a problem.
+fn guarded<T>(what: &str, f: impl FnOnce() -> Result<T, Problem>) -> Result<T, Problem> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|_| {
+        Err(malformed(format!(
+            "the Parquet file is damaged: reading its {what} failed"
+        )))
+    })
+}
+
+impl GamesReader {
+    /// Opens a games table, or says why `file` is not one.
+    pub fn open(file: File) -> Result<GamesReader, Problem> {
+        guarded("footer", || {
+            let builder = ParquetRecordBatchReaderBuilder::try_new(file)
+                .map_err(|e| malformed(format!("not a readable Parquet file: {e}")))?;
+            let meta = builder.metadata().file_metadata().key_value_metadata();
+            let value = |key: &str| {
+                meta.and_then(|kv| kv.iter().find(|k| k.key == key))
+                    .and_then(|k| k.value.clone())
+            };
+            match value(TABLE_KEY).as_deref() {
+                Some("games") | None => {}
+                Some(other) => {
+                    return Err(malformed(format!(
+                        "a gamerec {other} table holds no games: read a games table \
+                         (`convert --to parquet`)"
+                    )))
+                }
+            }
+            if let Some(v) = value(VERSION_KEY) {
+                if v != VERSION.to_string() {
+                    let mut p = malformed(format!(
+                        "a games table of schema version {v}; this gamerec reads version \
+                         {VERSION}"
+                    ));
+                    p.code = Code::UnsupportedParquet;
+                    return Err(p);
+                }
+            }
+            let schema = builder.schema().clone();
+            for column in ["tags", "comments", "turns", "declared_result"] {
+                if schema.field_with_name(column).is_err() {
+                    return Err(malformed(format!(
+                        "not a gamerec games table: it has no column `{column}`"
+                    )));
+                }
+            }
+            let batches = builder
+                .with_batch_size(1024)
+                .build()
+                .map_err(|e| malformed(format!("not a readable Parquet file: {e}")))?;
+            Ok(GamesReader {
+                batches,
+                batch: None,
+                row: 0,
+                failed: false,
+            })
+        })
+    }
+
+    /// The next game, or why the rest cannot be read (after which there is
+    /// none).
+    pub fn next_game(&mut self) -> Option<Result<GameIn, Problem>> {
+        if self.failed {
+            return None;
+        }
+        loop {
+            if let Some(batch) = &self.batch {
+                if self.row < batch.num_rows() {
+                    let row = self.row;
+                    self.row += 1;
+                    let game = guarded("rows", || game_at(batch, row));
+                    if game.is_err() {
+                        self.failed = true;
+                    }
+                    return Some(game);
+                }
+            }
+            let next = guarded("row groups", || match self.batches.next() {
+                None => Ok(None),
+                Some(Ok(b)) => Ok(Some(b)),
+                Some(Err(e)) => Err(malformed(format!("the Parquet file is damaged: {e}"))),
+            });
+            match next {
+                Ok(Some(b)) => {
+                    self.batch = Some(b);
+                    self.row = 0;
+                }
+                Ok(None) => return None,
+                Err(p) => {
+                    self.failed = true;
+                    return Some(Err(p));
+                }
+            }
+        }
+    }
+}
+
+fn column<'a>(batch: &'a RecordBatch, name: &str) -> Result<&'a ArrayRef, Problem> {
+    batch
+        .column_by_name(name)
+        .ok_or_else(|| malformed(format!("not a gamerec games table: no column `{name}`")))
+}
+
+fn wrong(name: &str) -> Problem {
+    malformed(format!(
+        "not a gamerec games table: column `{name}` is not of the documented type \
+         (notation/parquet.md)"
+    ))
+}
+
+fn strings<'a>(array: &'a dyn Array, name: &str) -> Result<&'a StringArray, Problem> {
+    array.as_string_opt::<i32>().ok_or_else(|| wrong(name))
+}
+
+fn lists<'a>(array: &'a dyn Array, name: &str) -> Result<&'a ListArray, Problem> {
+    array.as_list_opt::<i32>().ok_or_else(|| wrong(name))
+}
+
+fn structs<'a>(array: &'a dyn Array, name: &str) -> Result<&'a StructArray, Problem> {
+    array.as_struct_opt().ok_or_else(|| wrong(name))
+}
+
+fn member<'a>(s: &'a StructArray, name: &str, of: &str) -> Result<&'a ArrayRef, Problem> {
+    s.column_by_name(name)
+        .ok_or_else(|| malformed(format!("not a gamerec games table: `{of}` has no `{name}`")))
+}
+
+/// A string that must be there.
+fn value(a: &StringArray, i: usize, name: &str) -> Result<String, Problem> {
+    if a.is_null(i) {
+        return Err(malformed(format!("`{name}` is null where it cannot be")));
+    }
+    Ok(a.value(i).to_string())
+}
+
+/// The strings of list `row` of a list of strings.
+fn string_list(list: &ListArray, row: usize, name: &str) -> Result<Vec<String>, Problem> {
+    if list.is_null(row) {
+        return Ok(Vec::new());
+    }
+    let offsets = list.value_offsets();
+    let values = strings(list.values().as_ref(), name)?;
+    let (start, end) = (offsets[row] as usize, offsets[row + 1] as usize);
+    (start..end).map(|i| value(values, i, name)).collect()
+}
+
+/// What the record of game `row` holds: its tags, comments, turns as
+/// written with their comments, and result.
+fn game_at(batch: &RecordBatch, row: usize) -> Result<GameIn, Problem> {
+    let tags = lists(column(batch, "tags")?.as_ref(), "tags")?;
+    let mut tag_list = Vec::new();
+    if !tags.is_null(row) {
+        let s = structs(tags.values().as_ref(), "tags")?;
+        let names = strings(member(s, "name", "tags")?.as_ref(), "tags.name")?;
+        let values = strings(member(s, "value", "tags")?.as_ref(), "tags.value")?;
+        let offsets = tags.value_offsets();
+        for i in offsets[row] as usize..offsets[row + 1] as usize {
+            tag_list.push((
+                value(names, i, "tags.name")?,
+                value(values, i, "tags.value")?,
+            ));
+        }
+    }
+    let comments = string_list(
+        lists(column(batch, "comments")?.as_ref(), "comments")?,
+        row,
+        "comments",
+    )?;
+    let turns = lists(column(batch, "turns")?.as_ref(), "turns")?;
+    let mut turn_list = Vec::new();
+    if !turns.is_null(row) {
+        let s = structs(turns.values().as_ref(), "turns")?;
+        let written = strings(member(s, "written", "turns")?.as_ref(), "turns.written")?;
+        let turn_comments = lists(member(s, "comments", "turns")?.as_ref(), "turns.comments")?;
+        let offsets = turns.value_offsets();
+        for i in offsets[row] as usize..offsets[row + 1] as usize {
+            turn_list.push(TurnIn {
+                text: value(written, i, "turns.written")?,
+                comments: string_list(turn_comments, i, "turns.comments")?,
+            });
+        }
+    }
+    let result = strings(
+        column(batch, "declared_result")?.as_ref(),
+        "declared_result",
+    )?;
+    Ok(GameIn {
+        tags: tag_list,
+        comments,
+        turns: turn_list,
+        result: (!result.is_null(row)).then(|| result.value(row).to_string()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::GenOptions;
+    use crate::registry;
+    use parquet::file::reader::FileReader;
+
+    /// Games of every rule set, generated.
+    fn games() -> Vec<Converted> {
+        let opts = GenOptions {
+            max_plies: 30,
+            ..GenOptions::default()
+        };
+        registry::GAMES
+            .iter()
+            .flat_map(|g| (0..3).map(move |i| g.generate(7, i, &opts)))
+            .collect()
+    }
+
+    #[test]
+    fn games_are_written_in_row_groups_and_read_back_in_order() {
+        let games = games();
+        let mut file = tempfile::tempfile().unwrap();
+        let mut w = GamesWriter::with_row_groups(&mut file, 4).unwrap();
+        for (i, g) in games.iter().enumerate() {
+            let mut g = g.clone();
+            g.index = i + 1;
+            w.push("gen", &g, None).unwrap();
+        }
+        w.finish().unwrap();
+        let reader =
+            parquet::file::serialized_reader::SerializedFileReader::new(file.try_clone().unwrap())
+                .unwrap();
+        assert_eq!(
+            reader.metadata().num_row_groups(),
+            games.len().div_ceil(4),
+            "a row group every 4 games"
+        );
+        let mut back = GamesReader::open(file).unwrap();
+        for g in &games {
+            let read = back.next_game().unwrap().unwrap();
+            assert_eq!(read.tags, g.tags);
+            let turns: Vec<&str> = read.turns.iter().map(|t| t.text.as_str()).collect();
+            let written: Vec<&str> = g.turns.iter().map(|t| t.text.as_str()).collect();
+            assert_eq!(turns, written);
+            assert_eq!(read.result.as_deref(), g.result.map(|r| r.as_str()));
+        }
+        assert!(back.next_game().is_none());
+    }
+
+    #[test]
+    fn a_file_that_is_not_parquet_is_a_problem_not_a_panic() {
+        let mut file = tempfile::tempfile().unwrap();
+        file.write_all(b"PAR1 this is not parquet at all").unwrap();
+        let p = GamesReader::open(file).err().unwrap();
+        assert_eq!(p.code, Code::MalformedParquet);
+        assert!(
+            p.message.contains("not a readable Parquet file"),
+            "{}",
+            p.message
+        );
+    }
+
+    #[test]
+    fn a_statistics_table_is_not_read_as_games() {
+        let mut file = tempfile::tempfile().unwrap();
+        let mut t = Table::new(&mut file, "stats", &[("plies".into(), Kind::Int)]).unwrap();
+        t.push(&[serde_json::Value::from(3)]).unwrap();
+        t.finish().unwrap();
+        let p = GamesReader::open(file).err().unwrap();
+        assert!(
+            p.message.contains("stats table holds no games"),
+            "{}",
+            p.message
+        );
+    }
+}
