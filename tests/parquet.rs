@@ -369,3 +369,31 @@ print(duckdb.sql("SELECT typeof(ply), typeof(legal), typeof(written) FROM turns 
     assert_eq!(counts[2], stats_plies);
     assert_eq!(lines.next().unwrap(), "('BIGINT', 'BOOLEAN', 'VARCHAR')");
 }
+
+#[test]
+fn every_column_of_the_games_table_is_documented() {
+    use arrow_schema::DataType;
+    let doc = fs::read_to_string(root().join("notation/parquet.md")).unwrap();
+    let documented = |name: &str| doc.contains(&format!("| `{name}` |"));
+    let schema = gamerec::convert::parquet::games_schema();
+    let mut missing = Vec::new();
+    for field in schema.fields() {
+        if !documented(field.name()) {
+            missing.push(field.name().clone());
+        }
+        // The turns' own fields.
+        if let DataType::List(item) = field.data_type() {
+            if let DataType::Struct(fields) = item.data_type() {
+                if field.name() == "turns" {
+                    for f in fields {
+                        if !documented(f.name()) {
+                            missing.push(format!("turns.{}", f.name()));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(missing.is_empty(), "not in notation/parquet.md: {missing:?}");
+    assert_eq!(schema.fields().len(), 29, "the test sees every column");
+}

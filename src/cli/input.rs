@@ -28,8 +28,8 @@ pub const RECORD_EXTENSIONS: &[&str] = &["grec", "txt", "json", "jsonl", "parque
 /// The options every subcommand that reads archives shares.
 #[derive(clap::Args, Clone, Debug)]
 pub struct InputArgs {
-    /// Files or directories (walked for .grec, .txt, .json and .jsonl
-    /// files, also compressed); `-` reads standard input.
+    /// Files or directories (walked for .grec, .txt, .json, .jsonl and
+    /// .parquet files, also compressed); `-` reads standard input.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// In directories, read every file, not only record files.
@@ -361,7 +361,7 @@ pub fn expand(paths: &[PathBuf], all: bool, output: &Output) -> Option<Vec<Sourc
     Some(out)
 }
 
-/// `*.grec`, `*.txt`, `*.json`, `*.jsonl`, also compressed.
+/// `*.grec`, `*.txt`, `*.json`, `*.jsonl`, `*.parquet`, also compressed.
 fn is_record_file(path: &Path) -> bool {
     extension(path).is_some_and(|e| RECORD_EXTENSIONS.contains(&e.as_str()))
 }

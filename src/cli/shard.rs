@@ -393,11 +393,19 @@ fn cut_raw(opened: Opened, shards: &mut Shards, opts: &Options) -> io::Result<()
     while let Some(chunk) = chunks.next_chunk()? {
         // What lies before the chunk belongs with the game before it.
         let before = kept.borrow_mut().take_before(chunk.offset);
-        shards.raw(&before)?;
         let games = games_in(&chunk, opts);
         let bytes = chunk.bytes.len() as u64;
-        if shards.starts_new(games, bytes) {
-            shards.next()?;
+        match (shards.starts_new(games, bytes), shards.current.is_some()) {
+            (true, true) => {
+                shards.raw(&before)?;
+                shards.next()?;
+            }
+            // The input's first bytes go in the first shard.
+            (true, false) => {
+                shards.next()?;
+                shards.raw(&before)?;
+            }
+            (false, _) => shards.raw(&before)?,
         }
         shards.placed(games, bytes);
         let own = kept
@@ -408,6 +416,10 @@ fn cut_raw(opened: Opened, shards: &mut Shards, opts: &Options) -> io::Result<()
     // The rest: what follows the last chunk (the reader has read to the
     // input's end).
     let rest = std::mem::take(&mut kept.borrow_mut().bytes);
+    if shards.current.is_none() && rest.iter().all(u8::is_ascii_whitespace) {
+        // No game at all: no shard of blank space.
+        return Ok(());
+    }
     shards.raw(&rest)
 }
 
