@@ -42,7 +42,7 @@ def main():
     gamerec, corpus = sys.argv[1], pathlib.Path(sys.argv[2])
     seeds = {t: [] for t in
              ["validate", "validate_game", "position", "json", "jsonl",
-              "site", "round_trip", "stats", "picture", "lenient"]}
+              "site", "round_trip", "stats", "picture", "lenient", "parquet"]}
     fixtures = sorted((ROOT / "fixtures").glob("*/*.grec"))
     generated = {g: run(gamerec, "gen", "--game", g, "--count", "4",
                         "--seed", "1") for g in GAMES}
@@ -51,6 +51,8 @@ def main():
         seeds["validate"].append(text)
         seeds["json"].append(run(gamerec, "convert", "--to", "json", str(path)))
         seeds["jsonl"].append(run(gamerec, "convert", "--to", "jsonl", str(path)))
+        seeds["parquet"].append(
+            run(gamerec, "convert", "--to", "parquet", str(path), "-o", "/dev/stdout"))
         for game, body in games_of(text):
             byte = bytes([GAMES.index(game)])
             for target in ["validate_game", "round_trip", "stats", "picture", "lenient"]:

@@ -86,6 +86,14 @@ fn text_parquet_text_is_exact_on_every_fixture() {
         to_parquet(f, &pq);
         let back = text(&["convert", "-q", pq.to_str().unwrap()]);
         assert_eq!(back, canonical, "{f}: text -> parquet -> text");
+        // Every turn as it was written (where it is not in canonical
+        // spelling) is kept too.
+        let as_written = |input: &str| text(&["convert", "-q", "--syntax-only", input]);
+        assert_eq!(
+            as_written(pq.to_str().unwrap()),
+            as_written(f),
+            "{f}: turns as written"
+        );
         // From standard input too, told by its first bytes.
         let (_, back, _) = run(&["convert", "-q", "-"], Some(&fs::read(&pq).unwrap()));
         assert_eq!(
@@ -338,7 +346,7 @@ rows = duckdb.sql(f"""
   GROUP BY g.file, g.index, s.plies
 """).fetchall()
 print(len(rows), sum(1 for r in rows if r[2] == r[3]), sum(r[2] for r in rows))
-print(duckdb.sql("SELECT typeof(ply), typeof(legal), typeof(written) FROM turns LIMIT 1").fetchall()[0])
+print(duckdb.sql("SELECT typeof(ply), typeof(legal), typeof(text) FROM turns LIMIT 1").fetchall()[0])
 "#;
     let out = python_run(&py, script, &[&games, &stats]);
     let mut lines = out.lines();

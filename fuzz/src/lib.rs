@@ -167,6 +167,17 @@ pub fn read_as(format: Format, data: &[u8]) {
     );
 }
 
+/// Reads `data` as a Parquet games table, as every command does: a file
+/// that is not one, or is damaged, is one invalid game saying so. The
+/// Parquet reader's own panics on damaged files are caught and said as a
+/// problem (`convert::parquet`), as in the command line; they are counted,
+/// not printed. Any other panic is a finding.
+pub fn parquet(data: &[u8]) {
+    static QUIET: std::sync::Once = std::sync::Once::new();
+    QUIET.call_once(|| std::panic::set_hook(Box::new(|_| {})));
+    read_as(Format::Parquet, data);
+}
+
 /// Reads `data` after its first byte in the site format that byte picks:
 /// a site's move strings, the sites' game records (AbstractPlay) or game
 /// links (the Garden Gate). A valid game read from a record or a link must

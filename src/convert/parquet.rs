@@ -1,9 +1,11 @@
 //! The Parquet form (schema in notation/parquet.md): one file, one row per
 //! game, its turns a nested list column (`turns`, one struct per ply, each
 //! with its list of effects). Written with Apache Arrow's Rust
-//! implementation in row groups of at most [`ROW_GROUP_GAMES`] games (or
-//! [`ROW_GROUP_TURNS`] turns), zstd-compressed, so that memory does not grow
-//! with the archive; read back row group by row group into records.
+//! implementation, zstd-compressed, a batch of [`BATCH_GAMES`] games at a
+//! time into row groups of about [`ROW_GROUP_BYTES`] (few row groups: the
+//! footer, which the writer keeps until the end, stays small), so that
+//! memory does not grow with the archive; read back a batch at a time
+//! into records.
 //!
 //! Also the typed tables of `stats --format parquet` ([`Table`]): one
 //! column per CSV column, integers as integers, rates as doubles, booleans
@@ -21,7 +23,7 @@ use arrow_array::{Array, ArrayRef, ListArray, RecordBatch, StringArray, StructAr
 use arrow_buffer::OffsetBuffer;
 use arrow_schema::{DataType, Field, FieldRef, Fields, Schema, SchemaRef};
 use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
-use parquet::arrow::ArrowWriter;
+use parquet::arrow::{ArrowWriter, ProjectionMask};
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::metadata::KeyValue;
 use parquet::file::properties::WriterProperties;
@@ -35,10 +37,15 @@ pub const TABLE_KEY: &str = "gamerec.table";
 pub const VERSION_KEY: &str = "gamerec.version";
 pub const VERSION: u32 = 1;
 
-/// Games kept before they are written as a row group.
-pub const ROW_GROUP_GAMES: usize = 4096;
-/// Turns kept before the games holding them are written as a row group.
-pub const ROW_GROUP_TURNS: usize = 1 << 18;
+/// Games gathered before they are handed to the Parquet writer…
+pub const BATCH_GAMES: usize = 256;
+/// …or the games holding this many turns.
+pub const BATCH_TURNS: usize = 1 << 14;
+/// A row group is closed once the writer holds this many bytes of it
+/// (encoded and compressed pages, dictionaries)…
+pub const ROW_GROUP_BYTES: usize = 32 << 20;
+/// …or this many games.
+pub const ROW_GROUP_GAMES: usize = 1 << 16;
 
 fn text(name: &str, nullable: bool) -> Field {
     Field::new(name, DataType::Utf8, nullable)
@@ -80,8 +87,8 @@ fn turn_fields() -> Fields {
         int("ply", false),
         int("number", false),
         text("side", true),
-        text("written", false),
-        text("canonical", true),
+        text("text", false),
+        text("written", true),
         boolean("legal"),
         text("kind", true),
         text("from", true),
@@ -140,6 +147,7 @@ fn properties(table: &str) -> WriterProperties {
     WriterProperties::builder()
         .set_compression(Compression::ZSTD(ZstdLevel::default()))
         .set_max_row_group_row_count(None)
+        .set_statistics_enabled(parquet::file::properties::EnabledStatistics::Chunk)
         .set_key_value_metadata(Some(vec![
             KeyValue::new(TABLE_KEY.to_string(), table.to_string()),
             KeyValue::new(VERSION_KEY.to_string(), VERSION.to_string()),
@@ -224,8 +232,8 @@ struct TurnColumns {
     ply: Int64Builder,
     number: Int64Builder,
     side: StringBuilder,
+    text: StringBuilder,
     written: StringBuilder,
-    canonical: StringBuilder,
     legal: BooleanBuilder,
     kind: StringBuilder,
     from: StringBuilder,
@@ -253,9 +261,8 @@ impl TurnColumns {
             .append_value(i64::try_from(t.number).unwrap_or(i64::MAX));
         self.side
             .append_option(Some(t.side).filter(|s| !s.is_empty()));
-        self.written
-            .append_value(t.written.as_deref().unwrap_or(&t.text));
-        self.canonical.append_option(f.map(|f| &f.canonical));
+        self.text.append_value(&t.text);
+        self.written.append_option(t.written.as_deref());
         self.legal.append_value(f.is_some());
         self.kind.append_option(f.map(|f| &f.kind));
         self.from.append_option(f.and_then(|f| f.from.as_deref()));
@@ -308,8 +315,8 @@ impl TurnColumns {
                 done_int(&mut self.ply),
                 done_int(&mut self.number),
                 done(&mut self.side),
+                done(&mut self.text),
                 done(&mut self.written),
-                done(&mut self.canonical),
                 done_bool(&mut self.legal),
                 done(&mut self.kind),
                 done(&mut self.from),
@@ -480,7 +487,7 @@ pub struct GamesWriter<W: Write + Send> {
     writer: ArrowWriter<W>,
     schema: SchemaRef,
     columns: GameColumns,
-    /// Games kept before a row group is written.
+    /// Games in a row group at most.
     row_group: usize,
     /// Games written in all.
     pub games: usize,
@@ -491,8 +498,8 @@ impl<W: Write + Send> GamesWriter<W> {
         GamesWriter::with_row_groups(out, ROW_GROUP_GAMES)
     }
 
-    /// A writer that writes a row group every `games` games (or
-    /// [`ROW_GROUP_TURNS`] turns).
+    /// A writer whose row groups hold at most `games` games (and
+    /// [`ROW_GROUP_BYTES`]).
     pub fn with_row_groups(out: W, games: usize) -> io::Result<GamesWriter<W>> {
         let schema = games_schema();
         let writer = ArrowWriter::try_new(out, schema.clone(), Some(properties("games")))
@@ -510,20 +517,26 @@ impl<W: Write + Send> GamesWriter<W> {
     pub fn push(&mut self, file: &str, game: &Converted, at: At) -> io::Result<()> {
         self.columns.push(file, game, at)?;
         self.games += 1;
-        if self.columns.len() >= self.row_group || self.columns.turn.len() >= ROW_GROUP_TURNS {
-            self.flush()?;
+        let batch = BATCH_GAMES.min(self.row_group);
+        if self.columns.len() >= batch || self.columns.turn.len() >= BATCH_TURNS {
+            self.write_batch()?;
         }
         Ok(())
     }
 
-    /// Writes the games kept as a row group.
-    fn flush(&mut self) -> io::Result<()> {
-        if self.columns.len() == 0 {
-            return Ok(());
+    /// Hands the games gathered to the writer, and closes the row group
+    /// when it is large enough.
+    fn write_batch(&mut self) -> io::Result<()> {
+        if self.columns.len() > 0 {
+            let batch = self.columns.finish(&self.schema)?;
+            self.writer.write(&batch).map_err(parquet_error)?;
         }
-        let batch = self.columns.finish(&self.schema)?;
-        self.writer.write(&batch).map_err(parquet_error)?;
-        self.writer.flush().map_err(parquet_error)
+        if self.writer.memory_size() >= ROW_GROUP_BYTES
+            || self.writer.in_progress_rows() >= self.row_group
+        {
+            self.writer.flush().map_err(parquet_error)?;
+        }
+        Ok(())
     }
 
     /// Bytes written so far, and the estimated size of what is kept.
@@ -533,7 +546,7 @@ impl<W: Write + Send> GamesWriter<W> {
 
     /// Writes the rest and the footer; gives the output back.
     pub fn finish(mut self) -> io::Result<W> {
-        self.flush()?;
+        self.write_batch()?;
         self.writer.into_inner().map_err(parquet_error)
     }
 }
@@ -642,13 +655,13 @@ impl<W: Write + Send> Table<W> {
             }
         }
         self.rows += 1;
-        if self.rows >= ROW_GROUP_GAMES {
-            self.flush()?;
+        if self.rows >= BATCH_GAMES {
+            self.write_batch()?;
         }
         Ok(())
     }
 
-    fn flush(&mut self) -> io::Result<()> {
+    fn write_batch(&mut self) -> io::Result<()> {
         if self.rows == 0 {
             return Ok(());
         }
@@ -669,12 +682,17 @@ impl<W: Write + Send> Table<W> {
         let batch = RecordBatch::try_new(self.schema.clone(), columns).map_err(arrow_error)?;
         self.rows = 0;
         self.writer.write(&batch).map_err(parquet_error)?;
-        self.writer.flush().map_err(parquet_error)
+        if self.writer.memory_size() >= ROW_GROUP_BYTES
+            || self.writer.in_progress_rows() >= ROW_GROUP_GAMES
+        {
+            self.writer.flush().map_err(parquet_error)?;
+        }
+        Ok(())
     }
 
     /// Writes the rest and the footer; gives the output back.
     pub fn finish(mut self) -> io::Result<W> {
-        self.flush()?;
+        self.write_batch()?;
         self.writer.into_inner().map_err(parquet_error)
     }
 }
@@ -745,8 +763,24 @@ impl GamesReader {
                     )));
                 }
             }
+            // Only what a record holds is read: the rest is found again.
+            let wanted = {
+                let parquet_schema = builder.parquet_schema();
+                let leaves = (parquet_schema.columns().iter().enumerate()).filter(|(_, c)| {
+                    let parts = c.path().parts();
+                    match parts.first().map(String::as_str) {
+                        Some("tags" | "comments" | "declared_result") => true,
+                        Some("turns") => parts
+                            .iter()
+                            .any(|p| matches!(p.as_str(), "text" | "written" | "comments")),
+                        _ => false,
+                    }
+                });
+                ProjectionMask::leaves(parquet_schema, leaves.map(|(i, _)| i).collect::<Vec<_>>())
+            };
             let batches = builder
-                .with_batch_size(1024)
+                .with_projection(wanted)
+                .with_batch_size(256)
                 .build()
                 .map_err(|e| malformed(format!("not a readable Parquet file: {e}")))?;
             Ok(GamesReader {
@@ -871,12 +905,18 @@ fn game_at(batch: &RecordBatch, row: usize) -> Result<GameIn, Problem> {
     let mut turn_list = Vec::new();
     if !turns.is_null(row) {
         let s = structs(turns.values().as_ref(), "turns")?;
+        let text = strings(member(s, "text", "turns")?.as_ref(), "turns.text")?;
         let written = strings(member(s, "written", "turns")?.as_ref(), "turns.written")?;
         let turn_comments = lists(member(s, "comments", "turns")?.as_ref(), "turns.comments")?;
         let offsets = turns.value_offsets();
         for i in offsets[row] as usize..offsets[row + 1] as usize {
+            // As written: `written` where it differs from `text`.
+            let as_written = match written.is_null(i) {
+                true => value(text, i, "turns.text")?,
+                false => written.value(i).to_string(),
+            };
             turn_list.push(TurnIn {
-                text: value(written, i, "turns.written")?,
+                text: as_written,
                 comments: string_list(turn_comments, i, "turns.comments")?,
             });
         }
