@@ -6,7 +6,8 @@
 #
 # For each game: an archive of about SIZE_MB megabytes from `gamerec gen`
 # (kept in $DATA, reused), its size as .grec, .grec.zst (zstd -3, the level
-# gamerec's --compress uses) and Parquet (`convert --to parquet`); the time
+# gamerec's --compress uses), Parquet (`convert --to parquet`), and as JSON
+# Lines (which, like Parquet, holds every move's facts) plain and zstd; the time
 # and peak RSS of writing the Parquet file, of reading it back to canonical
 # text, of `validate` on the Parquet file and on the .grec, and of `shard
 # --parts 16` (text, and Parquet). Then, when BIG_MB > 0, the Oshi archive
@@ -50,15 +51,17 @@ row() {
 
 mb() { awk -v b="$1" 'BEGIN {printf "%.1f", b/1e6}'; }
 
-echo "| archive | .grec MB | .grec.zst MB | Parquet MB | Parquet / .grec.zst |"
-echo "|---|---:|---:|---:|---:|"
+echo "| archive | .grec MB | .grec.zst MB | Parquet MB | Parquet / .grec.zst | JSON Lines MB (the same facts) | .jsonl.zst MB |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
 for game in "${GAMES[@]}"; do
   grec="$DATA/$game.grec"
   generate "$game" "$grec" "$SIZE_MB"
   [ -s "$grec.zst" ] || zstd -q -3 -T1 -f "$grec" -o "$grec.zst"
   [ -s "$DATA/$game.parquet" ] || "$BIN" convert -q --to parquet "$grec" -o "$DATA/$game.parquet"
   a=$(stat -c %s "$grec"); z=$(stat -c %s "$grec.zst"); p=$(stat -c %s "$DATA/$game.parquet")
-  echo "| $game | $(mb "$a") | $(mb "$z") | $(mb "$p") | $(awk -v p="$p" -v z="$z" 'BEGIN {printf "%.2f", p/z}') |"
+  "$BIN" convert -q --to jsonl "$grec" -o "$TMP/all.jsonl"
+  j=$(stat -c %s "$TMP/all.jsonl"); jz=$(zstd -q -3 -T1 -c "$TMP/all.jsonl" | wc -c); rm "$TMP/all.jsonl"
+  echo "| $game | $(mb "$a") | $(mb "$z") | $(mb "$p") | $(awk -v p="$p" -v z="$z" 'BEGIN {printf "%.2f", p/z}') | $(mb "$j") | $(mb "$jz") |"
 done
 echo
 echo "| run | MB/s | s | peak RSS MiB |"

@@ -234,7 +234,7 @@ where
         }
         Format::Json => read_json(input, opts, &mut sequential).map(Reading::flow),
         Format::Jsonl => read_jsonl(input, opts, &mut sequential).map(Reading::flow),
-        Format::Parquet => read_parquet(input, opts, &mut sequential).map(Reading::flow),
+        Format::Parquet => read_parquet_mapped(input, opts, &map, &mut each).map(Reading::flow),
         Format::Site(site) => {
             read_site(input, site.game(), site.format(), &mut sequential).map(Reading::flow)
         }
@@ -516,6 +516,87 @@ fn read_jsonl<R: BufRead>(
         };
         if from_json(Some(&chunk), game, opts, each)?.is_break() {
             return Ok(ControlFlow::Break(()));
+        }
+    }
+}
+
+/// Games of a Parquet table mapped at once, on the pipeline's threads.
+const PARQUET_BATCH: usize = 512;
+
+/// What `map` makes of a game read from JSON or Parquet (or of why none
+/// could be read).
+fn map_json<T>(game: Result<GameIn, Problem>, opts: &Options, map: &Map<'_, T>) -> T {
+    match game.and_then(GameIn::into_record) {
+        Ok(mut record) => {
+            let mut repairs = Vec::new();
+            let rules = archive::repaired(&mut record, None, opts, &mut repairs, &[]);
+            map(
+                None,
+                &mut RecordSource::repaired(&record, None, repairs),
+                rules,
+            )
+        }
+        Err(p) => {
+            let record = Record::default();
+            map(
+                None,
+                &mut RecordSource::new(&record, Some(p.clone())),
+                Err(p),
+            )
+        }
+    }
+}
+
+/// Reads a Parquet games table (copied to a temporary file first: Parquet
+/// is read from its end) a batch of games at a time, each batch mapped on
+/// the pipeline's threads, the results handed on in order.
+fn read_parquet_mapped<R, T, M, E>(
+    mut input: R,
+    opts: &Options,
+    map: &M,
+    each: &mut E,
+) -> io::Result<ControlFlow<()>>
+where
+    R: BufRead,
+    T: Send,
+    M: Fn(Option<&Chunk>, &mut dyn ReadGame<'_>, Result<&'static dyn AnyGame, Problem>) -> T + Sync,
+    E: FnMut(Option<&Chunk>, T) -> io::Result<ControlFlow<()>>,
+{
+    use rayon::prelude::*;
+    let mut file = tempfile::tempfile()?;
+    io::copy(&mut input, &mut file)?;
+    let mut games = match GamesReader::open(file) {
+        Ok(games) => games,
+        Err(p) => return each(None, map_json(Err(p), opts, map)),
+    };
+    let jobs = crate::pipeline::jobs();
+    let pool = match jobs > 1 {
+        true => rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs)
+            .build()
+            .ok(),
+        false => None,
+    };
+    loop {
+        let batch: Vec<_> = std::iter::from_fn(|| games.next_game())
+            .take(PARQUET_BATCH)
+            .collect();
+        if batch.is_empty() {
+            return Ok(ControlFlow::Continue(()));
+        }
+        let mapped: Vec<T> = match &pool {
+            Some(pool) => pool.install(|| {
+                batch
+                    .into_par_iter()
+                    .map(|g| map_json(g, opts, map))
+                    .collect()
+            }),
+            None => batch.into_iter().map(|g| map_json(g, opts, map)).collect(),
+        };
+        for t in mapped {
+            if each(None, t)?.is_break() {
+                return Ok(ControlFlow::Break(()));
+            }
         }
     }
 }

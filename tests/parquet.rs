@@ -402,6 +402,9 @@ fn every_column_of_the_games_table_is_documented() {
             }
         }
     }
-    assert!(missing.is_empty(), "not in notation/parquet.md: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "not in notation/parquet.md: {missing:?}"
+    );
     assert_eq!(schema.fields().len(), 29, "the test sees every column");
 }

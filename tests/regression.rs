@@ -896,3 +896,39 @@ fn a_stray_closing_brace_in_an_abstractplay_file_is_an_error_not_a_hang() {
     assert_eq!(games[0]["error"]["column"], 1, "{stdout}");
     assert_eq!(games[1]["valid"], true, "{stdout}");
 }
+
+/// Found by fuzzing (`parquet`): a 15 KB Parquet file whose page lengths
+/// point past its end took 24 s to reject, the Parquet reader reading past
+/// the end of the file two million times. Ranges now end at the file's end
+/// (`convert::parquet`); it is one invalid game saying the file is damaged.
+#[test]
+fn a_parquet_file_whose_lengths_point_past_its_end_is_rejected_as_damaged() {
+    let file = root().join("tests/data/parquet/damaged-length.parquet");
+    let mut child = gamerec()
+        .args(["validate", "--format", "json"])
+        .arg(&file)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("validate did not finish in 60 s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let line: serde_json::Value =
+        serde_json::from_str(String::from_utf8(out.stdout).unwrap().trim()).unwrap();
+    assert_eq!(line["error"]["code"], "malformed-parquet");
+    assert!(
+        line["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("damaged"),
+        "{line}"
+    );
+}

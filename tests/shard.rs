@@ -127,7 +127,10 @@ fn text_shards_concatenate_to_the_input_bytes() {
         for p in &parts {
             joined.extend(decompressed(p));
         }
-        assert!(joined == whole, "{cut:?}: the shards together are the input");
+        assert!(
+            joined == whole,
+            "{cut:?}: the shards together are the input"
+        );
         if let ["--parts", n, ..] = cut {
             assert_eq!(parts.len(), n.parse::<usize>().unwrap(), "{cut:?}");
         }
@@ -193,7 +196,12 @@ fn parts_are_balanced_by_games_and_never_more_than_the_games() {
     let gen = dir.path().join("gen.grec");
     let (code, _, err) = run(
         &[
-            "gen", "--game", "oshi", "--count", "10", "-o",
+            "gen",
+            "--game",
+            "oshi",
+            "--count",
+            "10",
+            "-o",
             gen.to_str().unwrap(),
         ],
         None,
@@ -229,7 +237,10 @@ fn standard_input_is_sharded_too() {
         Some(&input),
     );
     assert_eq!(code, 0, "{err}");
-    let joined: Vec<u8> = shards(&out).iter().flat_map(|p| fs::read(p).unwrap()).collect();
+    let joined: Vec<u8> = shards(&out)
+        .iter()
+        .flat_map(|p| fs::read(p).unwrap())
+        .collect();
     assert_eq!(joined, input);
 }
 
