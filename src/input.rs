@@ -562,9 +562,41 @@ where
     M: Fn(Option<&Chunk>, &mut dyn ReadGame<'_>, Result<&'static dyn AnyGame, Problem>) -> T + Sync,
     E: FnMut(Option<&Chunk>, T) -> io::Result<ControlFlow<()>>,
 {
-    use rayon::prelude::*;
     let mut file = tempfile::tempfile()?;
     io::copy(&mut input, &mut file)?;
+    parquet_mapped(file, opts, map, each)
+}
+
+/// Reads the games of a Parquet file on disk in place, as [`read_mapped`]
+/// reads any input.
+pub fn read_parquet_in_place<T, M, E>(
+    file: std::fs::File,
+    opts: &Options,
+    map: M,
+    mut each: E,
+) -> io::Result<Reading>
+where
+    T: Send,
+    M: Fn(Option<&Chunk>, &mut dyn ReadGame<'_>, Result<&'static dyn AnyGame, Problem>) -> T + Sync,
+    E: FnMut(Option<&Chunk>, T) -> io::Result<ControlFlow<()>>,
+{
+    parquet_mapped(file, opts, &map, &mut each).map(Reading::flow)
+}
+
+/// The games of a Parquet file, a batch at a time, mapped on the
+/// pipeline's threads, handed on in order.
+fn parquet_mapped<T, M, E>(
+    file: std::fs::File,
+    opts: &Options,
+    map: &M,
+    each: &mut E,
+) -> io::Result<ControlFlow<()>>
+where
+    T: Send,
+    M: Fn(Option<&Chunk>, &mut dyn ReadGame<'_>, Result<&'static dyn AnyGame, Problem>) -> T + Sync,
+    E: FnMut(Option<&Chunk>, T) -> io::Result<ControlFlow<()>>,
+{
+    use rayon::prelude::*;
     let mut games = match GamesReader::open(file) {
         Ok(games) => games,
         Err(p) => return each(None, map_json(Err(p), opts, map)),

@@ -192,6 +192,13 @@ fn validate_stats_and_filter_read_parquet_like_any_input() {
     assert!(from_parquet.matches("[Game \"oshi\"]").count() > 5);
     assert_eq!(from_parquet, picked(c));
 
+    // Compressed, it is read the same (decompressed to a temporary file).
+    let gz = dir.path().join("all.parquet.gz");
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut enc, &fs::read(&pq).unwrap()).unwrap();
+    fs::write(&gz, enc.finish().unwrap()).unwrap();
+    assert_eq!(verdicts(gz.to_str().unwrap()), from_text);
+
     // A folder walk picks Parquet files up too.
     let walked = dir.path().join("walk");
     fs::create_dir(&walked).unwrap();

@@ -162,6 +162,19 @@ impl Source {
         }
     }
 
+    /// The input's file, when it is a Parquet file as it is (not
+    /// compressed), to be read in place.
+    fn parquet_file(&self) -> Option<File> {
+        use std::io::Read;
+        let (Source::File(p) | Source::Spooled(p)) = self else {
+            return None;
+        };
+        let mut file = File::open(p).ok()?;
+        let mut head = [0u8; 4];
+        file.read_exact(&mut head).ok()?;
+        (&head == b"PAR1").then_some(file)
+    }
+
     /// Opens the input: decompressed when it is gzip or Zstandard, as
     /// UTF-8, its bytes counted on `progress`.
     pub fn open(&self, encoding: Encoding, progress: &Progress) -> io::Result<Input> {
@@ -565,10 +578,18 @@ where
             let map = |chunk: Option<&Chunk>, game: &mut dyn ReadGame<'_>, rules| {
                 map(&name, format, chunk, game, rules)
             };
-            read::read_mapped(opened.reader, format, opts, map, |chunk, t| {
+            let each = |chunk: Option<&Chunk>, t| {
                 games += 1;
                 each(&name, Item::Game(chunk, t)).map_err(output_error)
-            })
+            };
+            // A Parquet file on disk is read where it is, not copied first.
+            match source
+                .parquet_file()
+                .filter(|_| matches!(format, Format::Parquet))
+            {
+                Some(file) => read::read_parquet_in_place(file, opts, map, each),
+                None => read::read_mapped(opened.reader, format, opts, map, each),
+            }
         });
         if let Ok(r) = &result {
             for (what, n) in &r.skipped {
