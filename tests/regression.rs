@@ -932,3 +932,37 @@ fn a_parquet_file_whose_lengths_point_past_its_end_is_rejected_as_damaged() {
         "{line}"
     );
 }
+
+/// Found by fuzzing (`parquet`, in CI's 15-second smoke): a 15 KB Parquet
+/// file whose footer holds a list of two billion booleans took ten seconds
+/// to reject — the parquet crate skips a list of booleans as if its
+/// elements took no bytes. The footer is walked first now
+/// (`convert::parquet::footer_holds_together`) and the file refused at
+/// once as damaged.
+#[test]
+fn a_parquet_footer_counting_more_elements_than_bytes_is_refused_as_damaged() {
+    let file = root().join("tests/data/parquet/endless-footer-list.parquet");
+    let footer = {
+        let bytes = fs::read(&file).unwrap();
+        let n = bytes.len();
+        let size = u32::from_le_bytes(bytes[n - 8..n - 4].try_into().unwrap()) as usize;
+        bytes[n - 8 - size..n - 8].to_vec()
+    };
+    assert!(!gamerec::convert::parquet::footer_holds_together(&footer));
+    let out = gamerec()
+        .args(["validate", "--format", "json"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let line: serde_json::Value =
+        serde_json::from_str(String::from_utf8(out.stdout).unwrap().trim()).unwrap();
+    assert_eq!(line["error"]["code"], "malformed-parquet");
+    assert!(
+        line["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("footer does not hold together"),
+        "{line}"
+    );
+}
