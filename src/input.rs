@@ -369,18 +369,20 @@ fn leniently<T>(chunk: &Chunk, opts: &Options, f: &mut MapMut<'_, T>) -> Vec<T> 
         .collect()
 }
 
-/// A game read from JSON, or why none could be.
-fn from_json(
+/// Hands `f` a game read from JSON or Parquet as a record (its rules
+/// found), or why none could be read (located in `chunk`, when there is
+/// one).
+fn with_record<T>(
     chunk: Option<&Chunk>,
     game: Result<GameIn, Problem>,
     opts: &Options,
-    each: &mut Each<'_>,
-) -> io::Result<ControlFlow<()>> {
+    f: impl FnOnce(Option<&Chunk>, &mut dyn ReadGame<'_>, Result<&'static dyn AnyGame, Problem>) -> T,
+) -> T {
     match game.and_then(GameIn::into_record) {
         Ok(mut record) => {
             let mut repairs = Vec::new();
             let rules = archive::repaired(&mut record, None, opts, &mut repairs, &[]);
-            each(
+            f(
                 None,
                 &mut RecordSource::repaired(&record, None, repairs),
                 rules,
@@ -388,13 +390,23 @@ fn from_json(
         }
         Err(p) => {
             let record = Record::default();
-            each(
+            f(
                 chunk,
                 &mut RecordSource::new(&record, Some(p.clone())),
                 Err(p),
             )
         }
     }
+}
+
+/// A game read from JSON, or why none could be.
+fn from_json(
+    chunk: Option<&Chunk>,
+    game: Result<GameIn, Problem>,
+    opts: &Options,
+    each: &mut Each<'_>,
+) -> io::Result<ControlFlow<()>> {
+    with_record(chunk, game, opts, |c, g, r| each(c, g, r))
 }
 
 fn malformed_json(e: serde_json::Error, line_base: usize) -> Problem {
@@ -526,25 +538,7 @@ const PARQUET_BATCH: usize = 512;
 /// What `map` makes of a game read from JSON or Parquet (or of why none
 /// could be read).
 fn map_json<T>(game: Result<GameIn, Problem>, opts: &Options, map: &Map<'_, T>) -> T {
-    match game.and_then(GameIn::into_record) {
-        Ok(mut record) => {
-            let mut repairs = Vec::new();
-            let rules = archive::repaired(&mut record, None, opts, &mut repairs, &[]);
-            map(
-                None,
-                &mut RecordSource::repaired(&record, None, repairs),
-                rules,
-            )
-        }
-        Err(p) => {
-            let record = Record::default();
-            map(
-                None,
-                &mut RecordSource::new(&record, Some(p.clone())),
-                Err(p),
-            )
-        }
-    }
+    with_record(None, game, opts, |c, g, r| map(c, g, r))
 }
 
 /// Reads a Parquet games table (copied to a temporary file first: Parquet
