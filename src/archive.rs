@@ -10,6 +10,7 @@ use crate::record::{
 };
 use crate::registry::{self, AnyGame};
 use crate::replay::Outcome;
+use serde::Serialize;
 use std::io::{self, BufRead};
 use std::ops::ControlFlow;
 
@@ -419,4 +420,114 @@ pub fn nth_game<R: BufRead>(
         }
     }
     Ok(None)
+}
+
+/// One game's report as `validate --format json` writes it
+/// (notation/validate-json.md); every front end builds it here.
+#[derive(Serialize)]
+pub struct JsonGame<'a> {
+    pub file: &'a str,
+    pub index: Option<usize>,
+    pub game: Option<&'a str>,
+    pub valid: bool,
+    pub plies: usize,
+    pub outcome: Option<&'a Outcome>,
+    pub error: Option<JsonError<'a>>,
+    /// With `--lenient` only: what was repaired.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repairs: Option<Vec<JsonRepair<'a>>>,
+}
+
+impl<'a> JsonGame<'a> {
+    /// The report of a game of input `file`, read from `chunk` (`None`
+    /// for JSON); with its repairs when read leniently.
+    pub fn new(
+        file: &'a str,
+        chunk: Option<&Chunk>,
+        report: &'a GameReport,
+        lenient: bool,
+    ) -> JsonGame<'a> {
+        JsonGame {
+            file,
+            index: report.index,
+            game: report.game,
+            valid: report.is_valid(),
+            plies: report.plies,
+            outcome: report.outcome.as_ref(),
+            error: report.error.as_ref().map(|p| JsonError::new(chunk, p)),
+            repairs: lenient.then(|| {
+                let repairs = report.repairs.iter();
+                repairs.map(|r| JsonRepair::new(chunk, r)).collect()
+            }),
+        }
+    }
+}
+
+/// The JSON form of a problem: its place when there is one (a game read
+/// from JSON has no line and column of its own).
+#[derive(Serialize)]
+pub struct JsonError<'a> {
+    pub code: &'a str,
+    pub message: &'a str,
+    #[serde(flatten)]
+    pub at: JsonAt,
+    pub ply: Option<usize>,
+    pub token: Option<&'a str>,
+}
+
+/// Where a problem or a repair stands, in JSON: line, column and offset;
+/// null for a game read from JSON (it has no lines of its own).
+#[derive(Serialize)]
+pub struct JsonAt {
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    pub offset: Option<usize>,
+}
+
+impl JsonAt {
+    pub fn new(chunk: Option<&Chunk>, span: Span) -> Self {
+        let at = chunk.map(|c| c.locate(span.start));
+        JsonAt {
+            line: at.map(|a| a.0),
+            column: at.map(|a| a.1),
+            offset: at.map(|_| span.start),
+        }
+    }
+}
+
+impl<'a> JsonError<'a> {
+    pub fn new(chunk: Option<&Chunk>, p: &'a Problem) -> Self {
+        JsonError {
+            code: p.code.as_str(),
+            message: &p.message,
+            at: JsonAt::new(chunk, p.span),
+            ply: p.ply,
+            token: p.token.as_deref(),
+        }
+    }
+}
+
+/// One repair of `--lenient` in `--format json`.
+#[derive(Serialize)]
+pub struct JsonRepair<'a> {
+    pub code: &'a str,
+    pub message: &'a str,
+    #[serde(flatten)]
+    pub at: JsonAt,
+    pub ply: Option<usize>,
+    pub before: &'a str,
+    pub after: &'a str,
+}
+
+impl<'a> JsonRepair<'a> {
+    pub fn new(chunk: Option<&Chunk>, r: &'a Repair) -> Self {
+        JsonRepair {
+            code: r.code.as_str(),
+            message: &r.message,
+            at: JsonAt::new(chunk, r.span),
+            ply: r.ply,
+            before: &r.before,
+            after: &r.after,
+        }
+    }
 }

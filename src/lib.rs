@@ -59,6 +59,8 @@ pub mod sites;
 pub mod stats;
 // Every input format:
 pub mod input;
+// Whole inputs, as every front end opens them:
+pub mod sources;
 
 #[cfg(test)]
 mod testkit;

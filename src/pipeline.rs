@@ -20,8 +20,31 @@ pub fn set_jobs(n: usize) {
     JOBS.store(n, Ordering::Relaxed);
 }
 
+thread_local! {
+    /// [`with_jobs`]'s width on this thread (0: none set).
+    static THREAD_JOBS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Runs `f` with `n` threads mapping the chunks of the inputs it reads on
+/// this thread (0: one per core), whatever [`set_jobs`] said: for a
+/// library caller (the Python package) whose calls each choose their own.
+pub fn with_jobs<T>(n: usize, f: impl FnOnce() -> T) -> T {
+    let n = match n {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    let before = THREAD_JOBS.with(|j| j.replace(n));
+    let out = f();
+    THREAD_JOBS.with(|j| j.set(before));
+    out
+}
+
 /// How many threads map chunks.
 pub fn jobs() -> usize {
+    let here = THREAD_JOBS.with(|j| j.get());
+    if here != 0 {
+        return here;
+    }
     match JOBS.load(Ordering::Relaxed) {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,

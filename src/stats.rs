@@ -2,9 +2,10 @@
 //! (`--summary`), as JSON or CSV with fixed columns (notation/stats.md).
 
 use crate::convert::parquet::Kind;
-use crate::convert::Converted;
-use crate::record::ResultToken;
-use crate::registry::stats_columns;
+use crate::convert::{Collect, Converted, TraceOptions};
+use crate::problem::Problem;
+use crate::record::{ReadGame, ResultToken};
+use crate::registry::{stats_columns, tell, AnyGame};
 use serde::Serialize;
 use serde_json::{Map, Number, Value};
 use std::collections::{BTreeMap, HashMap};
@@ -109,6 +110,23 @@ fn first_mover(g: &Converted) -> Option<&'static str> {
         t.first_mover
     };
     Some(g.sides[side.index()])
+}
+
+/// What the statistics need of a game as it is read: its head, its first
+/// legal turn, its verdict and the replay's totals with the branching
+/// factor (its `index` is left for the caller to set).
+pub fn traced(
+    game: &mut dyn ReadGame<'_>,
+    rules: Result<&'static dyn AnyGame, Problem>,
+) -> Converted {
+    let trace = TraceOptions {
+        syntax_only: false,
+        branching: true,
+        site: false,
+    };
+    let mut collect = Collect::new(0).first_only();
+    tell(game, rules, trace, &mut collect);
+    collect.into_game()
 }
 
 /// The statistics row of a converted (traced) game.

@@ -22,6 +22,7 @@ const LAYERS: &[&[&str]] = &[
     &["registry"],
     &["archive", "stats", "sites"],
     &["input"],
+    &["sources"],
 ];
 
 fn root() -> &'static Path {

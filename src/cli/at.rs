@@ -2,7 +2,7 @@
 //! file (any input format), a bare position of a named game, or a game's
 //! start; and how a failure to reach it is reported.
 
-use super::input::{format, EncodingArg, Opened, Source};
+use super::input::{format, EncodingArg, Open, Opened, Source};
 use super::messages;
 use super::render::problem_report;
 use gamerec::input::read_nth;

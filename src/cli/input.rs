@@ -10,20 +10,20 @@ use super::messages;
 use super::progress::Progress;
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use gamerec::archive::Options;
-use gamerec::decode::{self, Compression, Encoding, Input};
+use gamerec::decode::{Encoding, Input};
 use gamerec::input::{self as read, Format};
 use gamerec::lenient::Lenient;
 use gamerec::problem::Problem;
 use gamerec::record::{Chunk, ReadGame};
 use gamerec::registry::{self, AnyGame};
 use gamerec::sites::{links, records};
+use gamerec::sources::read_input;
 use std::fs::{File, Metadata};
 use std::io::{self, BufRead, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
-/// Extensions of record files picked up when walking a directory.
-pub const RECORD_EXTENSIONS: &[&str] = &["grec", "txt", "json", "jsonl", "parquet"];
+pub use gamerec::sources::{is_record_file, Source};
 
 /// The options every subcommand that reads archives shares.
 #[derive(clap::Args, Clone, Debug)]
@@ -125,77 +125,16 @@ pub fn from_values() -> PossibleValuesParser {
     PossibleValuesParser::new(values)
 }
 
-/// One input to read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Source {
-    Stdin,
-    File(PathBuf),
-    /// Standard input, copied to this temporary file (to be read twice).
-    Spooled(PathBuf),
-}
-
-impl Source {
-    pub fn name(&self) -> String {
-        match self {
-            Source::Stdin | Source::Spooled(_) => "<stdin>".into(),
-            Source::File(p) => p.display().to_string(),
-        }
-    }
-
-    /// The file name's extension, lowercase, after any compression suffix
-    /// (`games.grec.gz` → `grec`); `None` for stdin.
-    pub fn extension(&self) -> Option<String> {
-        match self {
-            Source::Stdin | Source::Spooled(_) => None,
-            Source::File(p) => extension(p),
-        }
-    }
-
-    /// The compression the file's name announces.
-    fn named_compression(&self) -> Option<Compression> {
-        match self {
-            Source::Stdin | Source::Spooled(_) => None,
-            Source::File(p) => p
-                .extension()
-                .and_then(|e| e.to_str())
-                .and_then(Compression::of_extension),
-        }
-    }
-
-    /// The input's file, when it is a Parquet file as it is (not
-    /// compressed), to be read in place.
-    fn parquet_file(&self) -> Option<File> {
-        use std::io::Read;
-        let (Source::File(p) | Source::Spooled(p)) = self else {
-            return None;
-        };
-        let mut file = File::open(p).ok()?;
-        let mut head = [0u8; 4];
-        file.read_exact(&mut head).ok()?;
-        (&head == b"PAR1").then_some(file)
-    }
-
+/// Opening a [`Source`] with its bytes counted on the progress bar.
+pub trait Open {
     /// Opens the input: decompressed when it is gzip or Zstandard, as
     /// UTF-8, its bytes counted on `progress`.
-    pub fn open(&self, encoding: Encoding, progress: &Progress) -> io::Result<Input> {
-        let raw: Box<dyn io::Read + Send> = match self {
-            Source::Stdin => Box::new(io::stdin()),
-            Source::File(p) | Source::Spooled(p) => Box::new(File::open(p)?),
-        };
-        decode::open(progress.count(raw), self.named_compression(), encoding)
-    }
+    fn open(&self, encoding: Encoding, progress: &Progress) -> io::Result<Input>;
 }
 
-/// `path`'s extension, lowercase, after any compression suffix.
-fn extension(path: &Path) -> Option<String> {
-    let ext = |p: &Path| {
-        p.extension()
-            .and_then(|e| e.to_str())
-            .map(str::to_ascii_lowercase)
-    };
-    match ext(path) {
-        Some(e) if decode::SUFFIXES.contains(&e.as_str()) => ext(&path.with_extension("")),
-        other => other,
+impl Open for Source {
+    fn open(&self, encoding: Encoding, progress: &Progress) -> io::Result<Input> {
+        self.open_with(encoding, |raw| progress.count(raw))
     }
 }
 
@@ -372,11 +311,6 @@ pub fn expand(paths: &[PathBuf], all: bool, output: &Output) -> Option<Vec<Sourc
         }
     }
     Some(out)
-}
-
-/// `*.grec`, `*.txt`, `*.json`, `*.jsonl`, `*.parquet`, also compressed.
-fn is_record_file(path: &Path) -> bool {
-    extension(path).is_some_and(|e| RECORD_EXTENSIONS.contains(&e.as_str()))
 }
 
 fn walk(dir: &Path, all: bool, output: &Output, out: &mut Vec<Source>) {
@@ -562,7 +496,7 @@ where
     let mut read = Read::default();
     for source in sources {
         let name = source.name();
-        let mut opened = match source.open(args.encoding.encoding(), progress) {
+        let opened = match source.open(args.encoding.encoding(), progress) {
             Ok(reader) => Opened {
                 extension: source.extension(),
                 reader,
@@ -574,23 +508,29 @@ where
         };
         read.files += 1;
         let mut games = 0;
-        let result = format(&args.from, &mut opened).and_then(|format| {
-            let map = |chunk: Option<&Chunk>, game: &mut dyn ReadGame<'_>, rules| {
-                map(&name, format, chunk, game, rules)
-            };
-            let each = |chunk: Option<&Chunk>, t| {
-                games += 1;
-                each(&name, Item::Game(chunk, t)).map_err(output_error)
-            };
-            // A Parquet file on disk is read where it is, not copied first.
-            match source
-                .parquet_file()
-                .filter(|_| matches!(format, Format::Parquet))
-            {
-                Some(file) => read::read_parquet_in_place(file, opts, map, each),
-                None => read::read_mapped(opened.reader, format, opts, map, each),
-            }
-        });
+        let from = match args.from.as_str() {
+            "auto" => None,
+            name => Format::named(name),
+        };
+        let map_game = |format: Format,
+                        chunk: Option<&Chunk>,
+                        game: &mut dyn ReadGame<'_>,
+                        rules| { map(&name, format, chunk, game, rules) };
+        let each_game = |chunk: Option<&Chunk>, t| {
+            games += 1;
+            each(&name, Item::Game(chunk, t)).map_err(output_error)
+        };
+        let in_place = source.parquet_file();
+        let ext = opened.extension.as_deref();
+        let result = read_input(
+            opened.reader,
+            ext,
+            in_place,
+            from,
+            opts,
+            map_game,
+            each_game,
+        );
         if let Ok(r) = &result {
             for (what, n) in &r.skipped {
                 match read.skipped.iter_mut().find(|(w, _)| w == what) {

@@ -8,7 +8,9 @@
 //! converted as `convert` would.
 
 use super::convert::{self, Dest, Job, To};
-use super::input::{expand, format, options, read_all, InputArgs, Item, Opened, Output, Source};
+use super::input::{
+    expand, format, options, read_all, InputArgs, Item, Open, Opened, Output, Source,
+};
 use super::messages;
 use super::progress::Progress;
 use clap::ValueEnum;

@@ -9,12 +9,13 @@ use super::render::{problem_report, repair_lines, ColorChoice, Repaired};
 use clap::ValueEnum;
 use gamerec::convert::csv::spreadsheet_safe;
 use gamerec::convert::parquet::Table;
-use gamerec::convert::{Collect, Converted, TraceOptions};
+use gamerec::convert::Converted;
 use gamerec::problem::{Problem, Repair};
 use gamerec::record::{title, Chunk, ReadGame};
-use gamerec::registry::{tell, AnyGame};
+use gamerec::registry::AnyGame;
 use gamerec::stats::{
-    game_header, game_kinds, game_row, summary_cell, summary_kinds, Summary, SUMMARY_COLUMNS,
+    game_header, game_kinds, game_row, summary_cell, summary_kinds, traced, Summary,
+    SUMMARY_COLUMNS,
 };
 use serde_json::Value;
 use std::io::{self, Write};
@@ -174,11 +175,6 @@ pub fn run(args: Args) {
         StatsFormat::Json => Out::Json(writer),
     };
     let color = args.color.for_stderr();
-    let trace = TraceOptions {
-        syntax_only: false,
-        branching: true,
-        site: false,
-    };
     let header = match (args.format, args.summary) {
         (StatsFormat::Json | StatsFormat::Parquet, _) => Ok(()),
         (StatsFormat::Csv, true) => out.row(SUMMARY_COLUMNS.map(String::from)),
@@ -194,10 +190,7 @@ pub fn run(args: Args) {
                rules: Result<&'static dyn AnyGame, Problem>| {
         let title = title(game.tags(), rules.as_ref().map_or(["", ""], |r| r.sides()));
         let repairs = game.repairs().to_vec();
-        // Statistics need no turn but the first.
-        let mut collect = Collect::new(0).first_only();
-        tell(game, rules, trace, &mut collect);
-        (collect.into_game(), title, repairs)
+        (traced(game, rules), title, repairs)
     };
     let mut repaired = Repaired::default();
     let each = |name: &str, item: Item<'_, (Converted, Option<String>, Vec<Repair>)>| {

@@ -5,13 +5,10 @@ use super::input::{expand, options, read_all, InputArgs, Item, LenientArgs, Outp
 use super::jobs::Jobs;
 use super::messages;
 use super::progress::Progress;
-use super::render::{
-    place, problem_report, repair_lines, ColorChoice, JsonError, JsonRepair, Repaired,
-};
-use gamerec::archive::{self, GameReport};
+use super::render::{place, problem_report, repair_lines, ColorChoice, Repaired};
+use gamerec::archive::{self, GameReport, JsonGame};
 use gamerec::record::{Chunk, ReadGame};
 use gamerec::replay::Outcome;
-use serde::Serialize;
 use std::io::{self, IsTerminal, Write};
 use std::ops::ControlFlow;
 use std::time::Instant;
@@ -55,21 +52,6 @@ enum Format {
     Json,
 }
 
-/// One line of `--format json`.
-#[derive(Serialize)]
-struct JsonGame<'a> {
-    file: &'a str,
-    index: Option<usize>,
-    game: Option<&'a str>,
-    valid: bool,
-    plies: usize,
-    outcome: Option<&'a Outcome>,
-    error: Option<JsonError<'a>>,
-    /// With `--lenient` only: what was repaired.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    repairs: Option<Vec<JsonRepair<'a>>>,
-}
-
 #[derive(Default)]
 struct Tally {
     games: usize,
@@ -102,19 +84,7 @@ fn write_report(
 ) -> io::Result<()> {
     match args.format {
         Format::Json => {
-            let line = JsonGame {
-                file: name,
-                index: report.index,
-                game: report.game,
-                valid: report.is_valid(),
-                plies: report.plies,
-                outcome: report.outcome.as_ref(),
-                error: report.error.as_ref().map(|p| JsonError::new(chunk, p)),
-                repairs: args.lenient.on().then(|| {
-                    let repairs = report.repairs.iter();
-                    repairs.map(|r| JsonRepair::new(chunk, r)).collect()
-                }),
-            };
+            let line = JsonGame::new(name, chunk, report, args.lenient.on());
             serde_json::to_writer(&mut *out, &line)?;
             writeln!(out)
         }

@@ -1,0 +1,56 @@
+"""gamerec on Dask: the per-game statistics of a sharded archive as a Dask
+DataFrame, one partition per shard, each computed by a worker running the
+Rust library on its own shard::
+
+    import gamerec.dask
+    from dask.distributed import Client
+
+    client = Client()                      # or a cluster's scheduler address
+    df = gamerec.dask.stats("shards/")     # one partition per shard
+    df.groupby("game").plies.mean().compute()
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import gamerec
+from gamerec._shards import Paths, expand, stats_of
+
+__all__ = ["stats", "meta"]
+
+
+def meta():
+    """The empty pandas DataFrame every partition matches: the columns of
+    ``gamerec stats --format parquet``, as pandas ``ArrowDtype`` columns
+    (integers stay integers where a value is missing)."""
+    import pandas as pd
+
+    return gamerec.stats_schema().empty_table().to_pandas(types_mapper=pd.ArrowDtype)
+
+
+def _partition(path: str, jobs: Optional[int]):
+    import pandas as pd
+
+    return stats_of(path, jobs).to_pandas(types_mapper=pd.ArrowDtype)
+
+
+def stats(paths: Paths, *, jobs: Optional[int] = 1):
+    """A Dask DataFrame of per-game statistics (the rows and columns of
+    ``gamerec stats --format parquet``), one partition per shard, in
+    order. ``paths``: shard files or a folder of them (``gamerec shard``
+    makes them), or URLs fsspec opens. ``jobs``: threads per task (1: Dask
+    runs one task per worker thread)."""
+    import dask.dataframe as dd
+
+    shards = expand(paths)
+    if not shards:
+        raise gamerec.RecordError("no shard to read")
+    return dd.from_map(
+        _partition,
+        shards,
+        jobs=jobs,
+        meta=meta(),
+        label="gamerec-stats",
+        enforce_metadata=True,
+    )

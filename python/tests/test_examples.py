@@ -1,0 +1,23 @@
+"""The notebook-style example runs and shows what it promises."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from conftest import FIXTURES, ROOT
+
+
+def test_the_tour_runs(tmp_path):
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "python" / "examples" / "tour.py"), str(FIXTURES), str(tmp_path)],
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "162 games read, 49 valid" in out.stdout
+    assert "outcome: Outcome(" in out.stdout
+    svg = (tmp_path / "tour.svg").read_text()
+    assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
+    for game in ("oshi", "iqishiqi", "retsami", "roshi", "vagabond"):
+        assert game in out.stdout
