@@ -828,7 +828,22 @@ fn read(
     let jobs = jobs_of(jobs);
     std::thread::Builder::new()
         .name("gamerec-read".into())
-        .spawn(move || read_thread(inputs, how, tx, jobs))
+        .spawn(move || {
+            // A panic of the library would end the iteration silently, as
+            // if the input ended there: it is said instead.
+            let said = tx.clone();
+            let run = std::panic::AssertUnwindSafe(|| read_thread(inputs, how, tx, jobs));
+            if let Err(panic) = std::panic::catch_unwind(run) {
+                let what = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                let _ = said.send(Next::Failed(format!(
+                    "internal error while reading (a bug of gamerec: please report it): {what}"
+                )));
+            }
+        })
         .map_err(|e| RecordError::new_err(format!("cannot start a reading thread: {e}")))?;
     Ok(Games { rx })
 }
