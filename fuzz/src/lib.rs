@@ -6,8 +6,8 @@
 
 pub mod cli;
 
-use cli::render::{problem_report, JsonError};
-use gamerec::archive::{report, Options};
+use cli::render::problem_report;
+use gamerec::archive::{report, JsonError, Options};
 use gamerec::convert::json::{self, JsonSink};
 use gamerec::convert::out::Rendered;
 use gamerec::convert::text::TextSink;
