@@ -34,6 +34,19 @@ pub struct GameReport {
 }
 
 impl GameReport {
+    /// The report of an input that holds no game at all (`no-games`).
+    pub fn no_game() -> GameReport {
+        GameReport {
+            index: None,
+            game: None,
+            title: None,
+            plies: 0,
+            outcome: None,
+            error: Some(no_games()),
+            repairs: Vec::new(),
+        }
+    }
+
     pub fn is_valid(&self) -> bool {
         self.error.is_none()
     }

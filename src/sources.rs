@@ -75,39 +75,6 @@ impl Source {
         };
         decode::open(wrap(raw), self.named_compression(), encoding)
     }
-
-    /// Reads every game of the input ([`read_input`]).
-    pub fn read<T, M, E>(
-        &self,
-        encoding: Encoding,
-        from: Option<Format>,
-        opts: &Options,
-        map: M,
-        each: E,
-    ) -> io::Result<Reading>
-    where
-        T: Send,
-        M: Fn(
-                Format,
-                Option<&Chunk>,
-                &mut dyn ReadGame<'_>,
-                Result<&'static dyn AnyGame, Problem>,
-            ) -> T
-            + Sync,
-        E: FnMut(Option<&Chunk>, T) -> io::Result<ControlFlow<()>>,
-    {
-        let input = self.open_with(encoding, |raw| raw)?;
-        let ext = self.extension();
-        read_input(
-            input,
-            ext.as_deref(),
-            self.parquet_file(),
-            from,
-            opts,
-            map,
-            each,
-        )
-    }
 }
 
 /// `path`'s extension, lowercase, after any compression suffix.

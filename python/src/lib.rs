@@ -880,15 +880,7 @@ fn validate<'py>(
                 let (any, _) =
                     read_one(p, &how, map, each).map_err(|e| format!("{}: {e}", p.name))?;
                 if !any {
-                    let report = GameReport {
-                        index: None,
-                        game: None,
-                        title: None,
-                        plies: 0,
-                        outcome: None,
-                        error: Some(archive::no_games()),
-                        repairs: Vec::new(),
-                    };
+                    let report = GameReport::no_game();
                     let nothing = Chunk::from_bytes(Vec::new());
                     let line = JsonGame::new(&p.name, Some(&nothing), &report, false);
                     out.push(serde_json::to_value(&line).map_err(|e| e.to_string())?);

@@ -151,15 +151,7 @@ pub fn run(args: Args) {
         let (chunk, mut report) = match item {
             Item::Game(chunk, report) => (chunk, report),
             Item::Empty => {
-                let report = GameReport {
-                    index: None,
-                    game: None,
-                    title: None,
-                    plies: 0,
-                    outcome: None,
-                    error: Some(archive::no_games()),
-                    repairs: Vec::new(),
-                };
+                let report = GameReport::no_game();
                 let nothing = Chunk::from_bytes(Vec::new());
                 write_report(&mut out, &args, name, Some(&nothing), &report)?;
                 tally.empty += 1;
