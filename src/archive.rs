@@ -401,15 +401,7 @@ pub fn validate_until<R: BufRead + Send>(
         },
     )?;
     if index == 0 && !stopped {
-        let report = GameReport {
-            index: None,
-            game: None,
-            title: None,
-            plies: 0,
-            outcome: None,
-            error: Some(no_games()),
-            repairs: Vec::new(),
-        };
+        let report = GameReport::no_game();
         // The walk ends here whatever `each` answers.
         let _ = each(&Chunk::from_bytes(Vec::new()), report)?;
     }
