@@ -87,7 +87,7 @@ fn play_out<G: Rules + Notation>(
     index: u64,
     opts: &GenOptions,
     visit: &mut dyn FnMut(&G::Position),
-) -> (Vec<TurnOut>, Option<Ending>) {
+) -> (Vec<TurnOut<'static>>, Option<Ending>) {
     let mut rng = stream(seed, index);
     let mut pos = G::start(&[]).expect("the standard start needs no tag");
     let first_mover = G::first_mover(&pos);
@@ -130,7 +130,7 @@ fn play_out<G: Rules + Notation>(
             number,
             second,
             side: G::SIDES[mover.index()],
-            text,
+            text: text.into(),
             written: None,
             facts: None,
             site: None,

@@ -170,7 +170,7 @@ pub fn game_row(file: &str, g: &Converted) -> GameRow {
                 g.turns
                     .first()
                     .filter(|t| t.facts.is_some())
-                    .map(|t| t.text.as_str()),
+                    .map(|t| t.text.as_ref()),
             ),
         ),
         ("event", text(g.tag("Event"))),
@@ -307,8 +307,9 @@ impl Summary {
             t.branching.push(b);
         }
         // In one labelling, whatever the record's settings.
-        if let Some(opening) = trace.opening.as_ref().or(g.turns.first().map(|t| &t.text)) {
-            *t.first_turns.entry(opening.clone()).or_default() += 1;
+        let first = g.turns.first().map(|t| t.text.as_ref());
+        if let Some(opening) = trace.opening.as_deref().or(first) {
+            *t.first_turns.entry(opening.to_owned()).or_default() += 1;
         }
         if outcome.result == ResultToken::Unknown {
             return;

@@ -293,7 +293,7 @@ impl GameSink for Checked<'_> {
         self.text.head(head);
     }
 
-    fn turn(&mut self, turn: TurnOut) {
+    fn turn(&mut self, turn: TurnOut<'_>) {
         self.text.turn(turn);
     }
 

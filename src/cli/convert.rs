@@ -263,7 +263,7 @@ impl GameSink for Recorder<'_> {
         self.inner.head(head);
     }
 
-    fn turn(&mut self, turn: TurnOut) {
+    fn turn(&mut self, turn: TurnOut<'_>) {
         self.noted.turns += 1;
         self.noted.turn_comments += turn.comments.len();
         self.inner.turn(turn);

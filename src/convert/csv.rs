@@ -131,7 +131,7 @@ impl GameSink for CsvSink<'_> {
         self.game = head.game;
     }
 
-    fn turn(&mut self, turn: TurnOut) {
+    fn turn(&mut self, turn: TurnOut<'_>) {
         let row = Row::new(
             &self.file,
             self.game.unwrap_or(""),

@@ -176,7 +176,7 @@ impl GameSink for JsonSink<'_, '_> {
         self.comments = head.comments.to_vec();
     }
 
-    fn turn(&mut self, turn: TurnOut) {
+    fn turn(&mut self, turn: TurnOut<'_>) {
         if !self.first {
             self.turns.push(',');
         }

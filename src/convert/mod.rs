@@ -15,6 +15,7 @@ pub mod site;
 pub mod text;
 
 use crate::game::{Facts, MoveFacts, Side, Statistics};
+use std::borrow::Cow;
 use crate::problem::Problem;
 use crate::record::{ReadGame, Record, RecordSource, ResultToken, Tag, TurnIn};
 use crate::replay::{first_turn, judged, play_turns, turn_at, Outcome, Replay, Visitor};
@@ -24,7 +25,7 @@ pub const LEADING_TAGS: [&str; 5] = ["Game", "Event", "Site", "Date", "Round"];
 
 /// One turn of a converted game.
 #[derive(Clone, Debug, PartialEq)]
-pub struct TurnOut {
+pub struct TurnOut<'a> {
     /// 1-based.
     pub ply: usize,
     /// The move number (`N.` / `N...`).
@@ -33,8 +34,9 @@ pub struct TurnOut {
     pub second: bool,
     /// The side tag of the player who made it (`Red`, `Host`, …).
     pub side: &'static str,
-    /// The canonical spelling for a legal turn; as written otherwise.
-    pub text: String,
+    /// The canonical spelling for a legal turn; as written otherwise
+    /// (borrowed from the input where it can be).
+    pub text: Cow<'a, str>,
     /// As written in the input, when that differs from `text`.
     pub written: Option<String>,
     /// What the turn did; `None` from the first illegal turn on.
@@ -42,6 +44,24 @@ pub struct TurnOut {
     /// The turn in the game's site notation, when asked for.
     pub site: Option<String>,
     pub comments: Vec<String>,
+}
+
+impl TurnOut<'_> {
+    /// The turn with its text its own (to keep past the input it was read
+    /// from).
+    pub fn into_owned(self) -> TurnOut<'static> {
+        TurnOut {
+            ply: self.ply,
+            number: self.number,
+            second: self.second,
+            side: self.side,
+            text: Cow::Owned(self.text.into_owned()),
+            written: self.written,
+            facts: self.facts,
+            site: self.site,
+            comments: self.comments,
+        }
+    }
 }
 
 /// One game ready to be written in any format.
@@ -56,7 +76,7 @@ pub struct Converted {
     pub tags: Vec<(String, String)>,
     /// Comments before the first turn.
     pub comments: Vec<String>,
-    pub turns: Vec<TurnOut>,
+    pub turns: Vec<TurnOut<'static>>,
     /// The result token that ends the movetext, as written.
     pub result: Option<ResultToken>,
     pub outcome: Option<Outcome>,
@@ -179,7 +199,7 @@ impl Tail<'_> {
 /// its turns, its tail.
 pub trait GameSink {
     fn head(&mut self, head: &Head<'_>);
-    fn turn(&mut self, turn: TurnOut);
+    fn turn(&mut self, turn: TurnOut<'_>);
     fn tail(&mut self, tail: &Tail<'_>);
 }
 
@@ -263,12 +283,12 @@ impl GameSink for Collect {
         self.game.comments = head.comments.to_vec();
     }
 
-    fn turn(&mut self, turn: TurnOut) {
+    fn turn(&mut self, turn: TurnOut<'_>) {
         match self.first_only {
-            false => self.game.turns.push(turn),
+            false => self.game.turns.push(turn.into_owned()),
             // Only a legal first turn is needed (the opening).
             true if self.game.turns.is_empty() && turn.facts.is_some() => {
-                self.game.turns.push(turn)
+                self.game.turns.push(turn.into_owned())
             }
             true => {}
         }
@@ -331,9 +351,9 @@ impl<G: Facts> Visitor<G> for Tracer<'_, G> {
             side: G::SIDES[mover.index()],
             written: respelled.then(|| turn.text.to_string()),
             text: if respelled {
-                f.canonical.clone()
+                Cow::Owned(f.canonical.clone())
             } else {
-                turn.text.to_string()
+                Cow::Borrowed(turn.text.as_ref())
             },
             facts: Some(f),
             site,
@@ -348,19 +368,19 @@ impl<G: Facts> Visitor<G> for Tracer<'_, G> {
 
 /// A turn not replayed (after the game's error, or when nothing is
 /// replayed), as written.
-fn as_written(
+fn as_written<'a>(
     i: usize,
-    turn: TurnIn<'_>,
+    turn: &'a TurnIn<'_>,
     sides: [&'static str; 2],
     first: (Side, bool),
-) -> TurnOut {
+) -> TurnOut<'a> {
     let (number, second, mover) = turn_at(i, first.0, first.1);
     TurnOut {
         ply: i + 1,
         number,
         second,
         side: sides[mover.index()],
-        text: turn.text.into_owned(),
+        text: Cow::Borrowed(turn.text.as_ref()),
         written: None,
         facts: None,
         site: None,
@@ -417,7 +437,7 @@ pub fn tell<'a, G: Facts>(
     while let Some(turn) = game.next_turn() {
         sink.turn(as_written(
             told,
-            turn,
+            &turn,
             G::SIDES,
             (first_mover, starts_second),
         ));
@@ -463,7 +483,7 @@ pub fn tell_without_rules<'a>(
     });
     let mut told = 0;
     while let Some(turn) = game.next_turn() {
-        sink.turn(as_written(told, turn, ["", ""], (Side::First, false)));
+        sink.turn(as_written(told, &turn, ["", ""], (Side::First, false)));
         told += 1;
     }
     let end = game.finish();

@@ -33,16 +33,30 @@ impl Rendered {
         self.len == 0
     }
 
+    #[inline]
     pub fn push_str(&mut self, s: &str) {
         self.push_bytes(s.as_bytes());
     }
 
+    #[inline]
     pub fn push(&mut self, c: char) {
         let mut tmp = [0u8; 4];
         self.push_str(c.encode_utf8(&mut tmp));
     }
 
+    #[inline]
     pub fn push_bytes(&mut self, b: &[u8]) {
+        // The common case: in memory, well below SPILL.
+        if self.file.is_none() && self.mem.len() + b.len() <= SPILL {
+            self.len += b.len();
+            self.mem.extend_from_slice(b);
+            return;
+        }
+        self.push_spilling(b);
+    }
+
+    #[cold]
+    fn push_spilling(&mut self, b: &[u8]) {
         self.len += b.len();
         // Spill before a piece that would take the memory past SPILL, so
         // that one large piece (a 10 MB token) never sits in memory too.

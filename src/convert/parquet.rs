@@ -1145,7 +1145,7 @@ mod tests {
             let read = back.next_game().unwrap().unwrap();
             assert_eq!(read.tags, g.tags);
             let turns: Vec<&str> = read.turns.iter().map(|t| t.text.as_str()).collect();
-            let written: Vec<&str> = g.turns.iter().map(|t| t.text.as_str()).collect();
+            let written: Vec<&str> = g.turns.iter().map(|t| t.text.as_ref()).collect();
             assert_eq!(turns, written);
             assert_eq!(read.result.as_deref(), g.result.map(|r| r.as_str()));
         }

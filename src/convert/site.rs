@@ -44,7 +44,7 @@ impl<'o> SiteSink<'o> {
 impl GameSink for SiteSink<'_> {
     fn head(&mut self, _: &Head<'_>) {}
 
-    fn turn(&mut self, turn: TurnOut) {
+    fn turn(&mut self, turn: TurnOut<'_>) {
         if !self.first {
             self.out.push_str(self.separator);
         }

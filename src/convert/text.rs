@@ -129,7 +129,7 @@ impl GameSink for TextSink<'_> {
         self.leading = !head.comments.is_empty();
     }
 
-    fn turn(&mut self, turn: TurnOut) {
+    fn turn(&mut self, turn: TurnOut<'_>) {
         let mut digits = itoa::Buffer::new();
         let out = &mut *self.out;
         // `N...` is needed where the second mover's turn opens the

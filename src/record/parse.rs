@@ -52,18 +52,35 @@ fn context<'a, O>(
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
-fn is_blank(b: u8) -> bool {
-    b.is_ascii_whitespace()
-}
+/// Byte classes for the movetext scan: ASCII white space, the braces,
+/// `;` (blank only where a game's style says so).
+const BLANK: u8 = 1;
+const BRACE: u8 = 2;
+const SEMI: u8 = 4;
+
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = if c.is_ascii_whitespace() {
+            BLANK
+        } else if c == b'{' || c == b'}' {
+            BRACE
+        } else if c == b';' {
+            SEMI
+        } else {
+            0
+        };
+        b += 1;
+    }
+    t
+};
 
 fn is_tag_name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
-/// Where a token ends: white space or a brace.
-fn ends_token(b: u8) -> bool {
-    is_blank(b) || b == b'{' || b == b'}'
-}
 
 /// `[Name "value"]`, returning the name and the raw (still escaped) value.
 fn tag_pair(i: In<'_>) -> IResult<In<'_>, (In<'_>, In<'_>), Expected<'_>> {
@@ -142,6 +159,9 @@ struct Reader<'a> {
     pos: usize,
     /// `;` separates tokens (set per game from its tags).
     semicolons: bool,
+    /// The classes that are blank between tokens, and that end a token.
+    blank_mask: u8,
+    end_mask: u8,
     /// The first byte that is not UTF-8 in the game being read: it is
     /// reported, and read as U+FFFD so the rest of the game is kept.
     bad_byte: Option<Problem>,
@@ -150,11 +170,18 @@ struct Reader<'a> {
 impl<'a> Reader<'a> {
     /// A sub-slice of `src` as text (`start`: its absolute offset, for the
     /// error).
+    #[inline]
     fn utf8(&mut self, bytes: In<'a>, start: usize, what: &str) -> Cow<'a, str> {
         let rel = bytes.as_ptr() as usize - self.src.as_ptr() as usize;
         if let Some(t) = self.text.and_then(|t| t.get(rel..rel + bytes.len())) {
             return Cow::Borrowed(t);
         }
+        self.utf8_checked(bytes, start, what)
+    }
+
+    /// [`Reader::utf8`] where the chunk is not all UTF-8.
+    #[cold]
+    fn utf8_checked(&mut self, bytes: In<'a>, start: usize, what: &str) -> Cow<'a, str> {
         match utf8(bytes, start, what) {
             Ok(t) => Cow::Borrowed(t),
             Err(p) => {
@@ -181,16 +208,38 @@ impl<'a> Reader<'a> {
         self.pos = self.src.len() - rest.len();
     }
 
+    /// Says whether `;` separates tokens (and is blank between them).
+    fn set_semicolons(&mut self, on: bool) {
+        self.semicolons = on;
+        let semi = if on { SEMI } else { 0 };
+        self.blank_mask = BLANK | semi;
+        self.end_mask = BLANK | BRACE | semi;
+    }
+
+    #[inline]
     fn skip_blank(&mut self) {
-        let semicolons = self.semicolons;
-        let (rest, _) = take_while::<_, _, ()>(|b| is_blank(b) || (semicolons && b == b';'))
-            .parse(self.rest())
-            .unwrap_or((self.rest(), &[]));
-        self.advance_to(rest);
+        let (src, mask) = (self.src, self.blank_mask);
+        let mut p = self.pos;
+        while p < src.len() && CLASS[usize::from(src[p])] & mask != 0 {
+            p += 1;
+        }
+        self.pos = p;
+    }
+
+    /// Where the token starting at `from` ends (its first byte is taken
+    /// whatever it is).
+    #[inline]
+    fn token_end(&self, from: usize) -> usize {
+        let (src, mask) = (self.src, self.end_mask);
+        let mut p = from + 1;
+        while p < src.len() && CLASS[usize::from(src[p])] & mask == 0 {
+            p += 1;
+        }
+        p.min(src.len())
     }
 
     fn ends_token(&self, b: u8) -> bool {
-        ends_token(b) || (self.semicolons && b == b';')
+        CLASS[usize::from(b)] & self.end_mask != 0
     }
 
     fn peek(&self) -> Option<u8> {
@@ -298,7 +347,7 @@ impl<'a> Reader<'a> {
         follows_game: bool,
         style: &dyn Fn(&[Tag]) -> MovetextStyle,
     ) -> (Vec<Tag>, Option<Problem>) {
-        self.semicolons = false;
+        self.set_semicolons(false);
         let mut tags = Vec::new();
         while self.peek() == Some(b'[') {
             match self.tag() {
@@ -307,7 +356,7 @@ impl<'a> Reader<'a> {
             }
             self.skip_blank();
         }
-        self.semicolons = style(&tags).semicolons;
+        self.set_semicolons(style(&tags).semicolons);
         self.skip_blank();
         if tags.is_empty() && follows_game {
             let p = self.error_at(
@@ -325,17 +374,22 @@ impl<'a> Reader<'a> {
     /// The next token of a game's movetext: `None` at its end (the end of
     /// the chunk, or past the result token and the comments after it) or at
     /// the first problem, which is left in `m.problem`.
+    #[inline(always)]
     fn token(&mut self, m: &mut MovetextState) -> Option<Token<'a>> {
         match self.token_or_problem(m) {
             Ok(t) => t,
             Err(p) => {
-                m.problem = Some(Box::new(p));
+                m.problem = Some(p);
                 None
             }
         }
     }
 
-    fn token_or_problem(&mut self, m: &mut MovetextState) -> Result<Option<Token<'a>>, Problem> {
+    #[inline(always)]
+    fn token_or_problem(
+        &mut self,
+        m: &mut MovetextState,
+    ) -> Result<Option<Token<'a>>, Box<Problem>> {
         if m.after_result {
             // Comments right after the result token still belong to the game.
             let save = self.pos;
@@ -353,19 +407,19 @@ impl<'a> Reader<'a> {
             match self.peek() {
                 None => {
                     return match m.pending_number {
-                        Some(_) => Err(self.dangling(m.pending_number, ", but the movetext ends")),
+                        Some(_) => fail(self.dangling(m.pending_number, ", but the movetext ends")),
                         None => Ok(None),
                     }
                 }
                 Some(b'{') => {
                     let c = self.comment()?;
                     if m.pending_number.is_some() {
-                        return Err(self.dangling(m.pending_number, ""));
+                        return fail(self.dangling(m.pending_number, ""));
                     }
                     return Ok(Some(Token::Comment(c)));
                 }
                 Some(b'[') => {
-                    return Err(self.error_at(
+                    return fail(self.error_at(
                         Code::TagInMovetext,
                         "a tag pair cannot stand inside the movetext; a new game's tag \
                          section starts on a line of its own"
@@ -374,21 +428,18 @@ impl<'a> Reader<'a> {
                     ))
                 }
                 Some(b'}') => {
-                    return Err(self.error_at(
+                    return fail(self.error_at(
                         Code::StrayBrace,
                         "`}` without a `{` opening a comment".into(),
                         at,
                     ))
                 }
                 Some(_) => {
-                    let semicolons = self.semicolons;
-                    let (rest, token) =
-                        take_while1::<_, _, ()>(|b| !(ends_token(b) || (semicolons && b == b';')))
-                            .parse(self.rest())
-                            .expect("a non-blank byte starts a token");
+                    let end = self.token_end(self.pos);
+                    let token = &self.src[self.pos..end];
                     let span = Span::new(at, at + token.len());
                     let text = self.utf8(token, at, "this token");
-                    self.advance_to(rest);
+                    self.pos = end;
                     // Results start `1`, `0` or `*`; move numbers with a
                     // digit: other tokens (most moves) skip both checks.
                     let first = token[0];
@@ -398,7 +449,7 @@ impl<'a> Reader<'a> {
                     };
                     if let Some(result) = result {
                         if m.pending_number.is_some() {
-                            return Err(self.dangling(m.pending_number, ", not by the result"));
+                            return fail(self.dangling(m.pending_number, ", not by the result"));
                         }
                         m.after_result = true;
                         return Ok(Some(Token::Result(ResultMark { result, span })));
@@ -422,7 +473,7 @@ impl<'a> Reader<'a> {
                         n.checked_mul(10)?.checked_add(u64::from(d - b'0'))
                     });
                     if dots != 1 && dots != 3 {
-                        return Err(Problem {
+                        return fail(Problem {
                             code: Code::MalformedMoveNumber,
                             message: "a move number is written `N.` before the first mover's \
                                       turn or `N...` before the second mover's"
@@ -439,7 +490,7 @@ impl<'a> Reader<'a> {
                         span: number_span,
                     };
                     if m.pending_number.is_some() {
-                        return Err(self.dangling(m.pending_number, ""));
+                        return fail(self.dangling(m.pending_number, ""));
                     }
                     if rest.is_empty() {
                         m.pending_number = Some(n);
@@ -473,6 +524,13 @@ impl<'a> Reader<'a> {
             ..Default::default()
         }
     }
+}
+
+/// A problem that stops the reading of a movetext (boxed: the hot path
+/// moves tokens, not problems).
+#[cold]
+fn fail<T>(p: Problem) -> Result<T, Box<Problem>> {
+    Err(Box::new(p))
 }
 
 fn unescape(raw: &str) -> String {
@@ -552,6 +610,7 @@ impl<'a> GameReader<'_, 'a> {
 
     /// The next token of the movetext; `None` at its end or at the first
     /// problem (which [`GameReader::finish`] gives).
+    #[inline]
     pub fn next_token(&mut self) -> Option<Token<'a>> {
         if self.error.is_some() || self.end.is_some() || self.state.problem.is_some() {
             return None;
@@ -652,6 +711,8 @@ pub fn each_game<T>(
         base: chunk.offset,
         pos: 0,
         semicolons: false,
+        blank_mask: BLANK,
+        end_mask: BLANK | BRACE,
         bad_byte: None,
     };
     if chunk.offset == 0 {

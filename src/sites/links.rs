@@ -300,9 +300,9 @@ impl crate::convert::GameSink for LinkSink<'_> {
         self.left_out[1] += head.comments.len();
     }
 
-    fn turn(&mut self, turn: crate::convert::TurnOut) {
+    fn turn(&mut self, turn: crate::convert::TurnOut<'_>) {
         self.left_out[1] += turn.comments.len();
-        let text = turn.site.or(turn.written).unwrap_or(turn.text);
+        let text = turn.site.or(turn.written).unwrap_or_else(|| turn.text.into_owned());
         self.turns.push(text);
     }
 

@@ -732,7 +732,7 @@ impl crate::convert::GameSink for RecordSink<'_> {
         self.left_out[1] += head.comments.len();
     }
 
-    fn turn(&mut self, turn: crate::convert::TurnOut) {
+    fn turn(&mut self, turn: crate::convert::TurnOut<'_>) {
         let text = turn
             .site
             .as_deref()

@@ -157,40 +157,77 @@ impl Rays {
 pub struct Analysis {
     /// Group id + 1 of each stone's cell; 0 for an empty cell.
     group: [u16; GRID],
-    /// Size of each group, by id.
-    size: Vec<u32>,
+    /// Size of each group, by id - 1.
+    size: [u32; GRID],
     rays: Rays,
 }
 
 impl Analysis {
     pub fn new(pos: &Position) -> Analysis {
         let mut group = [0u16; GRID];
-        let mut size = Vec::new();
-        let mut stack = Vec::new();
-        for start in Cell::all() {
-            if !pos.has_stone(start) || group[start.index()] != 0 {
+        let mut size = [0u32; GRID];
+        let mut groups = 0;
+        // Each stone is pushed once: at most every cell of the board.
+        let mut stack = [0u8; GRID];
+        for start in 0..GRID {
+            if !pos.stones[start] || group[start] != 0 {
                 continue;
             }
-            let id = size.len() as u16 + 1;
+            groups += 1;
+            let id = groups as u16;
             let mut n = 0;
-            group[start.index()] = id;
-            stack.push(start);
-            while let Some(c) = stack.pop() {
+            group[start] = id;
+            stack[0] = start as u8;
+            let mut top = 1;
+            while top > 0 {
+                top -= 1;
+                let c = stack[top] as usize;
                 n += 1;
-                for nb in c.neighbours() {
-                    if pos.has_stone(nb) && group[nb.index()] == 0 {
-                        group[nb.index()] = id;
-                        stack.push(nb);
+                for &nb in &STEPS[c] {
+                    if nb != OFF && pos.stones[nb as usize] && group[nb as usize] == 0 {
+                        group[nb as usize] = id;
+                        stack[top] = nb;
+                        top += 1;
                     }
                 }
             }
-            size.push(n);
+            size[groups - 1] = n;
         }
         Analysis {
             group,
             size,
             rays: Rays::new(pos),
         }
+    }
+
+    /// The empty cells whose drop can give a push: those on the empty run
+    /// of a ray (the drop becomes the first stone in sight there) and
+    /// those next to a group holding a ray's first stone (the drop joins
+    /// it). A push needs the first stone in sight along its ray to be in
+    /// the drop's group, so no other drop has one.
+    fn candidates(&self, pos: &Position) -> [bool; GRID] {
+        let mut sighted = [false; GRID + 1];
+        for (c, _) in self.rays.first.iter().flatten() {
+            sighted[usize::from(self.group[c.index()])] = true;
+        }
+        let mut out = [false; GRID];
+        for d in Dir::ALL {
+            let mut c = pos.neutral;
+            for _ in 0..self.rays.run[d.index()] {
+                c = c.step(d).expect("the run is on the board");
+                out[c.index()] = true;
+            }
+        }
+        for i in 0..GRID {
+            if sighted[usize::from(self.group[i])] && self.group[i] != 0 {
+                for &nb in &STEPS[i] {
+                    if nb != OFF && !pos.stones[nb as usize] {
+                        out[nb as usize] = true;
+                    }
+                }
+            }
+        }
+        out
     }
 }
 
@@ -281,8 +318,11 @@ fn pushes(pos: &Position, an: &Analysis, drop: Cell, out: &mut Dests) -> Result<
     let mut ids = [0u16; 6];
     let mut n_ids = 0;
     let mut size = 1;
-    for nb in drop.neighbours() {
-        let id = an.group[nb.index()];
+    for &nb in &STEPS[drop.index()] {
+        if nb == OFF {
+            continue;
+        }
+        let id = an.group[nb as usize];
         if id != 0 && !ids[..n_ids].contains(&id) {
             ids[n_ids] = id;
             n_ids += 1;
@@ -465,9 +505,10 @@ impl Rules for Iqishiqi {
             return;
         }
         let an = Analysis::new(pos);
+        let candidates = an.candidates(pos);
         let mut dests = Dests::default();
         for drop in Cell::all() {
-            if drop == pos.neutral || pos.has_stone(drop) {
+            if !candidates[drop.index()] || drop == pos.neutral || pos.has_stone(drop) {
                 continue;
             }
             dests.clear();

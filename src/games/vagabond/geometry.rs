@@ -12,6 +12,29 @@ pub struct Point {
     pub y: i8,
 }
 
+/// The board's points, x then y ascending, made once at compile time (the
+/// move generator walks them for every piece).
+static ALL_POINTS: [Point; 249] = {
+    let mut out = [Point { x: 0, y: 0 }; 249];
+    let (mut n, mut x) = (0, -8i32);
+    while x <= 8 {
+        let mut y = -8i32;
+        while y <= 8 {
+            if x * x + y * y <= 80 {
+                out[n] = Point {
+                    x: x as i8,
+                    y: y as i8,
+                };
+                n += 1;
+            }
+            y += 1;
+        }
+        x += 1;
+    }
+    assert!(n == 249);
+    out
+};
+
 pub const STEPS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 pub const DIAGONALS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 
@@ -34,9 +57,9 @@ impl Point {
         (self.x + 8) as usize * 17 + (self.y + 8) as usize
     }
 
-    /// Every point, x then y ascending.
+    /// Every point, x then y ascending (grid index ascending).
     pub fn all() -> impl Iterator<Item = Point> {
-        (-8..=8).flat_map(|x| (-8..=8).filter_map(move |y| Point::new(x, y)))
+        ALL_POINTS.iter().copied()
     }
 
     /// The four gates (Temples): (0, ±8) and (±8, 0).
@@ -83,6 +106,15 @@ mod tests {
             [9, 11, 13, 15, 17, 17]
         );
         assert!(Point::new(5, 7).is_some() && Point::new(5, 8).is_none());
+    }
+
+    #[test]
+    fn the_point_table_is_every_point_on_the_board_in_grid_order() {
+        let walked: Vec<Point> = (-8..=8)
+            .flat_map(|x| (-8..=8).filter_map(move |y| Point::new(x, y)))
+            .collect();
+        assert_eq!(Point::all().collect::<Vec<_>>(), walked);
+        assert!(walked.windows(2).all(|w| w[0].index() < w[1].index()));
     }
 
     #[test]

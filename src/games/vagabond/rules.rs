@@ -337,6 +337,29 @@ fn bison_reach(pos: &Position, a: Point, me: Side, reach: &mut [bool; GRID]) {
     }
 }
 
+/// The points within `d` steps of `p` (Manhattan distance).
+fn within(p: Point, d: i32) -> impl Iterator<Item = Point> {
+    (-d..=d).flat_map(move |dx| {
+        let left = d - dx.abs();
+        (-left..=left).filter_map(move |dy| Point::new(i32::from(p.x) + dx, i32::from(p.y) + dy))
+    })
+}
+
+/// The points marked in a grid of flags, in grid order (which is
+/// [`Point::all`]'s), eight flags looked at at a time.
+fn marked(flags: &[bool; GRID]) -> impl Iterator<Item = Point> + '_ {
+    (0..GRID.div_ceil(8))
+        .filter(move |&w| {
+            let end = (w * 8 + 8).min(GRID);
+            flags[w * 8..end].iter().any(|&f| f)
+        })
+        .flat_map(move |w| (w * 8..(w * 8 + 8).min(GRID)).filter(move |&i| flags[i]))
+        .map(|i| Point {
+            x: (i / 17) as i8 - 8,
+            y: (i % 17) as i8 - 8,
+        })
+}
+
 /// `me`'s Fire Lilies on the board.
 fn own_fire_lilies(pos: &Position, me: Side) -> impl Iterator<Item = Point> + '_ {
     Point::all().filter(move |&f| {
@@ -632,19 +655,15 @@ impl Rules for Vagabond {
                 }
                 Code::D => {
                     for f in near(lilies(), a) {
-                        Point::all()
-                            .filter(|p| p.distance(f) <= 5)
-                            .for_each(|p| cand[p.index()] = true);
+                        within(f, 5).for_each(|p| cand[p.index()] = true);
                     }
                 }
-                Code::Y => Point::all()
-                    .filter(|p| p.distance(a) <= 5)
-                    .for_each(|p| cand[p.index()] = true),
+                Code::Y => within(a, 5).for_each(|p| cand[p.index()] = true),
                 Code::S => bison_reach(pos, a, me, &mut cand),
                 Code::C | Code::F => {}
             }
-            for b in Point::all() {
-                if !cand[b.index()] || b == a {
+            for b in marked(&cand) {
+                if b == a {
                     continue;
                 }
                 let ok = match pos.at(b) {
@@ -671,5 +690,35 @@ impl Rules for Vagabond {
             return Some(Ending::stuck("stuck"));
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod scan_tests {
+    use super::*;
+
+    #[test]
+    fn marked_gives_the_flagged_points_in_board_order() {
+        let mut flags = [false; GRID];
+        let picked: Vec<Point> = Point::all().filter(|p| (p.x * 3 + p.y) % 7 == 0).collect();
+        for p in &picked {
+            flags[p.index()] = true;
+        }
+        assert_eq!(marked(&flags).collect::<Vec<_>>(), picked);
+        assert_eq!(marked(&[false; GRID]).count(), 0);
+        let last = Point::all().last().unwrap();
+        let mut one = [false; GRID];
+        one[last.index()] = true;
+        assert_eq!(marked(&one).collect::<Vec<_>>(), [last]);
+    }
+
+    #[test]
+    fn within_is_the_points_at_most_that_far() {
+        for centre in [Point { x: 0, y: 0 }, Point { x: 7, y: -3 }, Point { x: 0, y: 8 }] {
+            let mut got: Vec<Point> = within(centre, 5).collect();
+            got.sort_by_key(|p| p.index());
+            let want: Vec<Point> = Point::all().filter(|p| p.distance(centre) <= 5).collect();
+            assert_eq!(got, want);
+        }
     }
 }
