@@ -507,8 +507,9 @@ impl Rules for Iqishiqi {
         let an = Analysis::new(pos);
         let candidates = an.candidates(pos);
         let mut dests = Dests::default();
-        for drop in Cell::all() {
-            if !candidates[drop.index()] || drop == pos.neutral || pos.has_stone(drop) {
+        for (i, _) in candidates.iter().enumerate().filter(|(_, &c)| c) {
+            let drop = Cell::at(i);
+            if drop == pos.neutral || pos.has_stone(drop) {
                 continue;
             }
             dests.clear();
