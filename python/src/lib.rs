@@ -603,7 +603,7 @@ impl Game {
             .turns
             .iter()
             .take_while(|t| t.facts.is_some())
-            .map(|t| t.text.clone())
+            .map(|t| t.text.to_string())
             .collect()
     }
 
@@ -613,7 +613,7 @@ impl Game {
         self.game
             .turns
             .iter()
-            .map(|t| t.written.clone().unwrap_or_else(|| t.text.clone()))
+            .map(|t| t.written.clone().unwrap_or_else(|| t.text.to_string()))
             .collect()
     }
 

@@ -15,10 +15,10 @@ pub mod site;
 pub mod text;
 
 use crate::game::{Facts, MoveFacts, Side, Statistics};
-use std::borrow::Cow;
 use crate::problem::Problem;
 use crate::record::{ReadGame, Record, RecordSource, ResultToken, Tag, TurnIn};
 use crate::replay::{first_turn, judged, play_turns, turn_at, Outcome, Replay, Visitor};
+use std::borrow::Cow;
 
 /// Tags written first, in this order (the two side tags follow `Round`).
 pub const LEADING_TAGS: [&str; 5] = ["Game", "Event", "Site", "Date", "Round"];

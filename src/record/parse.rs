@@ -81,7 +81,6 @@ fn is_tag_name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
-
 /// `[Name "value"]`, returning the name and the raw (still escaped) value.
 fn tag_pair(i: In<'_>) -> IResult<In<'_>, (In<'_>, In<'_>), Expected<'_>> {
     let (i, _) = char('[').parse(i)?;
@@ -419,13 +418,15 @@ impl<'a> Reader<'a> {
                     return Ok(Some(Token::Comment(c)));
                 }
                 Some(b'[') => {
-                    return fail(self.error_at(
-                        Code::TagInMovetext,
-                        "a tag pair cannot stand inside the movetext; a new game's tag \
+                    return fail(
+                        self.error_at(
+                            Code::TagInMovetext,
+                            "a tag pair cannot stand inside the movetext; a new game's tag \
                          section starts on a line of its own"
-                            .into(),
-                        at,
-                    ))
+                                .into(),
+                            at,
+                        ),
+                    )
                 }
                 Some(b'}') => {
                     return fail(self.error_at(

@@ -302,7 +302,10 @@ impl crate::convert::GameSink for LinkSink<'_> {
 
     fn turn(&mut self, turn: crate::convert::TurnOut<'_>) {
         self.left_out[1] += turn.comments.len();
-        let text = turn.site.or(turn.written).unwrap_or_else(|| turn.text.into_owned());
+        let text = turn
+            .site
+            .or(turn.written)
+            .unwrap_or_else(|| turn.text.into_owned());
         self.turns.push(text);
     }
 

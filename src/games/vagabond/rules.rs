@@ -714,7 +714,11 @@ mod scan_tests {
 
     #[test]
     fn within_is_the_points_at_most_that_far() {
-        for centre in [Point { x: 0, y: 0 }, Point { x: 7, y: -3 }, Point { x: 0, y: 8 }] {
+        for centre in [
+            Point { x: 0, y: 0 },
+            Point { x: 7, y: -3 },
+            Point { x: 0, y: 8 },
+        ] {
             let mut got: Vec<Point> = within(centre, 5).collect();
             got.sort_by_key(|p| p.index());
             let want: Vec<Point> = Point::all().filter(|p| p.distance(centre) <= 5).collect();
