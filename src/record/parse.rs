@@ -156,9 +156,9 @@ struct Reader<'a> {
     text: Option<&'a str>,
     base: usize,
     pos: usize,
-    /// `;` separates tokens (set per game from its tags).
-    semicolons: bool,
-    /// The classes that are blank between tokens, and that end a token.
+    /// The classes that are blank between tokens, and that end a token
+    /// (`;` among them where it separates tokens: set per game from its
+    /// tags).
     blank_mask: u8,
     end_mask: u8,
     /// The first byte that is not UTF-8 in the game being read: it is
@@ -209,7 +209,6 @@ impl<'a> Reader<'a> {
 
     /// Says whether `;` separates tokens (and is blank between them).
     fn set_semicolons(&mut self, on: bool) {
-        self.semicolons = on;
         let semi = if on { SEMI } else { 0 };
         self.blank_mask = BLANK | semi;
         self.end_mask = BLANK | BRACE | semi;
@@ -711,7 +710,6 @@ pub fn each_game<T>(
         text: std::str::from_utf8(&chunk.bytes).ok(),
         base: chunk.offset,
         pos: 0,
-        semicolons: false,
         blank_mask: BLANK,
         end_mask: BLANK | BRACE,
         bad_byte: None,

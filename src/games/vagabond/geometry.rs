@@ -20,7 +20,7 @@ static ALL_POINTS: [Point; 249] = {
     while x <= 8 {
         let mut y = -8i32;
         while y <= 8 {
-            if x * x + y * y <= 80 {
+            if Point::on_board(x, y) {
                 out[n] = Point {
                     x: x as i8,
                     y: y as i8,
@@ -41,8 +41,8 @@ pub const DIAGONALS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 impl Point {
     /// Whether (x, y) is on the board: x² + y² ≤ 80 (computed without
     /// overflow for any coordinates a record may hold).
-    pub fn on_board(x: i32, y: i32) -> bool {
-        let (x, y) = (i64::from(x), i64::from(y));
+    pub const fn on_board(x: i32, y: i32) -> bool {
+        let (x, y) = (x as i64, y as i64);
         x * x + y * y <= 80
     }
 
