@@ -79,7 +79,13 @@ fn the_python_package_passes_its_tests() {
     };
     // maturin in the environment, then the package built from this
     // checkout (cargo rebuilds only what changed) with its test extras.
-    pip(&["maturin>=1.5,<2"], "pip install maturin");
+    // Without build isolation, PySpark (a source distribution only) is
+    // built with the environment's setuptools, which needs `wheel` before
+    // setuptools 70.1 (Python 3.11's venv has 65.5).
+    pip(
+        &["maturin>=1.5,<2", "setuptools>=70.1", "wheel"],
+        "pip install maturin, setuptools and wheel",
+    );
     pip(
         &["--no-build-isolation", "./python[test]"],
         "pip install ./python[test]",

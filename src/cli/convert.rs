@@ -302,8 +302,7 @@ pub(super) fn read_one(
     game: &mut dyn ReadGame<'_>,
     rules: Result<&'static dyn AnyGame, Problem>,
 ) -> Read {
-    let known = rules.as_ref().ok();
-    let title = title(game.tags(), known.map_or(["", ""], |r| r.sides()));
+    let known = rules.as_ref().ok().copied();
     let repairs = game.repairs().to_vec();
     let carried = match (job.to.site(), known) {
         // A link carries the game's options too.
@@ -375,6 +374,10 @@ pub(super) fn read_one(
         To::SiteLink(..) => [site_left_out[0], site_left_out[1], usize::from(r.result)],
         _ => [0; 3],
     };
+    // A title is shown with a problem or a repair only.
+    let title = (r.error.is_some() || !repairs.is_empty())
+        .then(|| title(game.tags(), known.map_or(["", ""], |r| r.sides())))
+        .flatten();
     Read {
         rendered,
         game: r.game,

@@ -188,9 +188,14 @@ pub fn run(args: Args) {
                _: Option<&Chunk>,
                game: &mut dyn ReadGame<'_>,
                rules: Result<&'static dyn AnyGame, Problem>| {
-        let title = title(game.tags(), rules.as_ref().map_or(["", ""], |r| r.sides()));
+        let sides = rules.as_ref().map_or(["", ""], |r| r.sides());
         let repairs = game.repairs().to_vec();
-        (traced(game, rules), title, repairs)
+        let traced = traced(game, rules);
+        // A title is shown with a problem or a repair only.
+        let title = (traced.error.is_some() || !repairs.is_empty())
+            .then(|| title(game.tags(), sides))
+            .flatten();
+        (traced, title, repairs)
     };
     let mut repaired = Repaired::default();
     let each = |name: &str, item: Item<'_, (Converted, Option<String>, Vec<Repair>)>| {

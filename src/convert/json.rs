@@ -172,7 +172,7 @@ struct TailJson<'a> {
 impl GameSink for JsonSink<'_, '_> {
     fn head(&mut self, head: &Head<'_>) {
         self.game = head.game;
-        self.tags = head.tags.to_vec();
+        self.tags = head.owned_tags();
         self.comments = head.comments.to_vec();
     }
 

@@ -89,30 +89,39 @@ pub struct Converted {
 /// The tags in canonical order: `Game` (the rules' own name), `Event`,
 /// `Site`, `Date`, `Round`, the two side tags, `Result`, then every other
 /// tag in the order written. A repeated tag keeps its place among the rest.
-pub fn canonical_tags(
-    tags: &[Tag],
+pub fn canonical_tags<'t>(
+    tags: &'t [Tag],
     game: Option<(&'static str, [&'static str; 2])>,
-) -> Vec<(String, String)> {
+) -> Vec<(&'t str, &'t str)> {
     let sides = game.map_or(["", ""], |g| g.1);
-    let mut order: Vec<&str> = LEADING_TAGS.to_vec();
-    order.extend(sides.iter().filter(|s| !s.is_empty()));
-    order.push("Result");
-    let mut used = vec![false; tags.len()];
+    let order = LEADING_TAGS
+        .iter()
+        .chain(sides.iter().filter(|s| !s.is_empty()))
+        .chain(std::iter::once(&"Result"));
+    // Which tags have been placed, a bit each. Past the 64th, a tag was
+    // placed when its name is in `order` and no tag before it has that name.
+    let mut used = 0u64;
     let mut out = Vec::with_capacity(tags.len());
-    for name in order {
+    for &name in order.clone() {
         if let Some(i) = tags.iter().position(|t| t.name == name) {
-            used[i] = true;
+            if i < 64 {
+                used |= 1 << i;
+            }
             let t = &tags[i];
             let value = match (name, game) {
-                ("Game", Some((game, _))) => game.to_string(),
-                _ => t.value.clone(),
+                ("Game", Some((game, _))) => game,
+                _ => t.value.as_str(),
             };
-            out.push((t.name.clone(), value));
+            out.push((t.name.as_str(), value));
         }
     }
-    for (t, used) in tags.iter().zip(used) {
-        if !used {
-            out.push((t.name.clone(), t.value.clone()));
+    for (i, t) in tags.iter().enumerate() {
+        let placed = match i {
+            0..64 => used & (1 << i) != 0,
+            _ => order.clone().any(|&n| n == t.name) && !tags[..i].iter().any(|u| u.name == t.name),
+        };
+        if !placed {
+            out.push((t.name.as_str(), t.value.as_str()));
         }
     }
     out
@@ -170,9 +179,18 @@ pub struct Head<'a> {
     pub game: Option<&'static str>,
     pub sides: [&'static str; 2],
     /// In canonical order.
-    pub tags: &'a [(String, String)],
+    pub tags: &'a [(&'a str, &'a str)],
     /// Comments before the first turn.
     pub comments: &'a [String],
+}
+
+impl Head<'_> {
+    /// The tags, owned (for a sink that keeps them).
+    pub fn owned_tags(&self) -> Vec<(String, String)> {
+        (self.tags.iter())
+            .map(|&(n, v)| (n.to_owned(), v.to_owned()))
+            .collect()
+    }
 }
 
 /// A game's tail: what is known after its last turn.
@@ -218,10 +236,13 @@ impl Converted {
 
     /// Tells the game to `sink`.
     pub fn tell(&self, sink: &mut dyn GameSink) {
+        let tags: Vec<(&str, &str)> = (self.tags.iter())
+            .map(|(n, v)| (n.as_str(), v.as_str()))
+            .collect();
         sink.head(&Head {
             game: self.game,
             sides: self.sides,
-            tags: &self.tags,
+            tags: &tags,
             comments: &self.comments,
         });
         for t in &self.turns {
@@ -279,7 +300,7 @@ impl GameSink for Collect {
     fn head(&mut self, head: &Head<'_>) {
         self.game.game = head.game;
         self.game.sides = head.sides;
-        self.game.tags = head.tags.to_vec();
+        self.game.tags = head.owned_tags();
         self.game.comments = head.comments.to_vec();
     }
 
@@ -398,16 +419,15 @@ pub fn tell<'a, G: Facts>(
     site_move: Option<SiteMove<G>>,
     sink: &mut dyn GameSink,
 ) {
-    let tags = game.tags().to_vec();
-    let canonical = canonical_tags(&tags, Some((G::NAME, G::SIDES)));
     let comments: Vec<String> = game.leading().into_iter().map(|c| c.text).collect();
+    let tags = game.tags();
     sink.head(&Head {
         game: Some(G::NAME),
         sides: G::SIDES,
-        tags: &canonical,
+        tags: &canonical_tags(tags, Some((G::NAME, G::SIDES))),
         comments: &comments,
     });
-    let (first_mover, starts_second) = first_turn::<G>(&tags);
+    let (first_mover, starts_second) = first_turn::<G>(tags);
     let mut told = 0;
     let mut played = None;
     let mut totals = None;
@@ -424,7 +444,9 @@ pub fn tell<'a, G: Facts>(
             moves: Vec::new(),
             opening: None,
         };
-        let p = play_turns::<G, _>(&tags, game.start(), game, &mut tracer);
+        let start = game.start();
+        let (tags, turns) = game.parts();
+        let p = play_turns::<G, _>(tags, start, turns, &mut tracer);
         told = p.plies;
         let stats = G::Stats::COLUMNS
             .iter()
@@ -447,7 +469,7 @@ pub fn tell<'a, G: Facts>(
     let trace = played
         .zip(totals)
         .map(|(p, (stats, legal_total, opening))| Trace {
-            replay: judged::<G>(&tags, end.result, &p),
+            replay: judged::<G>(game.tags(), end.result, &p),
             stats,
             legal_total,
             first_mover,
@@ -473,12 +495,11 @@ pub fn tell_without_rules<'a>(
     problem: Problem,
     sink: &mut dyn GameSink,
 ) {
-    let canonical = canonical_tags(game.tags(), None);
     let comments: Vec<String> = game.leading().into_iter().map(|c| c.text).collect();
     sink.head(&Head {
         game: None,
         sides: ["", ""],
-        tags: &canonical,
+        tags: &canonical_tags(game.tags(), None),
         comments: &comments,
     });
     let mut told = 0;
@@ -531,4 +552,100 @@ pub fn without_rules(
         &mut collect,
     );
     collect.into_game()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::Span;
+
+    fn tag(name: &str, value: &str) -> Tag {
+        Tag {
+            name: name.into(),
+            value: value.into(),
+            span: Span::new(0, 0),
+            value_span: Span::new(0, 0),
+        }
+    }
+
+    /// The order the doc comment describes, found the slow way: the first
+    /// tag of each leading name in turn, then every tag not taken, in the
+    /// order written.
+    fn by_definition(
+        tags: &[Tag],
+        game: Option<(&'static str, [&'static str; 2])>,
+    ) -> Vec<(String, String)> {
+        let sides = game.map_or(["", ""], |g| g.1);
+        let mut order: Vec<&str> = LEADING_TAGS.to_vec();
+        order.extend(sides.iter().filter(|s| !s.is_empty()));
+        order.push("Result");
+        let mut taken = vec![false; tags.len()];
+        let mut out = Vec::new();
+        for name in order {
+            if let Some(i) = tags.iter().position(|t| t.name == name) {
+                taken[i] = true;
+                let value = match (name, game) {
+                    ("Game", Some((g, _))) => g.to_string(),
+                    _ => tags[i].value.clone(),
+                };
+                out.push((name.to_string(), value));
+            }
+        }
+        for (t, taken) in tags.iter().zip(taken) {
+            if !taken {
+                out.push((t.name.clone(), t.value.clone()));
+            }
+        }
+        out
+    }
+
+    fn owned(tags: Vec<(&str, &str)>) -> Vec<(String, String)> {
+        tags.into_iter()
+            .map(|(n, v)| (n.into(), v.into()))
+            .collect()
+    }
+
+    #[test]
+    fn canonical_tags_put_the_leading_tags_first_and_keep_the_rest_in_order() {
+        let tags = [
+            tag("Extra", "1"),
+            tag("Result", "1-0"),
+            tag("Red", "Ana"),
+            tag("Game", "OSHI"),
+            tag("Event", "Cup"),
+            tag("Event", "again"),
+            tag("White", "Ben"),
+        ];
+        let game = Some(("oshi", ["Red", "White"]));
+        let got = owned(canonical_tags(&tags, game));
+        let names: Vec<&str> = got.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            names,
+            ["Game", "Event", "Red", "White", "Result", "Extra", "Event"]
+        );
+        assert_eq!(got[0].1, "oshi", "the rules' own name");
+        assert_eq!(got[6].1, "again", "a repeated tag keeps its place");
+        assert_eq!(got, by_definition(&tags, game));
+    }
+
+    /// Past 64 tags the placed ones are not tracked by bits: a leading tag
+    /// written late, repeated, is placed once and its repeat kept in order.
+    #[test]
+    fn canonical_tags_of_a_record_with_more_than_64_tags() {
+        let mut tags: Vec<Tag> = (0..70)
+            .map(|i| tag(&format!("T{i}"), &i.to_string()))
+            .collect();
+        tags.insert(3, tag("Round", "early"));
+        tags.insert(66, tag("Event", "late"));
+        tags.insert(68, tag("Event", "later"));
+        tags.push(tag("Game", "iqishiqi"));
+        tags.push(tag("Round", "last"));
+        for game in [None, Some(("iqishiqi", ["North", "South"]))] {
+            let got = owned(canonical_tags(&tags, game));
+            assert_eq!(got.len(), tags.len());
+            assert_eq!(got, by_definition(&tags, game));
+            assert_eq!(got[1], ("Event".into(), "late".into()));
+            assert!(got.contains(&("Event".into(), "later".into())));
+        }
+    }
 }

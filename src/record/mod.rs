@@ -386,7 +386,8 @@ impl<'g, 'r, 'a> StreamTurns<'g, 'r, 'a> {
     /// it (those before the first turn are read at once).
     pub fn new(game: &'g mut GameReader<'r, 'a>) -> Self {
         let mut leading = Vec::new();
-        let ahead = Stream::read_to_turn(game, &mut leading, true);
+        let mut ahead = None;
+        Stream::read_to_turn(game, &mut leading, true, &mut ahead);
         game.leading = leading;
         StreamTurns {
             tags: std::mem::take(&mut game.tags),
@@ -415,21 +416,18 @@ impl<'g, 'r, 'a> StreamTurns<'g, 'r, 'a> {
 }
 
 impl<'r, 'a> Stream<'_, 'r, 'a> {
-    /// Reads tokens up to the next turn; the comments on the way go to
-    /// `comments` (when kept).
+    /// Reads tokens up to the next turn, into `slot`; the comments on the
+    /// way go to `comments` (when kept).
+    #[inline(always)]
     fn read_to_turn(
         game: &mut GameReader<'r, 'a>,
         comments: &mut Vec<Comment>,
         keep: bool,
-    ) -> Option<TurnToken<'a>> {
-        while let Some(token) = game.next_token() {
-            match token {
-                Token::Turn(t) => return Some(t),
-                Token::Comment(c) if keep => comments.push(c),
-                Token::Comment(_) | Token::Result(_) => {}
-            }
+        slot: &mut Option<TurnToken<'a>>,
+    ) {
+        if !game.next_turn_into(comments, keep, slot) {
+            *slot = None;
         }
-        None
     }
 }
 
@@ -439,10 +437,16 @@ impl<'a> TurnSource<'a> for Stream<'_, '_, 'a> {
             return Some(t);
         }
         if !self.comments {
-            let turn = self
-                .ahead
-                .take()
-                .or_else(|| Self::read_to_turn(self.game, &mut Vec::new(), false))?;
+            // Handed back by value: measured faster here than through the
+            // slot (the turn goes straight on, by value, to the replay).
+            let turn = match self.ahead.take() {
+                Some(t) => t,
+                None => loop {
+                    if let Token::Turn(t) = self.game.next_token()? {
+                        break t;
+                    }
+                },
+            };
             return Some(TurnIn {
                 number: turn.number,
                 text: turn.text,
@@ -452,7 +456,7 @@ impl<'a> TurnSource<'a> for Stream<'_, '_, 'a> {
         }
         let turn = self.ahead.take()?;
         let mut comments = Vec::new();
-        self.ahead = Self::read_to_turn(self.game, &mut comments, true);
+        Self::read_to_turn(self.game, &mut comments, true, &mut self.ahead);
         Some(TurnIn {
             number: turn.number,
             text: turn.text,
@@ -492,7 +496,7 @@ impl<'a> ReadGame<'a> for StreamTurns<'_, '_, 'a> {
     fn peek_turn(&mut self) -> Option<(Span, &str)> {
         let t = &mut self.turns;
         if t.back.is_none() && t.ahead.is_none() && !t.comments {
-            t.ahead = Stream::read_to_turn(t.game, &mut Vec::new(), false);
+            Stream::read_to_turn(t.game, &mut Vec::new(), false, &mut t.ahead);
         }
         match &t.back {
             Some(b) => Some((b.span, &b.text)),

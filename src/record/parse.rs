@@ -280,8 +280,12 @@ impl<'a> Reader<'a> {
             Ok((rest, (name, raw))) => {
                 let value_start = self.offset_of(raw);
                 let raw_text = self.utf8(raw, value_start, "the tag value");
-                let name = String::from_utf8_lossy(name).into_owned();
-                let value = unescape(&raw_text);
+                // Letters, digits and `_` only (see `tag_pair`).
+                let name = std::str::from_utf8(name).unwrap_or_default().to_owned();
+                let value = match memchr::memchr(b'\\', raw) {
+                    None => raw_text.into_owned(),
+                    Some(_) => unescape(&raw_text),
+                };
                 self.advance_to(rest);
                 Ok(Tag {
                     name,
@@ -346,7 +350,8 @@ impl<'a> Reader<'a> {
         style: &dyn Fn(&[Tag]) -> MovetextStyle,
     ) -> (Vec<Tag>, Option<Problem>) {
         self.set_semicolons(false);
-        let mut tags = Vec::new();
+        // Most records have a handful of tags.
+        let mut tags = Vec::with_capacity(8);
         while self.peek() == Some(b'[') {
             match self.tag() {
                 Ok(t) => tags.push(t),
@@ -374,8 +379,12 @@ impl<'a> Reader<'a> {
     /// the first problem, which is left in `m.problem`.
     #[inline(always)]
     fn token(&mut self, m: &mut MovetextState) -> Option<Token<'a>> {
-        match self.token_or_problem(m) {
-            Ok(t) => t,
+        let mut turn = None;
+        match self.read(m, &mut turn) {
+            Ok(Some(Read::Turn)) => turn.map(Token::Turn),
+            Ok(Some(Read::Comment(c))) => Some(Token::Comment(c)),
+            Ok(Some(Read::Result(r))) => Some(Token::Result(r)),
+            Ok(None) => None,
             Err(p) => {
                 m.problem = Some(p);
                 None
@@ -383,11 +392,15 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Reads the next token; a turn is written to `turn` (in place: a turn
+    /// handed back by value through the layers above was copied with
+    /// loads wider than the stores that made it, which stalls).
     #[inline(always)]
-    fn token_or_problem(
+    fn read(
         &mut self,
         m: &mut MovetextState,
-    ) -> Result<Option<Token<'a>>, Box<Problem>> {
+        turn: &mut Option<TurnToken<'a>>,
+    ) -> Result<Option<Read>, Box<Problem>> {
         if m.after_result {
             // Comments right after the result token still belong to the game.
             let save = self.pos;
@@ -397,7 +410,7 @@ impl<'a> Reader<'a> {
                 return Ok(None);
             }
             let c = self.comment()?;
-            return Ok(Some(Token::Comment(c)));
+            return Ok(Some(Read::Comment(c)));
         }
         loop {
             self.skip_blank();
@@ -414,7 +427,7 @@ impl<'a> Reader<'a> {
                     if m.pending_number.is_some() {
                         return fail(self.dangling(m.pending_number, ""));
                     }
-                    return Ok(Some(Token::Comment(c)));
+                    return Ok(Some(Read::Comment(c)));
                 }
                 Some(b'[') => {
                     return fail(
@@ -452,18 +465,19 @@ impl<'a> Reader<'a> {
                             return fail(self.dangling(m.pending_number, ", not by the result"));
                         }
                         m.after_result = true;
-                        return Ok(Some(Token::Result(ResultMark { result, span })));
+                        return Ok(Some(Read::Result(ResultMark { result, span })));
                     }
                     let numbered = first
                         .is_ascii_digit()
                         .then(|| move_number(token).ok())
                         .flatten();
                     let Some((rest, (digits, dots))) = numbered else {
-                        return Ok(Some(Token::Turn(TurnToken {
+                        *turn = Some(TurnToken {
                             number: m.pending_number.take(),
                             text,
                             span,
-                        })));
+                        });
+                        return Ok(Some(Read::Turn));
                     };
                     let number_span = Span::new(at, at + digits.len() + dots);
                     // ASCII digits (checked by `move_number`); too many
@@ -503,11 +517,12 @@ impl<'a> Reader<'a> {
                         Cow::Borrowed(t) => Cow::Borrowed(&t[after..]),
                         Cow::Owned(t) => Cow::Owned(t[after..].to_owned()),
                     };
-                    return Ok(Some(Token::Turn(TurnToken {
+                    *turn = Some(TurnToken {
                         number: Some(n),
                         text,
                         span: Span::new(number_span.end, span.end),
-                    })));
+                    });
+                    return Ok(Some(Read::Turn));
                 }
             }
         }
@@ -568,6 +583,13 @@ pub struct TurnToken<'a> {
     pub span: Span,
 }
 
+/// What [`Reader::read`] read (a turn is written to the caller's slot).
+enum Read {
+    Turn,
+    Comment(Comment),
+    Result(ResultMark),
+}
+
 /// One item of a game's movetext, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Token<'a> {
@@ -610,7 +632,7 @@ impl<'a> GameReader<'_, 'a> {
 
     /// The next token of the movetext; `None` at its end or at the first
     /// problem (which [`GameReader::finish`] gives).
-    #[inline]
+    #[inline(always)]
     pub fn next_token(&mut self) -> Option<Token<'a>> {
         if self.error.is_some() || self.end.is_some() || self.state.problem.is_some() {
             return None;
@@ -620,6 +642,38 @@ impl<'a> GameReader<'_, 'a> {
             self.result = Some(*r);
         }
         t
+    }
+
+    /// Reads up to the next turn, which is written to `turn`; the comments
+    /// on the way go to `comments` (when `keep`). `false` at the end of the
+    /// movetext or at the first problem (which [`GameReader::finish`]
+    /// gives).
+    #[inline(always)]
+    pub(super) fn next_turn_into(
+        &mut self,
+        comments: &mut Vec<Comment>,
+        keep: bool,
+        turn: &mut Option<TurnToken<'a>>,
+    ) -> bool {
+        if self.error.is_some() || self.end.is_some() || self.state.problem.is_some() {
+            return false;
+        }
+        loop {
+            match self.reader.read(&mut self.state, turn) {
+                Ok(Some(Read::Turn)) => return true,
+                Ok(Some(Read::Comment(c))) => {
+                    if keep {
+                        comments.push(c)
+                    }
+                }
+                Ok(Some(Read::Result(r))) => self.result = Some(r),
+                Ok(None) => return false,
+                Err(p) => {
+                    self.state.problem = Some(p);
+                    return false;
+                }
+            }
+        }
     }
 
     /// Reads what is left of the game (keeping nothing) and says how its

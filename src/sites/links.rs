@@ -296,7 +296,7 @@ impl<'o> LinkSink<'o> {
 impl crate::convert::GameSink for LinkSink<'_> {
     fn head(&mut self, head: &crate::convert::Head<'_>) {
         self.sides = head.sides;
-        self.tags = head.tags.to_vec();
+        self.tags = head.owned_tags();
         self.left_out[1] += head.comments.len();
     }
 

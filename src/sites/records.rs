@@ -728,7 +728,7 @@ impl<'o> RecordSink<'o> {
 impl crate::convert::GameSink for RecordSink<'_> {
     fn head(&mut self, head: &crate::convert::Head<'_>) {
         self.sides = head.sides;
-        self.tags = head.tags.to_vec();
+        self.tags = head.owned_tags();
         self.left_out[1] += head.comments.len();
     }
 
