@@ -42,6 +42,15 @@ impl Square9 {
         ((0..9).contains(&file) && (0..9).contains(&rank)).then(|| Square9((rank * 9 + file) as u8))
     }
 
+    /// The square with this index (a1 = 0, i9 = 80), if there is one.
+    pub const fn from_index(index: u8) -> Option<Square9> {
+        if index < 81 {
+            Some(Square9(index))
+        } else {
+            None
+        }
+    }
+
     pub fn file(self) -> i8 {
         (self.0 % 9) as i8
     }

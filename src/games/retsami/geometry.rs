@@ -42,13 +42,6 @@ impl OnTheWay for Square {
     }
 
     fn at_way(w: u8) -> Square {
-        static BY_WAY: std::sync::LazyLock<[Square; 82]> = std::sync::LazyLock::new(|| {
-            let mut t = [Square::new(0, 0).expect("a1"); 82];
-            for sq in Square::all() {
-                t[sq.way() as usize] = sq;
-            }
-            t
-        });
         BY_WAY[w as usize]
     }
 
@@ -64,9 +57,57 @@ impl OnTheWay for Square {
     }
 }
 
+/// The square of each Way index (index 0, no square, holds a1), made at
+/// compile time from [`WAY_BY_RANK`].
+const BY_WAY: [Square; 82] = {
+    let a1 = match Square::from_index(0) {
+        Some(sq) => sq,
+        None => panic!("a1 is a square"),
+    };
+    let mut t = [a1; 82];
+    let mut i = 0;
+    while i < 81 {
+        if let Some(sq) = Square::from_index(i as u8) {
+            t[WAY_BY_RANK[i / 9][i % 9] as usize] = sq;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// How many corners come before each Way index: `CORNERS_BEFORE[w]` is the
+/// number of corners `c < w` (`w` up to 82).
+const CORNERS_BEFORE: [u8; 83] = {
+    let mut t = [0u8; 83];
+    let mut w = 0;
+    while w < 83 {
+        let mut n = 0;
+        let mut k = 0;
+        while k < CORNERS.len() {
+            if (CORNERS[k] as usize) < w {
+                n += 1;
+            }
+            k += 1;
+        }
+        t[w] = n;
+        w += 1;
+    }
+    t
+};
+
 /// The corner squares strictly between Way indices `from` and `to`.
 pub fn corners_between(from: u8, to: u8) -> impl Iterator<Item = u8> {
     CORNERS.into_iter().filter(move |&c| c > from && c < to)
+}
+
+/// How many corners lie strictly between Way indices `from` and `to`
+/// (1..=81 each): `corners_between(from, to).count()` by table.
+pub fn corner_count(from: u8, to: u8) -> u8 {
+    let (lo, hi) = (usize::from(from) + 1, usize::from(to));
+    match hi > lo {
+        true => CORNERS_BEFORE[hi.min(82)] - CORNERS_BEFORE[lo.min(82)],
+        false => 0,
+    }
 }
 
 #[cfg(test)]
@@ -103,6 +144,18 @@ mod tests {
             })
             .collect();
         assert_eq!(turns, CORNERS);
+    }
+
+    #[test]
+    fn corner_counts_by_table_agree_with_the_corners() {
+        for a in 1..=HOME {
+            for b in 1..=HOME {
+                let slow = corners_between(a, b).count() as u8;
+                assert_eq!(corner_count(a, b), slow, "corners between {a} and {b}");
+            }
+        }
+        assert_eq!(corner_count(8, 18), 2, "9 and 17");
+        assert_eq!(corner_count(9, 17), 0, "strictly between");
     }
 
     #[test]

@@ -2,11 +2,11 @@
 //! a straight line, re-enter on the starting row; home wins; draws by
 //! agreement; a player with no move is blocked (drawn).
 
-use super::geometry::{corners_between, OnTheWay, Square, HOME, STARTING_ROW};
+use super::geometry::{corner_count, corners_between, OnTheWay, Square, HOME, STARTING_ROW};
 use super::notation::{Action, Move};
 use super::position::Position;
 use super::Retsami;
-use crate::game::{tag_value, Ending, Generator, RuleError, Rules, SetupError, Side};
+use crate::game::{any_move, tag_value, Ending, Generator, RuleError, Rules, SetupError, Side};
 use crate::record::Tag;
 use std::fmt;
 
@@ -192,7 +192,7 @@ pub fn check(pos: &Position, action: Action) -> Result<(), RetsamiError> {
             {
                 return Err(RetsamiError::Overtaking { from, to, blocker });
             }
-            if corners_between(a, b).nth(1).is_some() {
+            if corner_count(a, b) > 1 {
                 let corners = corners_between(a, b).collect();
                 return Err(RetsamiError::TooManyCorners { from, to, corners });
             }
@@ -319,7 +319,7 @@ impl Rules for Retsami {
             let a = from.way();
             for b in a + 1..=HOME {
                 let to = Square::at_way(b);
-                if pos.at(to).is_some() || corners_between(a, b).count() > 1 {
+                if pos.at(to).is_some() || corner_count(a, b) > 1 {
                     break;
                 }
                 if !emit(play(Action::Advance { from, to })) {
@@ -357,6 +357,25 @@ impl Rules for Retsami {
                 }
             }
         }
+    }
+
+    fn has_legal_move(pos: &Position) -> bool {
+        // Fast path: an offer to accept, a counter off the board with a
+        // vacant starting square, or a counter whose next square on the Way
+        // is empty (one step forward crosses no corner): each is a legal
+        // turn. Only positions with none are searched in full.
+        let me = pos.to_move;
+        if pos.offer_pending {
+            return true;
+        }
+        let vacant = |w: u8| pos.at(Square::at_way(w)).is_none();
+        if pos.off[me.index()] > 0 && STARTING_ROW.into_iter().any(vacant) {
+            return true;
+        }
+        if (1..HOME).any(|w| pos.at(Square::at_way(w)) == Some(me) && vacant(w + 1)) {
+            return true;
+        }
+        any_move(|emit| Self::generate(pos, emit))
     }
 
     /// A counter on the Home Square wins; an accepted offer draws; a player to

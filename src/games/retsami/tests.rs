@@ -258,6 +258,26 @@ fn a_player_with_no_legal_move_is_blocked_and_the_game_drawn() {
     assert_eq!((e.winner, e.reason), (None, "blocked"));
 }
 
+#[test]
+fn has_legal_move_finds_the_turns_past_its_quick_checks() {
+    // Red's only counter (Way 2) has White on Way 3 ahead: no step forward.
+    // It can still take Way 3's counter (superior, in line): a legal turn
+    // the quick checks do not see.
+    let p = pos("1RW78 0-0 r -");
+    assert!(Retsami::has_legal_move(&p));
+    assert_eq!(legal(&p).len(), 1, "{:?}", legal(&p));
+    // With White's counter out of line (Way 4, two squares on, behind an
+    // empty Way 3) Red simply steps on.
+    let q = pos("1R1W77 0-0 r -");
+    assert!(Retsami::has_legal_move(&q));
+    // A counter on Home, none to move, none off: nothing.
+    for text in ["81 0-0 r -", "80W 0-0 r -"] {
+        let b = pos(text);
+        assert!(!Retsami::has_legal_move(&b), "{text}");
+        assert!(legal(&b).is_empty(), "{text}");
+    }
+}
+
 // --- Counts -------------------------------------------------------------------
 
 #[test]
@@ -306,6 +326,8 @@ fn generator_agrees_with_the_rule_checks_over_random_games() {
                 brute.insert("==".into());
             }
             assert_eq!(generated, brute, "{}", p.write());
+            // The quick answer (offer, re-entry, one step on) agrees.
+            assert_eq!(Retsami::has_legal_move(&p), !generated.is_empty());
             positions += 1;
             let pick: Vec<&String> = generated.iter().collect();
             let m = pick[rng.below(pick.len())].clone();
