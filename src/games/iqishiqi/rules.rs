@@ -111,6 +111,25 @@ impl fmt::Display for IqishiqiError {
     }
 }
 
+/// How many steps along direction `d` span `diff` grid indices: divided by
+/// [`STEP_DELTA`]'s magnitudes as constants (a multiplication, not a
+/// division, per ray of every position).
+fn steps(diff: usize, d: usize) -> usize {
+    const _: () = assert!(
+        STEP_DELTA[0].unsigned_abs() == 15
+            && STEP_DELTA[1].unsigned_abs() == 15
+            && STEP_DELTA[2].unsigned_abs() == 16
+            && STEP_DELTA[3].unsigned_abs() == 16
+            && STEP_DELTA[4].unsigned_abs() == 1
+            && STEP_DELTA[5].unsigned_abs() == 1
+    );
+    match d {
+        0 | 1 => diff / 15,
+        2 | 3 => diff / 16,
+        _ => diff,
+    }
+}
+
 /// Along each of the six rays from the neutral stone: the first stone and
 /// its distance, and the empty on-board run before a stone or the edge.
 #[derive(Clone, Copy)]
@@ -141,7 +160,7 @@ impl Rays {
             };
             match nearest {
                 Some(i) => {
-                    let k = (i.abs_diff(n) / STEP_DELTA[d].unsigned_abs() as usize) as u32;
+                    let k = steps(i.abs_diff(n), d) as u32;
                     first[d] = Some((Cell::at(i), k));
                     run[d] = k - 1;
                 }
