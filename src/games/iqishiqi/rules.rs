@@ -188,8 +188,8 @@ impl Analysis {
         let mut groups = 0;
         // Each stone is pushed once: at most every cell of the board.
         let mut stack = [0u8; GRID];
-        for start in 0..GRID {
-            if !pos.stones[start] || group[start] != 0 {
+        for start in cells_of(pos.bits) {
+            if group[start] != 0 {
                 continue;
             }
             groups += 1;
@@ -224,30 +224,47 @@ impl Analysis {
     /// those next to a group holding a ray's first stone (the drop joins
     /// it). A push needs the first stone in sight along its ray to be in
     /// the drop's group, so no other drop has one.
-    fn candidates(&self, pos: &Position) -> [bool; GRID] {
+    /// As bits over grid indices.
+    fn candidates(&self, pos: &Position) -> [u64; 4] {
         let mut sighted = [false; GRID + 1];
         for (c, _) in self.rays.first.iter().flatten() {
             sighted[usize::from(self.group[c.index()])] = true;
         }
-        let mut out = [false; GRID];
+        let mut out = [0u64; 4];
+        let mut mark = |i: usize| out[i / 64] |= 1 << (i % 64);
         for d in Dir::ALL {
             let mut c = pos.neutral;
             for _ in 0..self.rays.run[d.index()] {
                 c = c.step(d).expect("the run is on the board");
-                out[c.index()] = true;
+                mark(c.index());
             }
         }
-        for i in 0..GRID {
-            if sighted[usize::from(self.group[i])] && self.group[i] != 0 {
+        // Only stones have a group (`group` is 0 on empty cells).
+        for i in cells_of(pos.bits) {
+            if sighted[usize::from(self.group[i])] {
                 for &nb in &STEPS[i] {
                     if nb != OFF && !pos.stones[nb as usize] {
-                        out[nb as usize] = true;
+                        mark(nb as usize);
                     }
                 }
             }
         }
         out
     }
+}
+
+/// The grid indices set in bits over grid indices, in grid order.
+fn cells_of(bits: [u64; 4]) -> impl Iterator<Item = usize> {
+    (0..4).flat_map(move |w| {
+        let mut b = bits[w];
+        std::iter::from_fn(move || {
+            (b != 0).then(|| {
+                let i = w * 64 + b.trailing_zeros() as usize;
+                b &= b - 1;
+                i
+            })
+        })
+    })
 }
 
 /// The group a drop on the empty cell `drop` would make (the drop and every
@@ -526,7 +543,7 @@ impl Rules for Iqishiqi {
         let an = Analysis::new(pos);
         let candidates = an.candidates(pos);
         let mut dests = Dests::default();
-        for (i, _) in candidates.iter().enumerate().filter(|(_, &c)| c) {
+        for i in cells_of(candidates) {
             let drop = Cell::at(i);
             if drop == pos.neutral || pos.has_stone(drop) {
                 continue;

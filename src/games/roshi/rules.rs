@@ -644,7 +644,7 @@ impl Rules for Roshi {
 }
 
 #[cfg(test)]
-mod slide_tests {
+mod tests {
     use super::*;
     use crate::testkit::Random;
 
