@@ -66,7 +66,14 @@ pub struct Options {
     /// `--lenient`: repair what can be repaired without guessing, and list
     /// every repair (each game is then read whole).
     pub lenient: Option<Lenient>,
+    /// The most bytes of a Parquet input that is not a file on disk (piped,
+    /// or compressed) spooled to a temporary file to be read (`None`:
+    /// [`DEFAULT_MAX_SPOOL`]).
+    pub max_spool: Option<u64>,
 }
+
+/// The default cap on a spooled Parquet input: 1 GiB.
+pub const DEFAULT_MAX_SPOOL: u64 = 1 << 30;
 
 impl Options {
     /// The movetext style of a record, from its tags.

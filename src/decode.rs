@@ -26,11 +26,18 @@ pub enum Compression {
 pub fn sniff(head: &[u8]) -> Compression {
     if head.starts_with(GZIP_MAGIC) {
         Compression::Gzip
-    } else if head.starts_with(ZSTD_MAGIC) {
+    } else if head.starts_with(ZSTD_MAGIC) || is_skippable_frame(head) {
         Compression::Zstd
     } else {
         Compression::None
     }
+}
+
+/// Whether `head` starts with a Zstandard skippable frame (magic
+/// 0x184D2A50 to 0x184D2A5F, little-endian), as `pzstd` writes one before
+/// each of its frames.
+fn is_skippable_frame(head: &[u8]) -> bool {
+    matches!(head, [0x50..=0x5F, 0x2A, 0x4D, 0x18, ..])
 }
 
 /// File name suffixes of compressed inputs (left off to find the format).
@@ -209,7 +216,10 @@ impl Decode for Latin1 {
     }
 }
 
-/// UTF-16: a lone surrogate, or an odd byte at the end, becomes U+FFFD.
+/// UTF-16: a lone surrogate becomes its three WTF-8 bytes (0xED …), which
+/// are not UTF-8, so the reader reports `invalid-utf8` at its line and
+/// column, as for any byte that is not text; an odd byte at the end
+/// becomes U+FFFD.
 struct Utf16 {
     big_endian: bool,
     /// The first byte of a code unit whose second byte is still to come.
@@ -240,7 +250,17 @@ impl Decode for Utf16 {
             self.high = units.pop();
         }
         for c in char::decode_utf16(units) {
-            push(c.unwrap_or(char::REPLACEMENT_CHARACTER), out);
+            match c {
+                Ok(c) => push(c, out),
+                Err(lone) => {
+                    let u = lone.unpaired_surrogate();
+                    out.extend([
+                        0xE0 | (u >> 12) as u8,
+                        0x80 | ((u >> 6) & 0x3F) as u8,
+                        0x80 | (u & 0x3F) as u8,
+                    ]);
+                }
+            }
         }
         if end && self.odd.take().is_some() {
             push(char::REPLACEMENT_CHARACTER, out);
@@ -338,12 +358,20 @@ mod tests {
             e.finish().unwrap()
         };
         assert_eq!(read_as(&gz, None, Encoding::Auto).unwrap(), text);
-        // A lone surrogate and an odd last byte: U+FFFD each.
+        // A lone surrogate: its WTF-8 bytes, not UTF-8 (the reader says
+        // invalid-utf8 there); an odd last byte: U+FFFD.
         let bad = [0x00, 0xD8, 0x41, 0x00, 0x42];
-        assert_eq!(
-            read_as(&bad, None, Encoding::Utf16Le).unwrap(),
-            "\u{FFFD}A\u{FFFD}"
-        );
+        let mut got = Vec::new();
+        open(
+            Box::new(io::Cursor::new(bad.to_vec())),
+            None,
+            Encoding::Utf16Le,
+        )
+        .unwrap()
+        .read_to_end(&mut got)
+        .unwrap();
+        assert_eq!(got, b"\xED\xA0\x80A\xEF\xBF\xBD");
+        assert!(std::str::from_utf8(&got).is_err());
     }
 
     #[test]
@@ -387,6 +415,21 @@ mod tests {
         assert_eq!(
             read_as(&zst, Some(Compression::Zstd), Encoding::Auto).unwrap(),
             "abc"
+        );
+    }
+
+    #[test]
+    fn pzstd_frames_behind_skippable_frames_are_zstd() {
+        // What pzstd writes: a skippable frame before each zstd frame.
+        let mut bytes = Vec::new();
+        for part in [&b"first half, "[..], &b"second half"[..]] {
+            bytes.extend([0x50, 0x2A, 0x4D, 0x18, 4, 0, 0, 0, 1, 2, 3, 4]);
+            bytes.extend(zstd::encode_all(part, 3).unwrap());
+        }
+        assert_eq!(sniff(&bytes), Compression::Zstd);
+        assert_eq!(
+            read_as(&bytes, Some(Compression::Zstd), Encoding::Auto).unwrap(),
+            "first half, second half"
         );
     }
 

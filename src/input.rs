@@ -556,9 +556,42 @@ where
     M: Fn(Option<&Chunk>, &mut dyn ReadGame<'_>, Result<&'static dyn AnyGame, Problem>) -> T + Sync,
     E: FnMut(Option<&Chunk>, T) -> io::Result<ControlFlow<()>>,
 {
-    let mut file = tempfile::tempfile()?;
-    io::copy(&mut input, &mut file)?;
+    let file = spool(&mut input, opts)?;
     parquet_mapped(file, opts, map, each)
+}
+
+/// A Parquet input that is not a file on disk, copied to an unlinked
+/// temporary file (Parquet is read from its end), at most `max_spool` bytes
+/// of it: past that the copy stops and the input is an error that says so
+/// (no disk fills up with a decompression bomb that starts `PAR1`). A
+/// spooled file that does not end as Parquet does (`PAR1`) is said at
+/// once.
+fn spool<R: BufRead>(input: &mut R, opts: &Options) -> io::Result<std::fs::File> {
+    let cap = opts.max_spool.unwrap_or(crate::archive::DEFAULT_MAX_SPOOL);
+    let mut file = tempfile::tempfile()?;
+    let copied = io::copy(
+        &mut io::Read::take(&mut *input, cap.saturating_add(1)),
+        &mut file,
+    )?;
+    if copied > cap {
+        return Err(io::Error::other(format!(
+            "a Parquet input that is not a file on disk (piped or compressed) is copied to a \
+             temporary file to be read, and this one is longer than {}; the copy stopped \
+             there (give it as an uncompressed file, or raise --max-spool)",
+            size_text(cap)
+        )));
+    }
+    Ok(file)
+}
+
+/// `1073741824` → `1 GiB`; sizes that are not whole units in bytes.
+pub fn size_text(bytes: u64) -> String {
+    for (shift, unit) in [(40, "TiB"), (30, "GiB"), (20, "MiB"), (10, "KiB")] {
+        if bytes >= 1 << shift && bytes.is_multiple_of(1 << shift) {
+            return format!("{} {unit}", bytes >> shift);
+        }
+    }
+    format!("{bytes} bytes")
 }
 
 /// Reads the games of a Parquet file on disk in place, as [`read_mapped`]
@@ -634,8 +667,7 @@ fn read_parquet<R: BufRead>(
     opts: &Options,
     each: &mut Each<'_>,
 ) -> io::Result<ControlFlow<()>> {
-    let mut file = tempfile::tempfile()?;
-    io::copy(&mut input, &mut file)?;
+    let file = spool(&mut input, opts)?;
     read_parquet_file(file, opts, each)
 }
 

@@ -205,3 +205,25 @@ fn a_bulk_abstractplay_file_of_200_mb_is_read_record_by_record() {
         }
     }
 }
+
+#[path = "common/hostile.rs"]
+mod hostile_inputs;
+
+#[test]
+fn a_garden_gate_link_bomb_is_decoded_in_bounded_memory() {
+    // 40,000 codes: 800 million characters uncapped (5.3 GB before the
+    // cap); stopped at 1 Mi characters.
+    let dir = tempfile::tempdir().unwrap();
+    let link = dir.path().join("link.txt");
+    fs::write(&link, hostile_inputs::lz_bomb(40_000) + "\n").unwrap();
+    let path = link.to_str().unwrap();
+    for args in [
+        &["validate", path][..],
+        &["validate", "--from", "gardengate-link", path],
+        &["stats", path],
+    ] {
+        let (code, mib, err) = peak_memory(args);
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert!(mib < 64.0, "{args:?}: {mib:.1} MiB");
+    }
+}

@@ -266,6 +266,9 @@ pub fn answer(
     color: bool,
     mut work: impl FnMut(&mut Loaded<'_, '_>, &mut dyn Write) -> Result<(), Failure>,
 ) {
+    if messages::stdout_closed() {
+        return;
+    }
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     with_game(place, color, &mut work, &mut out);

@@ -208,7 +208,7 @@ pub fn run(args: Args) {
     let Some(mut out) = Sink::open(None, &output) else {
         return;
     };
-    let Ok(mut dups) = second(args.dups.as_deref(), &sources, None) else {
+    let Ok(mut dups) = second(args.dups.as_deref(), &output, &sources, None) else {
         return;
     };
     let progress = Progress::for_sources(&sources, args.quiet || output.is_terminal());

@@ -289,7 +289,7 @@ pub fn run(args: Args) {
             None => return,
         },
     };
-    let Ok(mut rest) = second(args.rest.as_deref(), &sources, to) else {
+    let Ok(mut rest) = second(args.rest.as_deref(), &output, &sources, to) else {
         return;
     };
     let want_rest = rest.is_some();

@@ -67,11 +67,13 @@ pub fn run(args: Args) {
         finish: args.finish,
     };
     let result = (|| -> std::io::Result<()> {
-        let mut start = 1;
+        // Inclusive ranges: `--count` may be u64::MAX, and count + 1 would
+        // wrap.
+        let mut start = 1u64;
         while start <= args.count {
-            let end = (start + BATCH).min(args.count + 1);
+            let last = start.saturating_add(BATCH - 1).min(args.count);
             let texts: Vec<String> = pool.install(|| {
-                (start..end)
+                (start..=last)
                     .into_par_iter()
                     .map(|i| {
                         let mut s = String::new();
@@ -86,7 +88,10 @@ pub fn run(args: Args) {
             for t in texts {
                 out.write_all(t.as_bytes())?;
             }
-            start = end;
+            match last.checked_add(1) {
+                Some(next) => start = next,
+                None => break,
+            }
         }
         out.commit()
     })();

@@ -45,6 +45,38 @@ pub struct InputArgs {
     /// UTF-16 byte-order mark).
     #[arg(long, value_enum, default_value = "auto", value_name = "ENCODING")]
     pub encoding: EncodingArg,
+    /// A Parquet input that is not a file on disk (piped, compressed) is
+    /// copied to a temporary file to be read: at most this much of it
+    /// (e.g. 512M, 4G).
+    #[arg(long, default_value = "1G", value_name = "SIZE", value_parser = parse_size)]
+    pub max_spool: u64,
+}
+
+/// `64M` → 64 × 1024²; plain digits are bytes.
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let t = t
+        .strip_suffix("iB")
+        .or_else(|| t.strip_suffix(['B', 'b']))
+        .unwrap_or(t);
+    let (digits, shift) = match t.char_indices().last() {
+        Some((i, 'k' | 'K')) => (&t[..i], 10),
+        Some((i, 'm' | 'M')) => (&t[..i], 20),
+        Some((i, 'g' | 'G')) => (&t[..i], 30),
+        Some((i, 't' | 'T')) => (&t[..i], 40),
+        _ => (t, 0),
+    };
+    let n: u64 = digits
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a size like 1000, 500K, 64M or 2G"))?;
+    let bytes = n
+        .checked_mul(1u64 << shift)
+        .ok_or_else(|| format!("`{s}` is too large"))?;
+    if bytes == 0 {
+        return Err("a size of at least one byte".into());
+    }
+    Ok(bytes)
 }
 
 /// `--lenient` and `--keep-broken` (validate, convert, stats, filter).
@@ -140,7 +172,7 @@ impl Open for Source {
 
 /// A file's identity: the same file has the same one whatever path (or
 /// link) reaches it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct FileId(u64, u64);
 
 #[cfg(unix)]
@@ -186,6 +218,34 @@ impl Output {
         }
     }
 
+    /// Whether `other` writes to the same file as this output: the same
+    /// file where both exist, else the same path once their folders are
+    /// resolved (`sub/../x.grec` is `x.grec`).
+    pub fn same_as(&self, other: &Output) -> bool {
+        let (Some(a), Some(b)) = (&self.path, &other.path) else {
+            return false;
+        };
+        if let (Some(x), Some(y)) = (self.id, other.id) {
+            return x == y;
+        }
+        let resolved = |p: &Path| -> PathBuf {
+            let dir = match p.parent() {
+                Some(d) if !d.as_os_str().is_empty() => d,
+                _ => Path::new("."),
+            };
+            match (std::fs::canonicalize(dir), p.file_name()) {
+                (Ok(d), Some(name)) => d.join(name),
+                _ => p.to_path_buf(),
+            }
+        };
+        resolved(a) == resolved(b)
+    }
+
+    /// The path named, if any.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
     /// Whether the output is stdout on a terminal.
     pub fn is_terminal(&self) -> bool {
         use std::io::IsTerminal;
@@ -197,6 +257,9 @@ impl Output {
     /// is reported.
     pub fn create(&self) -> Option<Writer> {
         let Some(path) = &self.path else {
+            if messages::stdout_closed() {
+                return None;
+            }
             return Some(Writer {
                 out: io::BufWriter::with_capacity(1 << 16, Box::new(io::stdout())),
                 temp: None,
@@ -213,9 +276,11 @@ impl Output {
             builder.prefix(".gamerec-").suffix(".part");
             #[cfg(unix)]
             {
-                // As a new file would be: 0666 less the umask.
+                // Readable by its owner alone while it is written; given
+                // its final mode at the end (the replaced file's, or a new
+                // file's: 0666 less the umask).
                 use std::os::unix::fs::PermissionsExt;
-                builder.permissions(std::fs::Permissions::from_mode(0o666));
+                builder.permissions(std::fs::Permissions::from_mode(0o600));
             }
             builder.tempfile_in(dir).map(|t| {
                 let (file, temp) = t.into_parts();
@@ -267,9 +332,11 @@ impl Writer {
     pub fn commit(mut self) -> io::Result<()> {
         self.out.flush()?;
         if let Some((temp, path)) = self.temp.take() {
-            // A file written over keeps its permissions.
-            if let Ok(m) = std::fs::metadata(&path) {
-                std::fs::set_permissions(&temp, m.permissions())?;
+            // A file written over keeps its permissions; a new one gets
+            // a new file's.
+            match std::fs::metadata(&path) {
+                Ok(m) => std::fs::set_permissions(&temp, m.permissions())?,
+                Err(_) => set_new_file_mode(&temp)?,
             }
             temp.persist(&path).map_err(|e| e.error)?;
         }
@@ -277,13 +344,35 @@ impl Writer {
     }
 }
 
+/// Gives `path` the mode a newly created file would have: 0666 less the
+/// umask (read from /proc/self/status; 022 where it cannot be).
+fn set_new_file_mode(path: &Path) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let umask = std::fs::read_to_string("/proc/self/status")
+            .ok()
+            .and_then(|s| {
+                let line = s.lines().find(|l| l.starts_with("Umask:"))?;
+                u32::from_str_radix(line["Umask:".len()..].trim(), 8).ok()
+            })
+            .unwrap_or(0o022);
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o666 & !umask))?;
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
+}
+
 /// Expands the command line's paths: `-` is stdin, a directory is walked
-/// (sorted, recursively, symbolic links followed, loops skipped) for record
-/// files (every file with `all`). What cannot be read is reported; the
-/// output is never an input (named: an error, found in a walk: skipped).
-/// `None` when an input is the output (nothing may be read or written).
+/// (sorted, recursively, symbolic links followed, loops skipped, each real
+/// folder walked once however many links reach it) for record files (every
+/// file with `all`). What cannot be read is reported. The output is never
+/// an input: when a named file or one found in a walk is the output, that
+/// is an error and `None` comes back (nothing may be read or written).
 pub fn expand(paths: &[PathBuf], all: bool, output: &Output) -> Option<Vec<Source>> {
     let mut out = Vec::new();
+    let mut walked = Walked::default();
     for path in paths {
         if path.as_os_str() == "-" {
             out.push(Source::Stdin);
@@ -293,17 +382,15 @@ pub fn expand(paths: &[PathBuf], all: bool, output: &Output) -> Option<Vec<Sourc
             Err(e) => messages::error(format!("{}: {e}", path.display())),
             Ok(m) if m.is_dir() => {
                 let before = out.len();
-                walk(path, all, output, &mut out);
-                if out.len() == before {
+                let again = walked.dirs.contains(&file_id(&m));
+                walk(path, all, output, &mut walked, &mut out).ok()?;
+                if out.len() == before && !again {
                     messages::error(format!("no record file found in {}", path.display()));
                 }
             }
             Ok(m) => {
                 if output.is(path, &m) {
-                    messages::error(format!(
-                        "{}: is also the output; refusing to write over an input",
-                        path.display()
-                    ));
+                    refuse(path);
                     return None;
                 }
                 out.push(Source::File(path.clone()));
@@ -313,10 +400,44 @@ pub fn expand(paths: &[PathBuf], all: bool, output: &Output) -> Option<Vec<Sourc
     Some(out)
 }
 
-fn walk(dir: &Path, all: bool, output: &Output, out: &mut Vec<Source>) {
+/// An input that is also the output: said (exit 2).
+fn refuse(path: &Path) {
+    messages::error(format!(
+        "{}: is also the output; refusing to write over an input",
+        path.display()
+    ));
+}
+
+/// The real folders and files a walk has reached already.
+#[derive(Default)]
+struct Walked {
+    dirs: std::collections::HashSet<Option<FileId>>,
+    files: std::collections::HashSet<FileId>,
+}
+
+/// Walks `dir` into `out`; `Err` (said) when a file found is the output.
+fn walk(
+    dir: &Path,
+    all: bool,
+    output: &Output,
+    walked: &mut Walked,
+    out: &mut Vec<Source>,
+) -> Result<(), ()> {
+    let dirs = std::cell::RefCell::new(std::mem::take(&mut walked.dirs));
+    // A folder reached again (through another link) is not walked again:
+    // 50 links to one folder read its files once, not 50 times.
     let walker = walkdir::WalkDir::new(dir)
         .follow_links(true)
-        .sort_by_file_name();
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| {
+            !e.file_type().is_dir()
+                || e.metadata()
+                    .ok()
+                    .and_then(|m| file_id(&m))
+                    .is_none_or(|id| dirs.borrow_mut().insert(Some(id)))
+        });
+    let mut result = Ok(());
     for entry in walker {
         match entry {
             Ok(e) if e.file_type().is_dir() => {}
@@ -332,30 +453,41 @@ fn walk(dir: &Path, all: bool, output: &Output, out: &mut Vec<Source>) {
                     ));
                     continue;
                 }
-                match e.metadata() {
-                    Ok(m) if output.is(e.path(), &m) => {}
-                    _ => out.push(Source::File(e.into_path())),
+                let meta = e.metadata().ok();
+                if meta.as_ref().is_some_and(|m| output.is(e.path(), m)) {
+                    refuse(e.path());
+                    result = Err(());
+                    break;
+                }
+                let id = meta.as_ref().and_then(file_id);
+                if id.is_none_or(|id| walked.files.insert(id)) {
+                    out.push(Source::File(e.into_path()));
                 }
             }
-            Err(e) => {
-                let name = e
-                    .path()
-                    .map_or_else(|| dir.display().to_string(), |p| p.display().to_string());
-                if e.loop_ancestor().is_some() {
-                    messages::note(format!("{name}: skipped: a link back to a folder above it"));
-                } else if e
-                    .io_error()
-                    .is_some_and(|io| io.kind() == io::ErrorKind::NotFound)
-                    && e.path().is_some_and(|p| p.is_symlink())
-                {
-                    if all || e.path().is_some_and(is_record_file) {
-                        messages::error(format!("{name}: a link to nothing (dangling)"));
-                    }
-                } else {
-                    messages::error(format!("{name}: {e}"));
-                }
-            }
+            Err(e) => walk_error(dir, all, &e),
         }
+    }
+    walked.dirs = dirs.into_inner();
+    result
+}
+
+/// What a walk could not read, said (a loop is a note, the rest errors).
+fn walk_error(dir: &Path, all: bool, e: &walkdir::Error) {
+    let name = e
+        .path()
+        .map_or_else(|| dir.display().to_string(), |p| p.display().to_string());
+    if e.loop_ancestor().is_some() {
+        messages::note(format!("{name}: skipped: a link back to a folder above it"));
+    } else if e
+        .io_error()
+        .is_some_and(|io| io.kind() == io::ErrorKind::NotFound)
+        && e.path().is_some_and(|p| p.is_symlink())
+    {
+        if all || e.path().is_some_and(is_record_file) {
+            messages::error(format!("{name}: a link to nothing (dangling)"));
+        }
+    } else {
+        messages::error(format!("{name}: {e}"));
     }
 }
 
@@ -494,6 +626,10 @@ where
     E: FnMut(&str, Item<'_, T>) -> io::Result<ControlFlow<()>>,
 {
     let mut read = Read::default();
+    let opts = &Options {
+        max_spool: Some(args.max_spool),
+        ..*opts
+    };
     for source in sources {
         let name = source.name();
         let opened = match source.open(args.encoding.encoding(), progress) {

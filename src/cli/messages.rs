@@ -107,6 +107,26 @@ pub fn to_stderr(f: impl FnOnce(&mut dyn Write) -> io::Result<()>) {
     });
 }
 
+static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// Records that standard output was closed when gamerec started (`main`
+/// looks, before anything is opened).
+pub fn set_stdout_was_closed() {
+    STDOUT_CLOSED.store(true, Ordering::SeqCst);
+}
+
+/// Whether standard output was closed (`>&-`), reported as an error (exit
+/// 2) when it was: what would be written there would be lost.
+pub fn stdout_closed() -> bool {
+    let closed = STDOUT_CLOSED.load(Ordering::SeqCst);
+    if closed {
+        error(
+            "standard output is closed: what would be written there would be lost (give -o FILE)",
+        );
+    }
+    closed
+}
+
 /// The end of writing the run's output: a closed pipe (the reader has seen
 /// enough) stops the run quietly; another write error is an error.
 pub fn finished(result: io::Result<()>) {
@@ -136,13 +156,17 @@ pub fn exit_code() -> i32 {
 
 /// Text with its control characters escaped for a terminal: a line break
 /// and a tab stay, every other control character (ESC, BEL, NUL, DEL, C1…)
+/// and every bidirectional control (U+202A–U+202E, U+2066–U+2069, the
+/// marks U+200E, U+200F and U+061C, which reorder what a terminal shows)
 /// becomes `\u{1b}`-style text.
 pub struct Escaped<'a>(pub &'a str);
 
 impl Display for Escaped<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut rest = self.0;
-        while let Some(i) = rest.find(|c: char| c.is_control() && c != '\n' && c != '\t') {
+        while let Some(i) =
+            rest.find(|c: char| (c.is_control() || is_bidi(c)) && c != '\n' && c != '\t')
+        {
             f.write_str(&rest[..i])?;
             let c = rest[i..].chars().next().expect("found a character");
             write!(f, "\\u{{{:x}}}", c as u32)?;
@@ -150,6 +174,12 @@ impl Display for Escaped<'_> {
         }
         f.write_str(rest)
     }
+}
+
+/// A bidirectional formatting character: embeddings, overrides, isolates
+/// and the directional marks.
+pub fn is_bidi(c: char) -> bool {
+    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}')
 }
 
 /// [`Escaped`], as a string.
@@ -169,5 +199,14 @@ mod tests {
         );
         assert_eq!(escape("café\tline\nnext"), "café\tline\nnext");
         assert_eq!(escape("\u{9b}2J"), "\\u{9b}2J");
+    }
+
+    #[test]
+    fn bidi_controls_are_escaped() {
+        assert_eq!(
+            escape("a\u{202e}gnp.exe\u{2066}b\u{200f}"),
+            "a\\u{202e}gnp.exe\\u{2066}b\\u{200f}"
+        );
+        assert_eq!(escape("שלום abc"), "שלום abc");
     }
 }

@@ -121,6 +121,11 @@ pub fn default_game_help() -> String {
     )
 }
 
+/// Standard output was closed when gamerec started (see `main`).
+pub fn stdout_was_closed() {
+    messages::set_stdout_was_closed();
+}
+
 /// Runs the command line; returns the exit code (from [`messages`]).
 pub fn run() -> i32 {
     let cli = match Cli::try_parse() {

@@ -227,13 +227,28 @@ pub fn written(
 }
 
 /// A second output (`--rest`, `--dups`), checked not to be one of the
-/// `sources` and opened: `Err` when it cannot be (said), `Ok(None)` when
-/// none is asked for.
-pub fn second(path: Option<&Path>, sources: &[Source], to: Option<To>) -> Result<Option<Sink>, ()> {
+/// `sources` nor the same file as the `first` output, and opened: `Err`
+/// when it cannot be (said), `Ok(None)` when none is asked for.
+pub fn second(
+    path: Option<&Path>,
+    first: &Output,
+    sources: &[Source],
+    to: Option<To>,
+) -> Result<Option<Sink>, ()> {
     let Some(path) = path else {
         return Ok(None);
     };
     let output = Output::new(Some(path));
+    if first.same_as(&output) {
+        messages::error(format!(
+            "{}: is also the other output (-o {}); two outputs on one file would lose one",
+            path.display(),
+            first
+                .path()
+                .map_or(String::new(), |p| p.display().to_string())
+        ));
+        return Err(());
+    }
     let files: Vec<PathBuf> = sources
         .iter()
         .filter_map(|s| match s {

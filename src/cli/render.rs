@@ -120,7 +120,9 @@ fn excerpt(chunk: &Chunk, span: Span) -> (String, std::ops::Range<usize>) {
             for c in chunk.valid().chars() {
                 match c {
                     '\r' | '\t' => out.push(' '),
-                    c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+                    c if c.is_control() || super::messages::is_bidi(c) => {
+                        out.push_str(&format!("\\u{{{:x}}}", c as u32))
+                    }
                     c => out.push(c),
                 }
             }

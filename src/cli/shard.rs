@@ -9,7 +9,7 @@
 
 use super::convert::{self, Dest, Job, To};
 use super::input::{
-    expand, format, options, read_all, InputArgs, Item, Open, Opened, Output, Source,
+    expand, format, options, parse_size, read_all, InputArgs, Item, Open, Opened, Output, Source,
 };
 use super::messages;
 use super::progress::Progress;
@@ -80,33 +80,6 @@ pub struct Args {
     quiet: bool,
     #[command(flatten)]
     jobs: super::jobs::Jobs,
-}
-
-/// `64M` → 64 × 1024²; plain digits are bytes.
-fn parse_size(s: &str) -> Result<u64, String> {
-    let t = s.trim();
-    let t = t
-        .strip_suffix("iB")
-        .or_else(|| t.strip_suffix(['B', 'b']))
-        .unwrap_or(t);
-    let (digits, shift) = match t.char_indices().last() {
-        Some((i, 'k' | 'K')) => (&t[..i], 10),
-        Some((i, 'm' | 'M')) => (&t[..i], 20),
-        Some((i, 'g' | 'G')) => (&t[..i], 30),
-        Some((i, 't' | 'T')) => (&t[..i], 40),
-        _ => (t, 0),
-    };
-    let n: u64 = digits
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{s}` is not a size like 1000, 500K, 64M or 2G"))?;
-    let bytes = n
-        .checked_mul(1u64 << shift)
-        .ok_or_else(|| format!("`{s}` is too large"))?;
-    if bytes == 0 {
-        return Err("a shard holds at least one byte".into());
-    }
-    Ok(bytes)
 }
 
 /// How shards are cut.

@@ -135,6 +135,9 @@ pub fn run(args: Args) {
     let Some(sources) = expand(&args.input.paths, args.input.all, &Output::new(None)) else {
         return;
     };
+    if messages::stdout_closed() {
+        return;
+    }
     let progress = Progress::for_sources(&sources, args.quiet);
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());

@@ -876,12 +876,32 @@ pub struct GamesReader {
 
 /// Runs `f`, turning a panic in the Parquet reader (a corrupt file it did
 /// not check) into a problem.
+/// The panic is caught and said as a problem, so the default hook's
+/// `panicked at …` is not printed for it.
 fn guarded<T>(what: &str, f: impl FnOnce() -> Result<T, Problem>) -> Result<T, Problem> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|_| {
+    static QUIET_HOOK: std::sync::Once = std::sync::Once::new();
+    QUIET_HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !GUARDED.with(std::cell::Cell::get) {
+                previous(info);
+            }
+        }));
+    });
+    let was = GUARDED.with(|g| g.replace(true));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    GUARDED.with(|g| g.set(was));
+    result.unwrap_or_else(|_| {
         Err(malformed(format!(
             "the Parquet file is damaged: reading its {what} failed"
         )))
     })
+}
+
+thread_local! {
+    /// Whether this thread runs inside [`guarded`], whose panics are said
+    /// as problems.
+    static GUARDED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 impl GamesReader {

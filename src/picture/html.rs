@@ -191,11 +191,7 @@ impl Viewer {
     /// The page.
     pub fn finish(self, heading: &str) -> String {
         let data = json!({ "boards": self.boards, "games": self.games });
-        // Inside <script>, `</` would end it.
-        let data = serde_json::to_string(&data)
-            .unwrap_or_else(|_| "{}".into())
-            .replace("</", "<\\/")
-            .replace("<!--", "<\\!--");
+        let data = script_safe(&serde_json::to_string(&data).unwrap_or_else(|_| "{}".into()));
         let mut page = String::new();
         page.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
         page.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
@@ -360,3 +356,23 @@ DATA.games.forEach((g, i) => {
 picker.addEventListener("change", () => { pick(Number(picker.value)); picker.blur(); });
 if (DATA.games.length) pick(0);
 "##;
+
+/// JSON text made safe inside a `<script>` element: `<`, `>` and `&` only
+/// ever stand inside JSON strings, where `\u003c`, `\u003e` and `\u0026`
+/// mean the same, so no `</script>`, `<!--` or `<script` can reach the
+/// HTML parser, and the text is still JSON that `JSON.parse` reads back
+/// to the same values.
+fn script_safe(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    out
+}

@@ -5,6 +5,7 @@
 //! the value URL-decoded) and written as the site writes them. Which game
 //! a `gameType` is, the games say ([`SiteFiles::Links`]).
 
+use super::lzstring::{self, Unpacked};
 use crate::game::SiteFiles;
 use crate::problem::{Code, Problem};
 use crate::record::Span;
@@ -41,37 +42,60 @@ impl std::fmt::Debug for dyn AnySite {
     }
 }
 
+/// The most UTF-16 units a link's data may decompress to: 1 Mi, far more
+/// than any game needs (a long game's link holds a few thousand). LZ-String
+/// can make K²/2 characters of K codes; decoding stops here instead.
+pub const MAX_LINK_UNITS: usize = 1 << 20;
+
 /// Whether `token` (an input's first word) is a Garden Gate link: a URL
-/// with a query, or `?` and a payload that decompresses to one.
+/// with a query, or `?` and a payload that decompresses to one (or would
+/// decompress past [`MAX_LINK_UNITS`]: reading it says so).
 pub fn looks_like(token: &[u8]) -> bool {
     let Ok(text) = std::str::from_utf8(token) else {
         return false;
     };
     match text.split_once('?') {
         Some((before, payload)) if before.is_empty() || before.contains("://") => {
-            query(payload).is_some()
+            !matches!(query(payload), Query::None)
         }
         _ => false,
     }
 }
 
+/// What a link's payload holds.
+enum Query {
+    /// The query string.
+    Text(String),
+    /// LZ-String data that decompresses past [`MAX_LINK_UNITS`].
+    TooLarge,
+    /// Neither compressed nor plain query text.
+    None,
+}
+
 /// The query string a link's payload holds: decompressed, or (as the site
 /// allows with `appType=`) given plain.
-fn query(payload: &str) -> Option<String> {
+fn query(payload: &str) -> Query {
     let payload = payload.trim();
     if payload.is_empty() {
-        return None;
+        return Query::None;
     }
     // A URL layer may have turned `+` into a space.
     let payload = payload.replace(' ', "+");
-    if let Some(units) = lz_str::decompress_from_encoded_uri_component(&payload) {
-        if let Ok(text) = String::from_utf16(&units) {
-            if text.contains('=') {
-                return Some(text);
+    match lzstring::decompress_uri(&payload, MAX_LINK_UNITS) {
+        Unpacked::Done(units) => {
+            if let Ok(text) = String::from_utf16(&units) {
+                if text.contains('=') {
+                    return Query::Text(text);
+                }
             }
         }
+        Unpacked::TooLarge => return Query::TooLarge,
+        Unpacked::Broken => {}
     }
-    payload.contains('=').then_some(payload)
+    match payload.contains('=') {
+        true => Query::Text(payload),
+        false => Query::None,
+    }
 }
 
 /// `%XX` sequences as UTF-8 (as JavaScript's `decodeURIComponent`); a
@@ -109,11 +133,24 @@ pub fn read(text: &str, span: Span) -> Link {
         None => text,
     };
     let payload = payload.split('#').next().unwrap_or_default();
-    let Some(query) = query(payload) else {
-        return broken(
-            Code::MalformedSiteRecord,
-            "not a Garden Gate game link: its data does not decompress to a game".into(),
-        );
+    let query = match query(payload) {
+        Query::Text(query) => query,
+        Query::TooLarge => {
+            return broken(
+                Code::RecordTooLarge,
+                format!(
+                    "a Garden Gate link whose data decompresses to more than {} Mi \
+                     characters (no game is that long); decoding stopped there",
+                    MAX_LINK_UNITS >> 20
+                ),
+            )
+        }
+        Query::None => {
+            return broken(
+                Code::MalformedSiteRecord,
+                "not a Garden Gate game link: its data does not decompress to a game".into(),
+            )
+        }
     };
     // Each pair: its key, its value URL-decoded, and the pair as written.
     let mut pairs: Vec<(String, String, String)> = Vec::new();

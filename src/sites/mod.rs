@@ -5,5 +5,6 @@
 //! under what name, the registered games say (`SiteFiles`).
 
 pub mod links;
+pub mod lzstring;
 pub mod records;
 pub mod scan;
