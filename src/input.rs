@@ -1,10 +1,9 @@
 //! Reading games from any supported input: the record format, a gamerec
-//! JSON document or JSON Lines, or a site's move strings (the registry's
-//! games say which). Every reader streams except the JSON document, which
-//! is read whole.
+//! JSON document or JSON Lines, Parquet, or a site's move strings (the
+//! registry's games say which). Every reader streams, game by game.
 
 use crate::archive::{self, rules_for_game, too_large, Options};
-use crate::convert::json::{DocumentIn, GameIn, FORMAT, VERSION};
+use crate::convert::json::{GameIn, FORMAT, VERSION};
 use crate::convert::parquet::GamesReader;
 use crate::game::SiteFormat;
 use crate::problem::{Code, Problem};
@@ -411,7 +410,7 @@ fn from_json(
 
 fn malformed_json(e: serde_json::Error, line_base: usize) -> Problem {
     Problem::new(
-        Code::MalformedJson,
+        crate::convert::json::json_error_code(&e),
         format!(
             "not a gamerec JSON game (line {}, column {}): {e}",
             e.line() + line_base,
@@ -421,48 +420,155 @@ fn malformed_json(e: serde_json::Error, line_base: usize) -> Problem {
     )
 }
 
+/// Reads a gamerec JSON document game by game: its object is walked key
+/// by key (each key and each other member's value capped as a record is),
+/// and its `games` array is cut into its elements, each read as JSON Lines
+/// reads a line: at most [`MAX_RECORD_BYTES`] of it (a longer one is
+/// `record-too-large`), located at its own offset, line and column. Memory
+/// follows the largest game, never the document. A `format` or `version`
+/// that is not this reader's stops the reading where it stands (the writer
+/// puts both before `games`).
 fn read_json<R: BufRead>(
-    mut input: R,
+    input: R,
     opts: &Options,
     each: &mut Each<'_>,
 ) -> io::Result<ControlFlow<()>> {
-    let mut text = String::new();
-    if let Err(e) = input.read_to_string(&mut text) {
-        if e.kind() != io::ErrorKind::InvalidData {
-            return Err(e);
-        }
-        let p = Problem::new(
-            Code::InvalidUtf8,
-            "JSON input must be UTF-8",
-            Span::default(),
-        );
-        return from_json(None, Err(p), opts, each);
+    let mut doc = Values::new(input);
+    let fail = |doc: &Values<R>, code, message: String, each: &mut Each<'_>| {
+        let (offset, line, column) = doc.position();
+        let mut chunk = Chunk::from_bytes(Vec::new());
+        (chunk.offset, chunk.line, chunk.column) = (offset, line, column);
+        let p = Problem::new(code, message, Span::new(offset, offset));
+        from_json(Some(&chunk), Err(p), opts, each)
+    };
+    if doc.peek()? != Some(b'{') {
+        let what = "not a gamerec JSON document: it does not start with `{`".to_string();
+        return fail(&doc, Code::MalformedJson, what, each);
     }
-    match serde_json::from_str::<DocumentIn>(text.trim_start_matches('\u{feff}')) {
-        Err(e) => from_json(None, Err(malformed_json(e, 0)), opts, each),
-        Ok(doc) => {
-            if doc.format.as_deref().is_some_and(|f| f != FORMAT)
-                || doc.version.is_some_and(|v| v != VERSION)
-            {
-                let p = Problem::new(
-                    Code::UnsupportedJson,
-                    format!(
-                        "this reads format `{FORMAT}` version {VERSION}, not `{}` version {}",
-                        doc.format.as_deref().unwrap_or("?"),
-                        doc.version.map_or("?".into(), |v| v.to_string())
-                    ),
-                    Span::default(),
-                );
-                return from_json(None, Err(p), opts, each);
+    doc.bump()?;
+    loop {
+        match doc.peek()? {
+            Some(b'}') => return Ok(ControlFlow::Continue(())),
+            Some(b',') => {
+                doc.bump()?;
+                continue;
             }
-            for g in doc.games {
-                if from_json(None, Ok(g), opts, each)?.is_break() {
+            Some(b'"') => {}
+            Some(_) | None => {
+                let what = "not a gamerec JSON document: a member's name or the document's \
+                            end `}` was expected here"
+                    .to_string();
+                return fail(&doc, Code::MalformedJson, what, each);
+            }
+        }
+        let key = match doc.member()? {
+            Scanned::Value(c) if !c.truncated => serde_json::from_slice::<String>(&c.bytes).ok(),
+            _ => None,
+        };
+        if doc.peek()? != Some(b':') {
+            let what = "not a gamerec JSON document: a member's `:` was expected here".to_string();
+            return fail(&doc, Code::MalformedJson, what, each);
+        }
+        doc.bump()?;
+        match key.as_deref() {
+            Some("games") if doc.peek()? == Some(b'[') => {
+                doc.enter_array()?;
+                if json_games(&mut doc, opts, each)?.is_break() {
                     return Ok(ControlFlow::Break(()));
                 }
             }
-            Ok(ControlFlow::Continue(()))
+            Some("games") => {
+                let what = "`games` is not an array of games".to_string();
+                return fail(&doc, Code::MalformedJson, what, each);
+            }
+            key => {
+                let value = match doc.member()? {
+                    Scanned::Value(c) if !c.truncated => {
+                        serde_json::from_slice::<serde_json::Value>(&c.bytes).ok()
+                    }
+                    _ => None,
+                };
+                let unsupported = match key {
+                    Some("format") => value.as_ref().and_then(|v| v.as_str()) != Some(FORMAT),
+                    Some("version") => {
+                        value.as_ref().and_then(serde_json::Value::as_u64) != Some(VERSION.into())
+                    }
+                    _ => false,
+                };
+                if unsupported {
+                    let what = format!(
+                        "this reads format `{FORMAT}` version {VERSION}, not {} `{}`",
+                        key.unwrap_or_default(),
+                        value.map_or("?".into(), |v| v.to_string())
+                    );
+                    return fail(&doc, Code::UnsupportedJson, what, each);
+                }
+            }
         }
     }
+}
+
+/// The elements of a document's `games` array, each a game.
+fn json_games<R: BufRead>(
+    doc: &mut Values<R>,
+    opts: &Options,
+    each: &mut Each<'_>,
+) -> io::Result<ControlFlow<()>> {
+    while let Some(scanned) = doc.next_value()? {
+        let (chunk, game) = match scanned {
+            Scanned::Value(chunk) if chunk.truncated => {
+                let p = too_large(&chunk);
+                (chunk, Err(p))
+            }
+            Scanned::Value(chunk) => {
+                let game = json_game(&chunk);
+                (chunk, game)
+            }
+            Scanned::Cut(chunk, end) => {
+                let p = Problem::new(
+                    Code::MalformedJson,
+                    "the document ends inside this game".to_string(),
+                    Span::new(end, end),
+                );
+                let flow = from_json(Some(&chunk), Err(p), opts, each)?;
+                return Ok(flow);
+            }
+            Scanned::Stray(b, offset, line, column) => {
+                let mut chunk = Chunk::from_bytes(Vec::new());
+                (chunk.offset, chunk.line, chunk.column) = (offset, line, column);
+                let p = Problem::new(
+                    Code::MalformedJson,
+                    format!(
+                        "`{}` where a game or the end of `games` was expected",
+                        b as char
+                    ),
+                    Span::new(offset, offset + 1),
+                );
+                (chunk, Err(p))
+            }
+        };
+        if from_json(Some(&chunk), game, opts, each)?.is_break() {
+            return Ok(ControlFlow::Break(()));
+        }
+    }
+    Ok(ControlFlow::Continue(()))
+}
+
+/// One element of `games`, read as a game.
+fn json_game(chunk: &Chunk) -> Result<GameIn, Problem> {
+    let at = Span::new(chunk.offset, chunk.offset);
+    if std::str::from_utf8(&chunk.bytes).is_err() {
+        return Err(Problem::new(
+            Code::InvalidUtf8,
+            "JSON input must be UTF-8",
+            at,
+        ));
+    }
+    serde_json::from_slice::<GameIn>(&chunk.bytes).map_err(|e| {
+        let mut p = malformed_json(e, chunk.line - 1);
+        p.span = at;
+        p
+    })
 }
 
 /// Reads one line (with its `\n`) into `line`, keeping at most
@@ -534,6 +640,22 @@ fn read_jsonl<R: BufRead>(
 
 /// Games of a Parquet table mapped at once, on the pipeline's threads.
 const PARQUET_BATCH: usize = 512;
+
+/// About how many bytes (as text) of Parquet games are mapped at a time.
+const PARQUET_BATCH_BYTES: usize = 8 << 20;
+
+/// About the size of a game as text: its tags, comments and turns.
+fn text_size(g: &GameIn) -> usize {
+    let strings = |list: &[String]| list.iter().map(|c| c.len() + 3).sum::<usize>();
+    g.tags
+        .iter()
+        .map(|(n, v)| n.len() + v.len() + 6)
+        .sum::<usize>()
+        + strings(&g.comments)
+        + (g.turns.iter())
+            .map(|t| t.text.len() + 2 + strings(&t.comments))
+            .sum::<usize>()
+}
 
 /// What `map` makes of a game read from JSON or Parquet (or of why none
 /// could be read).
@@ -637,9 +759,16 @@ where
         false => None,
     };
     loop {
-        let batch: Vec<_> = std::iter::from_fn(|| games.next_game())
-            .take(PARQUET_BATCH)
-            .collect();
+        // At most PARQUET_BATCH games, and about PARQUET_BATCH_BYTES of
+        // them: a batch of large games is a small one.
+        let (mut batch, mut bytes) = (Vec::new(), 0usize);
+        while batch.len() < PARQUET_BATCH && bytes < PARQUET_BATCH_BYTES {
+            let Some(game) = games.next_game() else {
+                break;
+            };
+            bytes += game.as_ref().map_or(0, text_size);
+            batch.push(game);
+        }
         if batch.is_empty() {
             return Ok(ControlFlow::Continue(()));
         }

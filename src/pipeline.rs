@@ -116,8 +116,10 @@ where
         }
         return error.map_or(Ok(()), Err);
     }
-    // Batches read but not yet handed on: the reader waits for a permit.
+    // Batches read but not yet handed on: the reader waits for a permit,
+    // and for their bytes to fit the budget.
     let in_flight = 2 * jobs + 2;
+    let budget = &Budget::default();
     std::thread::scope(|scope| {
         let (permit_tx, permit_rx) = bounded::<()>(in_flight);
         let (work_tx, work_rx) = bounded::<(usize, Vec<Chunk>)>(in_flight);
@@ -165,7 +167,11 @@ where
                     }
                 }
                 // No permit: the receiving side has stopped.
-                if permit_tx.send(()).is_err() || work_tx.send((*seq, batch)).is_err() {
+                let bytes = batch.iter().map(|c| c.bytes.len()).sum();
+                if permit_tx.send(()).is_err()
+                    || !budget.acquire(bytes)
+                    || work_tx.send((*seq, batch)).is_err()
+                {
                     return false;
                 }
                 *seq += 1;
@@ -205,6 +211,7 @@ where
                 pending.insert(seq, mapped);
                 while let Some(mapped) = pending.remove(&next) {
                     next += 1;
+                    let bytes = mapped.iter().map(|(c, _)| c.bytes.len()).sum();
                     for (chunk, t) in mapped {
                         if each(chunk, t)?.is_break() {
                             return Ok(());
@@ -212,6 +219,7 @@ where
                     }
                     // One batch handed on: the reader may read another.
                     let _ = permit_rx.recv();
+                    budget.release(bytes);
                 }
             }
             if let Ok(e) = spawn_error_rx.try_recv() {
@@ -226,8 +234,45 @@ where
         // receiver once these are gone.
         drop(permit_rx);
         drop(done_rx);
+        budget.stop();
         result
     })
+}
+
+/// The bytes of chunks read but not yet handed on, at most
+/// [`IN_FLIGHT_BYTES`] (one chunk larger than that goes alone): with
+/// games near the 16 MiB cap, two are in flight, not `2 × jobs + 2`.
+#[derive(Default)]
+struct Budget {
+    /// Bytes held, and whether the receiving side has stopped.
+    state: std::sync::Mutex<(usize, bool)>,
+    freed: std::sync::Condvar,
+}
+
+/// The most bytes of chunks in flight between the reader and the hand-on.
+const IN_FLIGHT_BYTES: usize = 32 << 20;
+
+impl Budget {
+    /// Waits until `bytes` fit; `false` when the receiving side stopped.
+    fn acquire(&self, bytes: usize) -> bool {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        while !state.1 && state.0 > 0 && state.0 + bytes > IN_FLIGHT_BYTES {
+            state = self.freed.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
+        state.0 += bytes;
+        !state.1
+    }
+
+    fn release(&self, bytes: usize) {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        state.0 = state.0.saturating_sub(bytes);
+        self.freed.notify_all();
+    }
+
+    fn stop(&self) {
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).1 = true;
+        self.freed.notify_all();
+    }
 }
 
 #[cfg(test)]

@@ -217,7 +217,6 @@ impl<G: SiteNotation> AnySite for SiteOf<G> {
 /// A game's positions, for [`AnyGame::sample_positions`].
 struct PositionsOf<G: Rules> {
     positions: Vec<G::Position>,
-    moves: Vec<G::Move>,
 }
 
 impl<G: Rules> Positions for PositionsOf<G> {
@@ -226,13 +225,7 @@ impl<G: Rules> Positions for PositionsOf<G> {
     }
 
     fn count_legal_moves(&mut self) -> usize {
-        let mut n = 0;
-        for p in &self.positions {
-            self.moves.clear();
-            G::legal_moves(p, &mut self.moves);
-            n += self.moves.len();
-        }
-        n
+        self.positions.iter().map(G::count_legal_moves).sum()
     }
 }
 
@@ -365,7 +358,6 @@ impl<G: Facts + Picture> AnyGame for Registered<G> {
     fn sample_positions(&self, seed: u64, games: u64, opts: &GenOptions) -> Box<dyn Positions> {
         Box::new(PositionsOf::<G> {
             positions: gen::positions::<G>(seed, games, opts),
-            moves: Vec::new(),
         })
     }
 }

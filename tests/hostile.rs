@@ -412,3 +412,44 @@ fn a_damaged_parquet_file_is_a_problem_never_a_panic_message() {
     assert!(any_damaged);
     std::io::stderr().flush().unwrap();
 }
+
+#[cfg(unix)]
+#[test]
+fn control_bytes_from_a_tag_reach_a_terminal_escaped_and_a_pipe_as_they_are() {
+    // `script` (util-linux) runs the command on a pseudo-terminal.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let record = "[Game \"oshi\"]\n[Event \"a\u{1b}]0;owned\u{7}b\u{202e}c\"]\n\n1. c2-c3 *\n";
+    fs::write(d.join("esc.grec"), record).unwrap();
+    for cmd in [
+        "convert esc.grec",
+        "stats --format csv esc.grec",
+        "filter esc.grec",
+    ] {
+        let out = Command::new("script")
+            .current_dir(d)
+            .args([
+                "-qec",
+                &format!("\"{}\" {cmd}", bin().display()),
+                "/dev/null",
+            ])
+            .output()
+            .expect("util-linux's `script` runs the command on a terminal");
+        let shown = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            !shown.contains('\u{1b}') && !shown.contains('\u{202e}'),
+            "{cmd}: {shown:?}"
+        );
+        assert!(
+            shown.contains("a\\u{1b}]0;owned\\u{7}b\\u{202e}c"),
+            "{cmd}: {shown:?}"
+        );
+        // Into a pipe, the bytes as they are (lossless).
+        let args: Vec<&str> = cmd.split(' ').collect();
+        let (_, piped, _) = run_in(d, &args);
+        assert!(
+            piped.contains("a\u{1b}]0;owned\u{7}b\u{202e}c"),
+            "{cmd}: {piped:?}"
+        );
+    }
+}

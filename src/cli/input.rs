@@ -263,6 +263,7 @@ impl Output {
             return Some(Writer {
                 out: io::BufWriter::with_capacity(1 << 16, Box::new(io::stdout())),
                 temp: None,
+                terminal: self.is_terminal().then(Vec::new),
             });
         };
         let file: io::Result<(Box<dyn Write + Send>, Option<Temporary>)> = if self.special {
@@ -294,6 +295,7 @@ impl Output {
             Ok((out, temp)) => Some(Writer {
                 out: io::BufWriter::with_capacity(1 << 16, out),
                 temp,
+                terminal: None,
             }),
             Err(e) => {
                 messages::error(format!("{}: {e}", path.display()));
@@ -310,18 +312,68 @@ type Temporary = (tempfile::TempPath, PathBuf);
 pub struct Writer {
     out: io::BufWriter<Box<dyn Write + Send>>,
     temp: Option<Temporary>,
+    /// Stdout is a terminal: control characters and bidirectional
+    /// controls are written escaped (as `ls` does), never in files or
+    /// pipes. Holds the start of a UTF-8 sequence cut by a write.
+    terminal: Option<Vec<u8>>,
 }
 
 impl Write for Writer {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.out.write(buf)
+        self.write_all(buf).map(|()| buf.len())
     }
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        self.out.write_all(buf)
+        match &mut self.terminal {
+            None => self.out.write_all(buf),
+            Some(pending) => {
+                pending.extend_from_slice(buf);
+                let keep = escape_for_terminal(pending, &mut self.out, false)?;
+                pending.drain(..pending.len() - keep);
+                Ok(())
+            }
+        }
     }
     fn flush(&mut self) -> io::Result<()> {
+        if let Some(pending) = &mut self.terminal {
+            escape_for_terminal(pending, &mut self.out, true)?;
+            pending.clear();
+        }
         self.out.flush()
     }
+}
+
+/// Writes `bytes` to `out` with every control character but a line break
+/// and a tab, every bidirectional control, and every byte that is not
+/// UTF-8 escaped (`\u{1b}`, `\x9b`). Returns how many bytes at the end were
+/// held back, being the start of a sequence that may go on (unless `end`).
+pub fn escape_for_terminal(bytes: &[u8], out: &mut dyn Write, end: bool) -> io::Result<usize> {
+    let mut chunks = bytes.utf8_chunks().peekable();
+    while let Some(chunk) = chunks.next() {
+        let mut rest = chunk.valid();
+        while let Some(i) =
+            rest.find(|c: char| (c.is_control() || messages::is_bidi(c)) && c != '\n' && c != '\t')
+        {
+            out.write_all(&rest.as_bytes()[..i])?;
+            let c = rest[i..].chars().next().expect("found");
+            write!(out, "\\u{{{:x}}}", c as u32)?;
+            rest = &rest[i + c.len_utf8()..];
+        }
+        out.write_all(rest.as_bytes())?;
+        let bad = chunk.invalid();
+        // The last invalid piece, shorter than a character, may be cut.
+        if !end && chunks.peek().is_none() && !bad.is_empty() && bad.len() < 4 {
+            let held = bytes.len() - (bad.as_ptr() as usize - bytes.as_ptr() as usize);
+            if std::str::from_utf8(&bytes[bytes.len() - held..])
+                .is_err_and(|e| e.error_len().is_none())
+            {
+                return Ok(held);
+            }
+        }
+        for b in bad {
+            write!(out, "\\x{b:02x}")?;
+        }
+    }
+    Ok(0)
 }
 
 impl Writer {
@@ -330,7 +382,7 @@ impl Writer {
     /// the temporary file is removed: a failed run leaves no half-written
     /// output.
     pub fn commit(mut self) -> io::Result<()> {
-        self.out.flush()?;
+        Write::flush(&mut self)?;
         if let Some((temp, path)) = self.temp.take() {
             // A file written over keeps its permissions; a new one gets
             // a new file's.
@@ -730,3 +782,32 @@ impl std::fmt::Display for OutputError {
 }
 
 impl std::error::Error for OutputError {}
+
+#[cfg(test)]
+mod tests {
+    use super::escape_for_terminal;
+
+    fn escaped(pieces: &[&[u8]]) -> String {
+        let (mut out, mut pending) = (Vec::new(), Vec::new());
+        for piece in pieces {
+            pending.extend_from_slice(piece);
+            let keep = escape_for_terminal(&pending, &mut out, false).unwrap();
+            pending.drain(..pending.len() - keep);
+        }
+        escape_for_terminal(&pending, &mut out, true).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn data_to_a_terminal_has_its_controls_escaped_even_when_cut_between_writes() {
+        let text = "[Event \"a\u{1b}]0;x\u{7}b\u{202e}c\u{9b}\"]\n\té\n".as_bytes();
+        let want = "[Event \"a\\u{1b}]0;x\\u{7}b\\u{202e}c\\u{9b}\"]\n\té\n";
+        assert_eq!(escaped(&[text]), want);
+        // Cut at every byte: the same.
+        for at in 0..text.len() {
+            assert_eq!(escaped(&[&text[..at], &text[at..]]), want, "cut at {at}");
+        }
+        // A byte that is not UTF-8 is shown as its value.
+        assert_eq!(escaped(&[b"a\x9bb", b"\xff"]), "a\\x9bb\\xff");
+    }
+}

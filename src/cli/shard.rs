@@ -18,7 +18,7 @@ use gamerec::archive::Options;
 use gamerec::convert::TraceOptions;
 use gamerec::decode::{Compression, Input};
 use gamerec::input::Format;
-use gamerec::record::{each_game, Chunk, ChunkReader, ReadGame};
+use gamerec::record::{each_game, Chunk, ChunkReader, ReadGame, MAX_RECORD_BYTES};
 use std::cell::RefCell;
 use std::io::{self, BufRead, Write};
 use std::ops::ControlFlow;
@@ -260,27 +260,57 @@ struct Tee {
     kept: Rc<RefCell<Kept>>,
 }
 
-/// Bytes read but not yet written to a shard.
+/// Bytes read but not yet written to a shard: at most [`KEPT_CAP`] of
+/// them. Only a record longer than [`MAX_RECORD_BYTES`] passes that (the
+/// chunk reader skips its middle): what is read then is not kept, as no
+/// command reads it.
 #[derive(Default)]
 struct Kept {
     bytes: Vec<u8>,
     /// The input offset of `bytes[0]`.
     base: usize,
+    /// Bytes read in all.
+    read: usize,
+    /// Past the cap: what is read is not kept until the next take.
+    full: bool,
 }
 
+/// The most bytes [`Kept`] holds: a whole record, the line the chunk
+/// reader keeps past it, and a read ahead.
+const KEPT_CAP: usize = MAX_RECORD_BYTES + (2 << 20);
+
 impl Kept {
-    /// Takes the bytes before input offset `to`.
+    fn keep(&mut self, bytes: &[u8]) {
+        self.read += bytes.len();
+        if self.full {
+            return;
+        }
+        let room = KEPT_CAP.saturating_sub(self.bytes.len());
+        self.bytes
+            .extend_from_slice(&bytes[..bytes.len().min(room)]);
+        self.full = bytes.len() > room;
+    }
+
+    /// Takes the bytes before input offset `to`. After bytes were not
+    /// kept, those before `to` are gone, and keeping starts again with the
+    /// next read.
     fn take_before(&mut self, to: usize) -> Vec<u8> {
         let n = to.saturating_sub(self.base).min(self.bytes.len());
         self.base += n;
-        self.bytes.drain(..n).collect()
+        let taken = self.bytes.drain(..n).collect();
+        if self.full && to >= self.base {
+            self.bytes.clear();
+            self.base = self.read;
+            self.full = false;
+        }
+        taken
     }
 }
 
 impl io::Read for Tee {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
-        self.kept.borrow_mut().bytes.extend_from_slice(&buf[..n]);
+        self.kept.borrow_mut().keep(&buf[..n]);
         Ok(n)
     }
 }
@@ -293,7 +323,7 @@ impl BufRead for Tee {
     fn consume(&mut self, amt: usize) {
         if let Ok(buf) = self.inner.fill_buf() {
             let n = amt.min(buf.len());
-            self.kept.borrow_mut().bytes.extend_from_slice(&buf[..n]);
+            self.kept.borrow_mut().keep(&buf[..n]);
         }
         self.inner.consume(amt);
     }
@@ -357,7 +387,7 @@ fn count(sources: &[Source], args: &Args, opts: &Options) -> u64 {
 }
 
 /// Cuts a text input into the shards by its own bytes.
-fn cut_raw(opened: Opened, shards: &mut Shards, opts: &Options) -> io::Result<()> {
+fn cut_raw(name: &str, opened: Opened, shards: &mut Shards, opts: &Options) -> io::Result<()> {
     let kept = Rc::new(RefCell::new(Kept::default()));
     let tee = Tee {
         inner: opened.reader,
@@ -365,9 +395,15 @@ fn cut_raw(opened: Opened, shards: &mut Shards, opts: &Options) -> io::Result<()
     };
     let mut chunks = ChunkReader::new(tee);
     shards.new_input()?;
+    // After a record past the cap: the rest of it, up to the next game, is
+    // left out (as every command reads it).
+    let mut after_too_large = false;
     while let Some(chunk) = chunks.next_chunk()? {
         // What lies before the chunk belongs with the game before it.
-        let before = kept.borrow_mut().take_before(chunk.offset);
+        let mut before = kept.borrow_mut().take_before(chunk.offset);
+        if std::mem::take(&mut after_too_large) {
+            before.clear();
+        }
         let games = games_in(&chunk, opts);
         let bytes = chunk.bytes.len() as u64;
         match (shards.starts_new(games, bytes), shards.current.is_some()) {
@@ -383,14 +419,30 @@ fn cut_raw(opened: Opened, shards: &mut Shards, opts: &Options) -> io::Result<()
             (false, _) => shards.raw(&before)?,
         }
         shards.placed(games, bytes);
-        let own = kept
-            .borrow_mut()
+        // The chunk's own bytes, as the reader keeps them (the input's, up
+        // to the cap).
+        kept.borrow_mut()
             .take_before(chunk.offset + chunk.bytes.len());
-        shards.raw(&own)?;
+        shards.raw(&chunk.bytes)?;
+        if chunk.truncated {
+            after_too_large = true;
+            let (line, _) = chunk.locate(chunk.offset);
+            messages::warning(format!(
+                "{name}, line {line}: a record longer than {} MiB (record-too-large): its \
+                 first {} MiB went to {}, the rest of it was left out, as every command \
+                 reads it",
+                MAX_RECORD_BYTES >> 20,
+                MAX_RECORD_BYTES >> 20,
+                shards.name(shards.made.saturating_sub(1))
+            ));
+        }
     }
     // The rest: what follows the last chunk (the reader has read to the
     // input's end).
-    let rest = std::mem::take(&mut kept.borrow_mut().bytes);
+    let mut rest = std::mem::take(&mut kept.borrow_mut().bytes);
+    if after_too_large {
+        rest.clear();
+    }
     if shards.current.is_none() && rest.iter().all(u8::is_ascii_whitespace) {
         // No game at all: no shard of blank space.
         return Ok(());
@@ -450,8 +502,18 @@ pub fn run(args: Args) {
         Cut::Parts { parts, .. } => 5.max(parts.saturating_sub(1).to_string().len()),
         Cut::MaxBytes(_) => 5,
     };
+    // Shards are written into a hidden folder beside them and moved in at
+    // the end: an interrupted run leaves no shard that looks complete, and
+    // a failed one leaves the folder as it was.
+    let staging = match tempfile::Builder::new()
+        .prefix(".gamerec-shards-")
+        .tempdir_in(dir)
+    {
+        Ok(t) => t,
+        Err(e) => return messages::error(format!("{}: {e}", dir.display())),
+    };
     let mut shards = Shards {
-        dir: dir.clone(),
+        dir: staging.path().to_path_buf(),
         format: args.format,
         compression: match args.compress {
             None => Compression::None,
@@ -478,7 +540,7 @@ pub fn run(args: Args) {
             }
         };
         if raw(args.format, format) {
-            if let Err(e) = cut_raw(opened, &mut shards, &opts) {
+            if let Err(e) = cut_raw(&name, opened, &mut shards, &opts) {
                 messages::error(format!("{name}: {e}"));
             }
             continue;
@@ -492,7 +554,22 @@ pub fn run(args: Args) {
     progress.finish();
     let result = result.and_then(|()| shards.close());
     drop(spooled);
-    messages::finished(result);
+    if let Err(e) = result {
+        // Nothing was moved in: the staging folder goes.
+        messages::finished(Err(e));
+        if messages::errored() {
+            messages::say(format!(
+                "gamerec: no shard written: {} is as it was",
+                dir.display()
+            ));
+        }
+        return;
+    }
+    // A failure part way says how many shards were moved in.
+    if let Err(e) = publish(staging.path(), dir, shards.made, &shards) {
+        return messages::error(e);
+    }
+    drop(staging);
     if shards.games == 0 {
         messages::invalid();
         messages::warning("no game in the input: no shard written");
@@ -579,6 +656,29 @@ fn existing_shards(dir: &Path) -> io::Result<Option<String>> {
         }
     }
     Ok(None)
+}
+
+/// Moves the `made` shards from `staging` into `dir`, in order. A failure
+/// part way (a shard of the same name appeared meanwhile, a full disk on
+/// another file system) says which shards were moved.
+fn publish(staging: &Path, dir: &Path, made: usize, shards: &Shards) -> io::Result<()> {
+    for n in 0..made {
+        let name = shards.name(n);
+        let to = dir.join(&name);
+        if to.exists() {
+            return Err(io::Error::other(format!(
+                "{}: appeared while the shards were written; {n} of {made} shards were moved in",
+                to.display()
+            )));
+        }
+        std::fs::rename(staging.join(&name), &to).map_err(|e| {
+            io::Error::other(format!(
+                "{}: {e}; {n} of {made} shards were moved in",
+                to.display()
+            ))
+        })?;
+    }
+    Ok(())
 }
 
 /// Standard input, copied to a temporary file.

@@ -6,7 +6,7 @@ use super::out::Rendered;
 use super::{Converted, GameSink, Head, Tail, TurnOut};
 use crate::game::MoveFacts;
 use crate::problem::{Code, Problem};
-use crate::record::{Chunk, Comment, Record, ResultMark, ResultToken, Span, Tag, Turn};
+use crate::record::{Chunk, Comment, Record, ResultMark, ResultToken, Span, Tag, Turn, MAX_TAGS};
 use crate::replay::Outcome;
 use serde::{Deserialize, Serialize};
 
@@ -255,7 +255,7 @@ pub const DOCUMENT_END: &str = "\n]}\n";
 /// A game as read back from JSON: only what the record holds.
 #[derive(Debug, Deserialize)]
 pub struct GameIn {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "capped_tags")]
     pub tags: Vec<(String, String)>,
     #[serde(default)]
     pub comments: Vec<String>,
@@ -270,6 +270,46 @@ pub struct TurnIn {
     pub text: String,
     #[serde(default)]
     pub comments: Vec<String>,
+}
+
+/// What a game of more than [`MAX_TAGS`] tag pairs fails with (reading
+/// stops there: no more are built).
+pub const TOO_MANY_TAGS: &str = "more tag pairs than a record may hold";
+
+/// The `tags` list, refused past [`MAX_TAGS`] pairs as it is read.
+fn capped_tags<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<(String, String)>, D::Error> {
+    struct Capped;
+    impl<'de> serde::de::Visitor<'de> for Capped {
+        type Value = Vec<(String, String)>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a list of [name, value] pairs")
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut seq: A,
+        ) -> Result<Self::Value, A::Error> {
+            let mut tags = Vec::new();
+            while let Some(pair) = seq.next_element()? {
+                if tags.len() == MAX_TAGS {
+                    return Err(serde::de::Error::custom(format!(
+                        "{TOO_MANY_TAGS} ({MAX_TAGS})"
+                    )));
+                }
+                tags.push(pair);
+            }
+            Ok(tags)
+        }
+    }
+    d.deserialize_seq(Capped)
+}
+
+/// Why a game read from JSON failed: `record-too-large` for one of too
+/// many tags, else malformed JSON.
+pub fn json_error_code(e: &serde_json::Error) -> Code {
+    match e.to_string().contains(TOO_MANY_TAGS) {
+        true => Code::RecordTooLarge,
+        false => Code::MalformedJson,
+    }
 }
 
 /// A whole JSON document.

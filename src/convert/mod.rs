@@ -165,11 +165,18 @@ pub struct Trace {
     pub opening: Option<String>,
 }
 
+/// The most legal turns counted in one game for its branching factor
+/// (2^30): a real game stays far below it (a 19×19 Roshi game of 300 plies
+/// at a hundred thousand turns a position is 3 × 10^7).
+pub const BRANCHING_BUDGET: u64 = 1 << 30;
+
 impl Trace {
-    /// The mean number of legal moves per position played from.
+    /// The mean number of legal moves per position played from; `None`
+    /// when the game's counting stopped at [`BRANCHING_BUDGET`].
     pub fn branching(&self) -> Option<f64> {
         let plies = self.replay.plies;
-        (plies > 0).then(|| self.legal_total as f64 / plies as f64)
+        (plies > 0 && self.legal_total <= BRANCHING_BUDGET)
+            .then(|| self.legal_total as f64 / plies as f64)
     }
 }
 
@@ -334,7 +341,6 @@ struct Tracer<'s, G: Facts> {
     before: Option<G::Position>,
     stats: G::Stats,
     legal_total: u64,
-    moves: Vec<G::Move>,
     opening: Option<String>,
 }
 
@@ -350,10 +356,11 @@ impl<G: Facts> Visitor<G> for Tracer<'_, G> {
     fn after_ply(&mut self, ply: usize, turn: &TurnIn<'_>, mv: &G::Move, after: &G::Position) {
         let before = self.before.as_ref().expect("before_ply came first");
         let f = G::describe(before, mv, after);
-        if self.opts.branching {
-            self.moves.clear();
-            G::legal_moves(before, &mut self.moves);
-            self.legal_total += self.moves.len() as u64;
+        // Past the budget a game's turns are no longer counted (its
+        // branching is unknown): a game built so that every position has a
+        // million turns costs seconds, not minutes.
+        if self.opts.branching && self.legal_total <= BRANCHING_BUDGET {
+            self.legal_total += G::count_legal_moves(before) as u64;
         }
         let site = match (self.opts.site, self.site_move) {
             (true, Some(site_move)) => Some(site_move(before, mv, after, &f)),
@@ -441,7 +448,6 @@ pub fn tell<'a, G: Facts>(
             before: None,
             stats: G::Stats::default(),
             legal_total: 0,
-            moves: Vec::new(),
             opening: None,
         };
         let start = game.start();

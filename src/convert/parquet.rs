@@ -14,7 +14,7 @@
 use super::json::{GameIn, TurnIn};
 use super::Converted;
 use crate::problem::{Code, Problem};
-use crate::record::Span;
+use crate::record::{Span, MAX_RECORD_BYTES, MAX_TAGS};
 use arrow_array::builder::{
     ArrayBuilder, BooleanBuilder, Float64Builder, Int64Builder, StringBuilder,
 };
@@ -872,6 +872,64 @@ pub struct GamesReader {
     batch: Option<RecordBatch>,
     row: usize,
     failed: bool,
+    /// The row groups still to read, in order, with their rows left.
+    groups: std::collections::VecDeque<Group>,
+}
+
+/// A row group: its rows left to hand on, and why it is not decoded at
+/// all (its rows are each said to be too large).
+struct Group {
+    rows: u64,
+    refused: Option<String>,
+}
+
+/// Arrow decodes about this many bytes of rows at a time (a batch is at
+/// least one row and at most 256).
+const BATCH_BYTES: u64 = 4 << 20;
+
+/// The file's row groups as [`Group`]s, and the batch size: rows of about
+/// [`BATCH_BYTES`] in the row group of the largest rows. A row's size is
+/// what decoding its columns that are read (`leaves`) builds, from the
+/// footer: their uncompressed bytes and 8 bytes a value (the offsets and
+/// levels Arrow makes; a dictionary-encoded column of millions of empty
+/// tags is tiny on disk and in bytes, not in values). A row group whose
+/// rows average more than twice [`MAX_RECORD_BYTES`] that way is not
+/// decoded at all (a 50 MB tag value, or 2.79 million tags, is never
+/// built): its rows are each said to be too large.
+fn row_groups(
+    meta: &[parquet::file::metadata::RowGroupMetaData],
+    leaves: &[usize],
+) -> (Vec<Group>, usize) {
+    let mut largest = 1u64;
+    let groups = meta
+        .iter()
+        .map(|g| {
+            let rows = u64::try_from(g.num_rows()).unwrap_or(0);
+            let bytes = (leaves.iter().filter_map(|&i| g.columns().get(i)))
+                .map(|c| {
+                    let bytes = u64::try_from(c.uncompressed_size()).unwrap_or(u64::MAX);
+                    let values = u64::try_from(c.num_values()).unwrap_or(u64::MAX);
+                    bytes.saturating_add(values.saturating_mul(8))
+                })
+                .fold(0u64, u64::saturating_add);
+            let average = bytes / rows.max(1);
+            let refused = (average > 2 * MAX_RECORD_BYTES as u64).then(|| {
+                format!(
+                    "a game of a Parquet row group whose rows would each take {} MiB to \
+                     decode on average, more than a game of at most {} MiB as text can: \
+                     not read",
+                    average >> 20,
+                    MAX_RECORD_BYTES >> 20
+                )
+            });
+            if refused.is_none() {
+                largest = largest.max(average);
+            }
+            Group { rows, refused }
+        })
+        .collect();
+    let batch = (BATCH_BYTES / largest).clamp(1, 256);
+    (groups, batch as usize)
 }
 
 /// Runs `f`, turning a panic in the Parquet reader (a corrupt file it did
@@ -953,9 +1011,9 @@ impl GamesReader {
                 }
             }
             // Only what a record holds is read: the rest is found again.
-            let wanted = {
-                let parquet_schema = builder.parquet_schema();
-                let leaves = (parquet_schema.columns().iter().enumerate()).filter(|(_, c)| {
+            let parquet_schema = builder.parquet_schema();
+            let leaves: Vec<usize> = (parquet_schema.columns().iter().enumerate())
+                .filter(|(_, c)| {
                     let parts = c.path().parts();
                     match parts.first().map(String::as_str) {
                         Some("tags" | "comments" | "declared_result") => true,
@@ -964,12 +1022,19 @@ impl GamesReader {
                             .any(|p| matches!(p.as_str(), "text" | "written" | "comments")),
                         _ => false,
                     }
-                });
-                ProjectionMask::leaves(parquet_schema, leaves.map(|(i, _)| i).collect::<Vec<_>>())
-            };
+                })
+                .map(|(i, _)| i)
+                .collect();
+            let wanted = ProjectionMask::leaves(parquet_schema, leaves.iter().copied());
+            let (groups, batch_size) = row_groups(builder.metadata().row_groups(), &leaves);
+            let kept: Vec<usize> = (groups.iter().enumerate())
+                .filter(|(_, g)| g.refused.is_none())
+                .map(|(i, _)| i)
+                .collect();
             let batches = builder
                 .with_projection(wanted)
-                .with_batch_size(256)
+                .with_row_groups(kept)
+                .with_batch_size(batch_size)
                 .build()
                 .map_err(|e| malformed(format!("not a readable Parquet file: {e}")))?;
             Ok(GamesReader {
@@ -977,6 +1042,7 @@ impl GamesReader {
                 batch: None,
                 row: 0,
                 failed: false,
+                groups: groups.into(),
             })
         })
     }
@@ -987,13 +1053,25 @@ impl GamesReader {
         if self.failed {
             return None;
         }
+        // Past the row groups the footer lists, nothing is read.
+        while self.groups.front().is_some_and(|g| g.rows == 0) {
+            self.groups.pop_front();
+        }
+        let group = self.groups.front_mut()?;
+        group.rows -= 1;
+        if let Some(why) = &group.refused {
+            return Some(Err(too_large(why.clone())));
+        }
         loop {
             if let Some(batch) = &self.batch {
                 if self.row < batch.num_rows() {
                     let row = self.row;
                     self.row += 1;
-                    let game = guarded("rows", || game_at(batch, row));
-                    if game.is_err() {
+                    let game = guarded("rows", || {
+                        check_size(batch, row)?;
+                        game_at(batch, row)
+                    });
+                    if game.as_ref().is_err_and(|p| p.code != Code::RecordTooLarge) {
                         self.failed = true;
                     }
                     return Some(game);
@@ -1066,6 +1144,91 @@ fn string_list(list: &ListArray, row: usize, name: &str) -> Result<Vec<String>, 
     let values = strings(list.values().as_ref(), name)?;
     let (start, end) = (offsets[row] as usize, offsets[row + 1] as usize);
     (start..end).map(|i| value(values, i, name)).collect()
+}
+
+fn too_large(message: String) -> Problem {
+    Problem::new(Code::RecordTooLarge, message, Span::default())
+}
+
+/// The bytes of strings `start..end` of `a`, from its offsets (nothing
+/// decoded).
+fn string_bytes(a: &StringArray, start: usize, end: usize) -> usize {
+    let offsets = a.value_offsets();
+    match (offsets.get(start), offsets.get(end)) {
+        (Some(&s), Some(&e)) => usize::try_from(e - s).unwrap_or(usize::MAX),
+        _ => usize::MAX,
+    }
+}
+
+/// The range of list `row` of `list`.
+fn list_range(list: &ListArray, row: usize) -> (usize, usize) {
+    let offsets = list.value_offsets();
+    let at = |i: usize| offsets.get(i).and_then(|&o| usize::try_from(o).ok());
+    match (at(row), at(row + 1)) {
+        (Some(s), Some(e)) if s <= e => (s, e),
+        _ => (0, 0),
+    }
+}
+
+/// Refuses game `row` when its text form would pass [`MAX_RECORD_BYTES`]
+/// or it holds more than [`MAX_TAGS`] tags, as the record format's reader
+/// does: measured from the arrays' offsets before anything is built (each
+/// tag `[name "value"]` and a line break, each turn and comment with the
+/// space or braces around it).
+fn check_size(batch: &RecordBatch, row: usize) -> Result<(), Problem> {
+    let mut size = 0usize;
+    let tags = lists(column(batch, "tags")?.as_ref(), "tags")?;
+    let (ts, te) = list_range(tags, row);
+    if te - ts > MAX_TAGS {
+        return Err(too_large(format!(
+            "a game of {} tag pairs: more than {MAX_TAGS}, not read",
+            te - ts
+        )));
+    }
+    if !tags.is_null(row) && te > ts {
+        let s = structs(tags.values().as_ref(), "tags")?;
+        let names = strings(member(s, "name", "tags")?.as_ref(), "tags.name")?;
+        let values = strings(member(s, "value", "tags")?.as_ref(), "tags.value")?;
+        size = size
+            .saturating_add(string_bytes(names, ts, te))
+            .saturating_add(string_bytes(values, ts, te))
+            .saturating_add(6 * (te - ts));
+    }
+    let comments = lists(column(batch, "comments")?.as_ref(), "comments")?;
+    let (cs, ce) = list_range(comments, row);
+    if !comments.is_null(row) && ce > cs {
+        let values = strings(comments.values().as_ref(), "comments")?;
+        size = size
+            .saturating_add(string_bytes(values, cs, ce))
+            .saturating_add(3 * (ce - cs));
+    }
+    let turns = lists(column(batch, "turns")?.as_ref(), "turns")?;
+    let (us, ue) = list_range(turns, row);
+    if !turns.is_null(row) && ue > us {
+        let s = structs(turns.values().as_ref(), "turns")?;
+        let text = strings(member(s, "text", "turns")?.as_ref(), "turns.text")?;
+        let written = strings(member(s, "written", "turns")?.as_ref(), "turns.written")?;
+        let turn_comments = lists(member(s, "comments", "turns")?.as_ref(), "turns.comments")?;
+        let (ks, _) = list_range(turn_comments, us);
+        let (_, ke) = list_range(turn_comments, ue.saturating_sub(1));
+        size = size
+            .saturating_add(string_bytes(text, us, ue))
+            .saturating_add(string_bytes(written, us, ue))
+            .saturating_add(2 * (ue - us));
+        if ke > ks {
+            let values = strings(turn_comments.values().as_ref(), "turns.comments")?;
+            size = size
+                .saturating_add(string_bytes(values, ks, ke))
+                .saturating_add(3 * (ke - ks));
+        }
+    }
+    if size > MAX_RECORD_BYTES {
+        return Err(too_large(format!(
+            "a game of more than {} MiB as text: not read",
+            MAX_RECORD_BYTES >> 20
+        )));
+    }
+    Ok(())
 }
 
 /// What the record of game `row` holds: its tags, comments, turns as

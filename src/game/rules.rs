@@ -86,6 +86,19 @@ pub trait Rules: Game {
         collect_moves(|emit| Self::generate(pos, emit), out)
     }
 
+    /// How many legal turns the side to move has: `legal_moves(pos).len()`,
+    /// counted without building them. A game whose turns are pairs of
+    /// actions counts the pairs (Roshi), so that counting stays cheap where
+    /// a position has a million turns.
+    fn count_legal_moves(pos: &Self::Position) -> usize {
+        let mut n = 0;
+        Self::generate(pos, &mut |_| {
+            n += 1;
+            true
+        });
+        n
+    }
+
     /// Whether the side to move has a legal turn.
     fn has_legal_move(pos: &Self::Position) -> bool {
         any_move(|emit| Self::generate(pos, emit))

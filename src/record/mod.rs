@@ -8,7 +8,7 @@ mod reader;
 
 pub use lenient::{read_leniently, Leniently};
 pub use parse::{each_game, parse_chunk, parse_chunk_with, End, GameReader, Token, TurnToken};
-pub use reader::{Chunk, ChunkReader, MAX_RECORD_BYTES};
+pub use reader::{Chunk, ChunkReader, MAX_RECORD_BYTES, MAX_TAGS};
 
 pub use crate::problem::Span;
 use crate::problem::{Problem, Repair};

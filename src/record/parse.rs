@@ -353,6 +353,18 @@ impl<'a> Reader<'a> {
         // Most records have a handful of tags.
         let mut tags = Vec::with_capacity(8);
         while self.peek() == Some(b'[') {
+            if tags.len() == super::MAX_TAGS {
+                let p = self.error_at(
+                    Code::RecordTooLarge,
+                    format!(
+                        "more than {} tag pairs: the record is not read further (no \
+                         record needs that many)",
+                        super::MAX_TAGS
+                    ),
+                    self.here(),
+                );
+                return (tags, Some(p));
+            }
             match self.tag() {
                 Ok(t) => tags.push(t),
                 Err(p) => return (tags, Some(p)),

@@ -12,6 +12,13 @@ use std::io::{self, BufRead};
 /// A record longer than this is reported and skipped, not kept in memory.
 pub const MAX_RECORD_BYTES: usize = 16 << 20;
 
+/// A record with more tag pairs than this is reported (`record-too-large`)
+/// and its other tags are not kept: a tag pair costs about a hundred bytes
+/// in memory and six in the text (`[a""]`), so a record under
+/// [`MAX_RECORD_BYTES`] of nothing but tags would take hundreds of
+/// megabytes. Real records hold a few dozen.
+pub const MAX_TAGS: usize = 10_000;
+
 /// Bytes of one line kept for boundary checks once a record is too long.
 const MAX_LINE_KEPT: usize = 4096;
 
@@ -178,8 +185,10 @@ impl Splitter {
     /// the returned chunk, the rest starts the next one.
     fn split_at(&mut self, at: usize) -> Chunk {
         // The next chunk's buffer starts as large as this one (games in an
-        // archive are alike), so that it need not grow byte by byte.
-        let mut rest = Vec::with_capacity(at.clamp(256, MAX_RECORD_BYTES));
+        // archive are alike), so that it need not grow byte by byte; but
+        // not past 1 MiB: after a game near the cap, another 16 MiB would
+        // be held before the next game needs it.
+        let mut rest = Vec::with_capacity(at.clamp(256, 1 << 20));
         rest.extend_from_slice(&self.buf[at..]);
         self.buf.truncate(at);
         let bytes = std::mem::replace(&mut self.buf, rest);

@@ -37,6 +37,8 @@ enum Outer {
 pub struct Values<R> {
     inner: R,
     outer: Outer,
+    /// Entered with [`Values::enter_array`]: the array's `]` ends it.
+    one_array: bool,
     /// Absolute offset, line and column (in characters, 1-based) of the
     /// next byte.
     offset: usize,
@@ -49,6 +51,7 @@ impl<R: BufRead> Values<R> {
         Values {
             inner,
             outer: Outer::Top,
+            one_array: false,
             offset: 0,
             line: 1,
             column: 1,
@@ -85,6 +88,13 @@ impl<R: BufRead> Values<R> {
                 (b' ' | b'\t' | b'\r' | b'\n', _) => {}
                 (b'[', Outer::Top) => self.outer = Outer::Element,
                 (b',', Outer::AfterElement) => self.outer = Outer::Element,
+                (b']', Outer::Element | Outer::AfterElement) if self.one_array => {
+                    self.outer = Outer::Top;
+                    self.one_array = false;
+                    self.inner.consume(1);
+                    self.step(b);
+                    return Ok(None);
+                }
                 (b']', Outer::Element | Outer::AfterElement) => self.outer = Outer::Top,
                 // `}` never starts a value: stray wherever it stands (read
                 // as one, it would end an empty value and never be passed).
@@ -104,6 +114,56 @@ impl<R: BufRead> Values<R> {
         }
     }
 
+    /// Skips white space (and a byte-order mark at the start) and tells
+    /// the next byte, left unread: for walking a document's object.
+    pub fn peek(&mut self) -> io::Result<Option<u8>> {
+        loop {
+            let buf = fill(&mut self.inner)?;
+            if self.offset == 0 && buf.starts_with(b"\xEF\xBB\xBF") {
+                self.inner.consume(3);
+                self.offset += 3;
+                continue;
+            }
+            match buf.first() {
+                Some(&b) if b.is_ascii_whitespace() => {
+                    self.inner.consume(1);
+                    self.step(b);
+                }
+                other => return Ok(other.copied()),
+            }
+        }
+    }
+
+    /// Moves past the byte [`Values::peek`] told.
+    pub fn bump(&mut self) -> io::Result<()> {
+        if let Some(&b) = fill(&mut self.inner)?.first() {
+            self.inner.consume(1);
+            self.step(b);
+        }
+        Ok(())
+    }
+
+    /// One value at the next byte (a member's key or value in a
+    /// document), whole or capped as any value.
+    pub fn member(&mut self) -> io::Result<Scanned> {
+        self.outer = Outer::Top;
+        self.value()
+    }
+
+    /// Moves into the array at the next byte (`[`): [`Values::next_value`]
+    /// then gives its elements, and `None` after its `]`.
+    pub fn enter_array(&mut self) -> io::Result<()> {
+        self.bump()?;
+        self.outer = Outer::Element;
+        self.one_array = true;
+        Ok(())
+    }
+
+    /// Where the next byte stands: offset, line, column.
+    pub fn position(&self) -> (usize, usize, usize) {
+        (self.offset, self.line, self.column)
+    }
+
     /// Reads one value starting at the next byte.
     fn value(&mut self) -> io::Result<Scanned> {
         let mut chunk = Chunk {
@@ -116,7 +176,10 @@ impl<R: BufRead> Values<R> {
             self.outer = Outer::AfterElement;
         }
         let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
-        let scalar = !matches!(fill(&mut self.inner)?.first(), Some(b'{' | b'['));
+        let first = fill(&mut self.inner)?.first().copied();
+        let scalar = !matches!(first, Some(b'{' | b'['));
+        // A string ends at its closing quote (a key before its `:`).
+        let string = first == Some(b'"');
         loop {
             let buf = fill(&mut self.inner)?;
             if buf.is_empty() {
@@ -135,6 +198,10 @@ impl<R: BufRead> Values<R> {
                         escaped = true;
                     } else if b == b'"' {
                         in_string = false;
+                        if string {
+                            used += 1;
+                            done = true;
+                        }
                     }
                 } else {
                     match b {
@@ -162,7 +229,14 @@ impl<R: BufRead> Values<R> {
                 used += 1;
             }
             let piece = &buf[..used];
-            if chunk.bytes.len() + piece.len() <= MAX_RECORD_BYTES {
+            let needed = chunk.bytes.len() + piece.len();
+            if needed <= MAX_RECORD_BYTES {
+                // Grown by doubling, but never past the cap (a doubling at
+                // 9 MiB would hold 18).
+                if needed > chunk.bytes.capacity() {
+                    let to = (needed * 2).clamp(needed, MAX_RECORD_BYTES);
+                    chunk.bytes.reserve_exact(to - chunk.bytes.len());
+                }
                 chunk.bytes.extend_from_slice(piece);
             } else {
                 chunk.truncated = true;

@@ -168,68 +168,99 @@ fn slide_reaches(pos: &Position, from: Sq, to: Sq) -> Result<(), RoshiError> {
             Ok(())
         }
         SlideRule::Path => {
-            // A flood fill a rank at a time, the empty squares of each rank
-            // as bits (files ≤ 19): spread along a rank's empty runs and to
-            // the ranks above and below until `to` is reached or nothing
-            // changes. No allocation, a handful of word operations per rank.
-            let (files, ranks) = (usize::from(pos.dims.files), usize::from(pos.dims.ranks));
             if !pos.dims.contains(from) || !pos.dims.contains(to) {
                 return Err(RoshiError::BlockedSlide { from, to });
             }
-            let width = usize::from(super::geometry::MAX_SIDE);
-            let mut empty = [0u32; super::geometry::MAX_SIDE as usize];
-            for (r, row) in empty.iter_mut().enumerate().take(ranks) {
-                let cells = &pos.cells[r * width..r * width + files];
-                for (f, &cell) in cells.iter().enumerate() {
-                    *row |= u32::from(cell == Cell::Empty) << f;
-                }
+            let reach = reach_mask(&empty_rows(pos), pos.dims.ranks, from);
+            match reach[usize::from(to.rank)] >> to.file & 1 {
+                1 => Ok(()),
+                _ => Err(RoshiError::BlockedSlide { from, to }),
             }
-            // The seeds: the empty squares next to `from` (every bit of
-            // `reach` is an empty square from here on).
-            let mut reach = [0u32; super::geometry::MAX_SIDE as usize];
-            let (fr, ff) = (usize::from(from.rank), from.file);
-            reach[fr] = ((1 << ff << 1) | (1 << ff >> 1)) & empty[fr];
-            if fr > 0 {
-                reach[fr - 1] = (1 << ff) & empty[fr - 1];
+        }
+    }
+}
+
+/// Rows of bits, one rank a row (files ≤ 19).
+type Rows = [u32; super::geometry::MAX_SIDE as usize];
+
+/// The empty squares of `pos`, a rank a row.
+fn empty_rows(pos: &Position) -> Rows {
+    let (files, ranks) = (usize::from(pos.dims.files), usize::from(pos.dims.ranks));
+    let width = usize::from(super::geometry::MAX_SIDE);
+    let mut empty = [0u32; super::geometry::MAX_SIDE as usize];
+    for (r, row) in empty.iter_mut().enumerate().take(ranks) {
+        let cells = &pos.cells[r * width..r * width + files];
+        for (f, &cell) in cells.iter().enumerate() {
+            *row |= u32::from(cell == Cell::Empty) << f;
+        }
+    }
+    empty
+}
+
+/// The empty squares a piece on `from` reaches by orthogonal steps through
+/// `empty`: a flood fill a rank at a time, the empty squares of each rank
+/// as bits, spread along a rank's empty runs and to the ranks above and
+/// below until nothing changes. No allocation, a handful of word operations
+/// per rank.
+fn reach_mask(empty: &Rows, ranks: u8, from: Sq) -> Rows {
+    let ranks = usize::from(ranks);
+    // The seeds: the empty squares next to `from` (every bit of `reach` is
+    // an empty square from here on).
+    let mut reach = [0u32; super::geometry::MAX_SIDE as usize];
+    let (fr, ff) = (usize::from(from.rank), from.file);
+    reach[fr] = ((1 << ff << 1) | (1 << ff >> 1)) & empty[fr];
+    if fr > 0 {
+        reach[fr - 1] = (1 << ff) & empty[fr - 1];
+    }
+    if fr + 1 < ranks {
+        reach[fr + 1] = (1 << ff) & empty[fr + 1];
+    }
+    // Spreads rank `r` from its own bits and its neighbours', along its
+    // empty runs: adding the seeds to the run bits carries through each run
+    // upwards from its seeds (the bits the carry clears); downwards the
+    // same on the bits reversed.
+    let spread = |reach: &Rows, r: usize, e: u32| {
+        let mut seeds = reach[r];
+        if r > 0 {
+            seeds |= reach[r - 1] & e;
+        }
+        if r + 1 < ranks {
+            seeds |= reach[r + 1] & e;
+        }
+        let up = |s: u32, e: u32| (e & !e.wrapping_add(s)) | s;
+        up(seeds, e) | up(seeds.reverse_bits(), e.reverse_bits()).reverse_bits()
+    };
+    loop {
+        let mut changed = false;
+        // Up the ranks, then down: reach crosses the board both ways in one
+        // round.
+        for r in (0..ranks).chain((0..ranks).rev()) {
+            let y = spread(&reach, r, empty[r]);
+            if y != reach[r] {
+                reach[r] = y;
+                changed = true;
             }
-            if fr + 1 < ranks {
-                reach[fr + 1] = (1 << ff) & empty[fr + 1];
-            }
-            let (tr, tf) = (usize::from(to.rank), to.file);
-            // Spreads rank `r` from its own bits and its neighbours', along
-            // its empty runs: adding the seeds to the run bits carries through
-            // each run upwards from its seeds (the bits the carry clears);
-            // downwards the same on the bits reversed.
-            let spread = |reach: &[u32], r: usize, e: u32| {
-                let mut seeds = reach[r];
-                if r > 0 {
-                    seeds |= reach[r - 1] & e;
-                }
-                if r + 1 < ranks {
-                    seeds |= reach[r + 1] & e;
-                }
-                let up = |s: u32, e: u32| (e & !e.wrapping_add(s)) | s;
-                up(seeds, e) | up(seeds.reverse_bits(), e.reverse_bits()).reverse_bits()
-            };
-            loop {
-                let mut changed = false;
-                // Up the ranks, then down: reach crosses the board both ways
-                // in one round.
-                for r in (0..ranks).chain((0..ranks).rev()) {
-                    let y = spread(&reach, r, empty[r]);
-                    if y != reach[r] {
-                        reach[r] = y;
-                        changed = true;
-                    }
-                }
-                if reach[tr] >> tf & 1 != 0 {
-                    return Ok(());
-                }
-                if !changed {
-                    break;
-                }
-            }
-            Err(RoshiError::BlockedSlide { from, to })
+        }
+        if !changed {
+            return reach;
+        }
+    }
+}
+
+/// How many slides the side to move has in `pos`: under the path rule the
+/// squares each piece's flood fill reaches, counted as bits.
+fn count_slides(pos: &Position) -> usize {
+    let me = Cell::Piece(pos.to_move);
+    let mine = pos.dims.squares().filter(|&s| pos.at(s) == me);
+    match pos.slide {
+        SlideRule::Line => mine.map(|s| slide_targets(pos, s).len()).sum(),
+        SlideRule::Path => {
+            let empty = empty_rows(pos);
+            mine.map(|s| {
+                let reach = reach_mask(&empty, pos.dims.ranks, s);
+                reach.iter().map(|r| r.count_ones() as usize).sum::<usize>()
+            })
+            .sum()
         }
     }
 }
@@ -623,6 +654,60 @@ impl Rules for Roshi {
                 return;
             }
         }
+    }
+
+    /// The pairs counted, not built: a setup turn's by their number (a
+    /// zone square times another empty square; two of the empty squares),
+    /// a turn in play as each first action and, after it, how many second
+    /// actions of another kind there are (placements by the number of
+    /// empty squares).
+    fn count_legal_moves(pos: &Position) -> usize {
+        let empties = pos.dims.squares().filter(|&s| pos.is_empty(s)).count();
+        if pos.phase == Phase::Setup {
+            return match pos.to_move {
+                Side::First => {
+                    let zone = pos
+                        .dims
+                        .squares()
+                        .filter(|&s| pos.is_empty(s) && pos.zone.contains(s));
+                    zone.count() * empties.saturating_sub(1)
+                }
+                Side::Second => empties * empties.saturating_sub(1) / 2,
+            };
+        }
+        let mut firsts = Vec::new();
+        actions(pos, &ALL, &mut |a| {
+            firsts.push(a);
+            true
+        });
+        if firsts.is_empty() {
+            return 1; // the pass
+        }
+        let mut after = pos.clone();
+        let mut n = 0;
+        for a1 in firsts {
+            after.clone_from(pos);
+            act(&mut after, a1).expect("a generated action is legal");
+            n += 1;
+            for kind in ALL.into_iter().filter(|&k| k != a1.kind()) {
+                n += match kind {
+                    // A slide or a push before it leaves as many squares
+                    // empty (a placement is never followed by another).
+                    Kind::Place if after.supply[after.to_move.index()] > 0 => empties,
+                    Kind::Place => 0,
+                    Kind::Slide => count_slides(&after),
+                    _ => {
+                        let mut k = 0;
+                        actions(&after, &[kind], &mut |_| {
+                            k += 1;
+                            true
+                        });
+                        k
+                    }
+                };
+            }
+        }
+        n
     }
 
     /// After a turn: exactly one player with a roshi wins; two passes in a row

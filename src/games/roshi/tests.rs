@@ -345,9 +345,26 @@ fn legal_turn_counts_match_hand_counts() {
     let mut checked = 0;
     for (position, count) in crate::testkit::counts(data) {
         assert_eq!(turns(&pos(position)).len(), count, "{position}");
+        assert_eq!(
+            Roshi::count_legal_moves(&pos(position)),
+            count,
+            "{position}"
+        );
         checked += 1;
     }
     assert!(checked >= 4);
+}
+
+#[test]
+fn setup_turns_are_counted_as_the_generator_lists_them() {
+    // Red's setup (the stone in the zone, a piece anywhere else) and
+    // Blue's (two pieces, each pair once), on the default board and a
+    // crowded one.
+    let mut p = Roshi::start(&[]).unwrap();
+    assert_eq!(Roshi::count_legal_moves(&p), turns(&p).len());
+    play(&mut p, "R@d4,@a1").unwrap();
+    assert_eq!(Roshi::count_legal_moves(&p), turns(&p).len());
+    assert!(turns(&p).len() > 100);
 }
 
 #[test]
@@ -418,6 +435,13 @@ fn generator_agrees_with_play_over_random_games() {
                     }
                 }
                 assert_eq!(singles, brute, "{}", p.write());
+                // The pairs counted, not built, are as many as generated.
+                assert_eq!(
+                    Roshi::count_legal_moves(&p),
+                    generated.len(),
+                    "{}",
+                    p.write()
+                );
                 for t in generated.iter().filter(|t| t.contains(',')).step_by(37) {
                     play(&mut p.clone(), t).unwrap_or_else(|e| panic!("{t}: {e}"));
                 }
