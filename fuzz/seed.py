@@ -38,6 +38,71 @@ def games_of(text):
     return out
 
 
+def lz_bomb(codes):
+    """A Garden Gate link whose LZ-String codes each name the entry one past
+    the dictionary (issue 32, item 3; tests/common/hostile.rs)."""
+    key = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+-$"
+    bits = []
+    put = lambda v, n: bits.extend((v >> i) & 1 for i in range(n))
+    state = {"dict": 4, "nb": 3, "enl": 4}
+
+    def step():
+        state["dict"] += 1
+        state["enl"] -= 1
+        if state["enl"] == 0:
+            state["enl"] = 1 << state["nb"]
+            state["nb"] += 1
+
+    prefix = "gameType=2&host=a&guest=b&game="
+    put(0, 2)
+    put(ord(prefix[0]), 8)
+    for ch in prefix[1:]:
+        put(0, state["nb"])
+        put(ord(ch), 8)
+        step()
+        step()
+    for _ in range(codes):
+        put(state["dict"], state["nb"])
+        step()
+    put(2, state["nb"])
+    bits += [0] * (-len(bits) % 6)
+    payload = "".join(key[sum(bits[i + j] << (5 - j) for j in range(6))]
+                      for i in range(0, len(bits), 6))
+    return ("https://skudpaisho.com/?" + payload + "\n").encode()
+
+
+def hostile():
+    """Small doors to issue 32's bombs, for the validate target: a link
+    bomb, compressed `PAR1` and zeros, a JSON document of many tags and
+    empty games, pzstd's skippable frames, a lone UTF-16 surrogate."""
+    out = [lz_bomb(300)]
+    out.append(gzip.compress(b"PAR1" + bytes(1 << 18)))
+    tags = ",".join(['["a",""]'] * 60)
+    out.append(('{"format":"gamerec","version":1,"games":[{"tags":[%s]},{},{}]}' % tags).encode())
+    frame = b"\x28\xb5\x2f\xfd\x00\x58\x29\x00\x00" + b"[Game \"oshi\"]\n\n1. c2-c3 *\n"
+    out.append(b"\x50\x2a\x4d\x18\x04\x00\x00\x00abcd" + frame[:8])
+    out.append(b"\xff\xfe" + "[Game \"oshi\"]\n[Event \"".encode("utf-16-le")
+               + b"\x00\xd8" + '"]\n\n1. c2-c3 *\n'.encode("utf-16-le"))
+    return out
+
+
+def parquet_bombs(gamerec):
+    """tests/hostile/parquet_bombs.py's tables of millions of tags and of
+    40 MB values (a few kilobytes on disk), where pyarrow is installed."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        grec, table = f"{d}/g.grec", f"{d}/g.parquet"
+        run(gamerec, "gen", "--game", "oshi", "--count", "3", "-o", grec)
+        run(gamerec, "convert", grec, "--to", "parquet", "-o", table)
+        made = subprocess.run(
+            [sys.executable, str(ROOT / "tests" / "hostile" / "parquet_bombs.py"), table, d],
+            capture_output=True, check=False)
+        if made.returncode != 0:
+            return []
+        return [pathlib.Path(d, name).read_bytes()
+                for name in ["tags.parquet", "event.parquet"]]
+
+
 def main():
     gamerec, corpus = sys.argv[1], pathlib.Path(sys.argv[2])
     seeds = {t: [] for t in
@@ -103,6 +168,8 @@ def main():
             position = m.group(1).encode() if m else b""
             seeds["position"].append(
                 bytes([GAMES.index(game)]) + position + b"\n" + bytes(range(12)))
+    seeds["validate"] += hostile()
+    seeds["parquet"] += parquet_bombs(gamerec)
     for target, items in seeds.items():
         folder = corpus / target
         folder.mkdir(parents=True, exist_ok=True)

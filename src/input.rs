@@ -470,6 +470,7 @@ fn read_json<R: BufRead>(
             return fail(&doc, Code::MalformedJson, what, each);
         }
         doc.bump()?;
+        doc.peek()?;
         match key.as_deref() {
             Some("games") if doc.peek()? == Some(b'[') => {
                 doc.enter_array()?;

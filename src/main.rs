@@ -7,7 +7,8 @@
 //! and receives what is meant for stdout), but a closed stdout is
 //! remembered and refused where output goes there.
 
-#![no_main]
+// Outside tests only: the test harness brings its own `main`.
+#![cfg_attr(not(test), no_main)]
 
 mod cli;
 
@@ -16,6 +17,7 @@ mod cli;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+#[cfg(not(test))]
 #[no_mangle]
 extern "C" fn main(
     _argc: std::ffi::c_int,

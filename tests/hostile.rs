@@ -453,3 +453,154 @@ fn control_bytes_from_a_tag_reach_a_terminal_escaped_and_a_pipe_as_they_are() {
         );
     }
 }
+
+// Item 6: a JSON document read whole.
+
+#[test]
+fn a_json_document_is_read_game_by_game_in_any_member_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    generate(d, "oshi", 5, "g.grec");
+    let (code, _, err) = run_in(d, &["convert", "g.grec", "--to", "json", "-o", "g.json"]);
+    assert_eq!(code, 0, "{err}");
+    let (_, canonical, _) = run_in(d, &["convert", "g.grec"]);
+    let (code, back, err) = run_in(d, &["convert", "g.json"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(back, canonical);
+    // The members in another order, and one gamerec does not know.
+    let doc: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(d.join("g.json")).unwrap()).unwrap();
+    let reordered = format!(
+        "{{\"games\": {}, \"note\": {{\"a\": [1, \"]\"]}}, \"version\": 1, \"format\": \"gamerec\"}}",
+        doc["games"]
+    );
+    fs::write(d.join("r.json"), reordered).unwrap();
+    let (code, back, err) = run_in(d, &["convert", "--from", "json", "r.json"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(back, canonical);
+    // Another version is said; a damaged game costs only itself, located.
+    fs::write(
+        d.join("v.json"),
+        "{\"format\":\"gamerec\",\"version\":9,\"games\":[]}",
+    )
+    .unwrap();
+    let (code, out, _) = run_in(d, &["validate", "--format", "json", "v.json"]);
+    assert_eq!(code, 1);
+    assert!(out.contains("unsupported-json"), "{out}");
+    let games = doc["games"].as_array().unwrap();
+    let text = format!(
+        "{{\"format\":\"gamerec\",\"version\":1,\"games\":[\n{},\n{{\"tags\": 7}},\n{}\n]}}",
+        games[0], games[1]
+    );
+    fs::write(d.join("bad.json"), text).unwrap();
+    let (code, out, _) = run_in(d, &["validate", "--format", "json", "bad.json"]);
+    assert_eq!(code, 1, "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(
+        lines[1].contains("malformed-json") && lines[1].contains("\"line\":3"),
+        "{}",
+        lines[1]
+    );
+}
+
+// Item 10: memory per game.
+
+#[test]
+fn a_record_holds_at_most_ten_thousand_tags_in_every_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let record = |tags: usize| {
+        let mut text = String::from("[Game \"oshi\"]\n");
+        for i in 0..tags - 1 {
+            text.push_str(&format!("[T{i} \"\"]\n"));
+        }
+        text + "\n1. c2-c3 *\n"
+    };
+    fs::write(d.join("ok.grec"), record(10_000)).unwrap();
+    fs::write(d.join("over.grec"), record(10_001)).unwrap();
+    let (code, out, err) = run_in(d, &["validate", "ok.grec"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, out, _) = run_in(d, &["validate", "--format", "json", "over.grec"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("record-too-large") && out.contains("\"line\":10001"),
+        "{out}"
+    );
+    // The same games as JSON Lines: the record whole is written from
+    // ok.grec, and the one of 10,001 tags built by hand.
+    let (code, ok, err) = run_in(d, &["convert", "ok.grec", "--to", "jsonl"]);
+    assert_eq!(code, 0, "{err}");
+    let mut game: serde_json::Value = serde_json::from_str(ok.trim()).unwrap();
+    game["tags"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!(["One", "more"]));
+    fs::write(d.join("over.jsonl"), format!("{}\n{}", ok.trim(), game)).unwrap();
+    let (code, out, _) = run_in(d, &["validate", "--format", "json", "over.jsonl"]);
+    assert_eq!(code, 1);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].contains("\"valid\":true"), "{out}");
+    assert!(lines[1].contains("record-too-large"), "{out}");
+}
+
+// Item 11: interrupted work that looks finished.
+
+#[cfg(unix)]
+#[test]
+fn an_interrupted_shard_leaves_no_shard_that_looks_complete() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    generate(d, "oshi", 400, "g.grec");
+    let games = fs::read(d.join("g.grec")).unwrap();
+    let mut child = Command::new(bin())
+        .current_dir(d)
+        .args(["shard", "--max-bytes", "4K", "-o", "out", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Standard input is read to its end first; the shards are written
+    // after. Killed while it writes (or before): nothing looks complete.
+    child.stdin.take().unwrap().write_all(&games).unwrap();
+    let staging = || {
+        fs::read_dir(d.join("out"))
+            .ok()
+            .into_iter()
+            .flatten()
+            .any(|e| {
+                let e = e.unwrap();
+                e.file_name()
+                    .to_string_lossy()
+                    .starts_with(".gamerec-shards-")
+                    && fs::read_dir(e.path()).unwrap().count() > 1
+            })
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !staging() && std::time::Instant::now() < deadline {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    let _ = child.kill();
+    let finished = child.wait().unwrap().success();
+    let parts: Vec<String> = fs::read_dir(d.join("out"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("part-"))
+        .collect();
+    if !finished {
+        assert!(parts.is_empty(), "an interrupted run left {parts:?}");
+    }
+    // A second run is not refused, and writes every game.
+    let (code, _, err) = run_in(d, &["shard", "--max-bytes", "4K", "-o", "out2", "g.grec"]);
+    assert_eq!(code, 0, "{err}");
+    if !finished {
+        let (code, _, err) = run_in(d, &["shard", "--max-bytes", "4K", "-o", "out", "g.grec"]);
+        assert_eq!(code, 0, "{err}");
+    }
+    let (_, out, _) = run_in(d, &["validate", "out2"]);
+    assert!(out.contains("400 games: 400 valid"), "{out}");
+}

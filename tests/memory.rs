@@ -227,3 +227,225 @@ fn a_garden_gate_link_bomb_is_decoded_in_bounded_memory() {
         assert!(mib < 64.0, "{args:?}: {mib:.1} MiB");
     }
 }
+
+mod common;
+
+/// Runs gamerec with `args`: its exit code and stdout.
+fn stdout_of(args: &[&str]) -> (i32, String) {
+    let out = Command::new(bin())
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn parquet_games_past_the_cap_are_refused_before_they_are_built() {
+    // tests/hostile/parquet_bombs.py (pyarrow): 16 games of 2.79 million
+    // tags (3.5 GB in validate before), 8 games of a 40 MB tag value, and
+    // a 20 MB game between two good ones, each in a row group of its own.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let grec = d.join("g.grec");
+    let table = d.join("g.parquet");
+    let (code, _) = stdout_of(&[
+        "gen",
+        "--game",
+        "oshi",
+        "--count",
+        "3",
+        "-o",
+        grec.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    let (code, _) = stdout_of(&[
+        "convert",
+        grec.to_str().unwrap(),
+        "--to",
+        "parquet",
+        "-o",
+        table.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile/parquet_bombs.py");
+    let made = Command::new("python3")
+        .arg(&script)
+        .arg(&table)
+        .arg(d)
+        .env("PYTHONPATH", common::python_path(&[("pyarrow", "pyarrow")]))
+        .output()
+        .unwrap();
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    // The bombs' row groups are refused from the footer, never decoded: 64
+    // MiB. The 20 MB game in a row group of its own is decoded by Arrow (the
+    // row whole, about twice its size) and measured before it is built: 80
+    // MiB.
+    for (file, games, too_large, cap) in [
+        ("tags.parquet", 16, 16, 64.0),
+        ("event.parquet", 8, 8, 64.0),
+        ("mixed.parquet", 3, 1, 80.0),
+    ] {
+        let path = d.join(file);
+        let path = path.to_str().unwrap();
+        let (code, out) = stdout_of(&["validate", "--format", "json", path]);
+        assert_eq!(code, 1, "{file}");
+        assert_eq!(out.lines().count(), games, "{file}: {out}");
+        assert_eq!(
+            out.matches("record-too-large").count(),
+            too_large,
+            "{file}: {out}"
+        );
+        for args in [
+            &["validate", path][..],
+            &["stats", "--summary", path],
+            &["convert", path],
+        ] {
+            let (code, mib, err) = peak_memory(args);
+            assert_eq!(code, 1, "{args:?}: {err}");
+            assert!(mib < cap, "{args:?}: {mib:.1} MiB");
+        }
+    }
+}
+
+#[test]
+fn a_json_document_is_read_a_game_at_a_time() {
+    let dir = tempfile::tempdir().unwrap();
+    // A game of a 40 MB comment between two good ones (read whole before:
+    // as much memory as the document), and 3 million empty games.
+    let game = r#"{"tags":[["Game","oshi"]],"turns":[{"text":"c2-c3"}]}"#;
+    let big = dir.path().join("big.json");
+    let mut out = BufWriter::new(File::create(&big).unwrap());
+    write!(
+        out,
+        r#"{{"format":"gamerec","version":1,"games":[{game},{{"comments":[""#
+    )
+    .unwrap();
+    for _ in 0..40 {
+        out.write_all(&[b'x'; 1 << 20]).unwrap();
+    }
+    write!(out, r#""]}},{game}]}}"#).unwrap();
+    out.flush().unwrap();
+    drop(out);
+    let empties = dir.path().join("empties.json");
+    let mut out = BufWriter::new(File::create(&empties).unwrap());
+    write!(out, r#"{{"format":"gamerec","version":1,"games":[{{}}"#).unwrap();
+    for _ in 1..3_000_000 {
+        out.write_all(b",{}").unwrap();
+    }
+    out.write_all(b"]}").unwrap();
+    out.flush().unwrap();
+    drop(out);
+    let big = big.to_str().unwrap();
+    let (code, report) = stdout_of(&["validate", "--format", "json", big]);
+    assert_eq!(code, 1);
+    let lines: Vec<&str> = report.lines().collect();
+    assert_eq!(lines.len(), 3, "{report}");
+    assert!(lines[0].contains("\"valid\":true") && lines[2].contains("\"valid\":true"));
+    assert!(lines[1].contains("record-too-large"), "{}", lines[1]);
+    for path in [big, empties.to_str().unwrap()] {
+        let (code, mib, err) = peak_memory(&["validate", path]);
+        assert_eq!(code, 1, "{err}");
+        assert!(mib < 64.0, "{path}: {mib:.1} MiB");
+    }
+}
+
+#[test]
+fn a_record_of_millions_of_tags_costs_no_more_than_any_large_record() {
+    // Four games of 2.79 million empty tags, each just under the 16 MiB cap
+    // (1.1 GB in validate before: a hundred bytes a tag). A record keeps
+    // 10,000 tags at most; what is left is what any game near the cap
+    // costs (its chunk, read and parsed), measured beside it.
+    let dir = tempfile::tempdir().unwrap();
+    let tags = dir.path().join("tags.grec");
+    let mut out = BufWriter::new(File::create(&tags).unwrap());
+    for _ in 0..4 {
+        out.write_all(b"[Game \"oshi\"]\n").unwrap();
+        for _ in 0..2_790_000 {
+            out.write_all(b"[a\"\"]\n").unwrap();
+        }
+        out.write_all(b"\n1. c2-c3 *\n\n").unwrap();
+    }
+    out.flush().unwrap();
+    drop(out);
+    let plain = dir.path().join("plain.grec");
+    write(
+        &plain,
+        "[Game \"oshi\"]\n\n1. c2-c3 {",
+        &[&format!("{}\n", "x".repeat(79))],
+        209_000,
+        "} *\n",
+    );
+    let (_, base, _) = peak_memory(&["validate", "-j", "2", plain.to_str().unwrap()]);
+    for args in [
+        &["validate", "-j", "2"][..],
+        &["stats", "-j", "2"],
+        &["convert", "-j", "2", "--to", "json"],
+        &["dedup", "-j", "2"],
+    ] {
+        let mut args = args.to_vec();
+        args.push(tags.to_str().unwrap());
+        let (code, mib, err) = peak_memory(&args);
+        assert!(code == 1 || code == 0, "{args:?}: {err}");
+        assert!(
+            mib < base * 1.5 + 16.0,
+            "{args:?}: {mib:.1} MiB, a plain game near the cap {base:.1} MiB"
+        );
+    }
+    let (code, out) = stdout_of(&["validate", "--format", "json", tags.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert_eq!(out.matches("more than 10000 tag pairs").count(), 4, "{out}");
+}
+
+#[test]
+fn shard_cuts_a_record_past_the_cap_as_every_command_reads_it() {
+    // A 2 GB file of NUL bytes took 3.1 GB in shard: it kept every byte it
+    // read until the record ended. 300 MB here, sparse.
+    let dir = tempfile::tempdir().unwrap();
+    let zeros = dir.path().join("z.grec");
+    File::create(&zeros).unwrap().set_len(300 << 20).unwrap();
+    let out = dir.path().join("sh");
+    let (code, mib, err) = peak_memory(&[
+        "shard",
+        "--parts",
+        "4",
+        "-o",
+        out.to_str().unwrap(),
+        zeros.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("record-too-large"), "{err}");
+    assert!(mib < 128.0, "{mib:.1} MiB");
+    let written: u64 = fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().metadata().unwrap().len())
+        .sum();
+    assert!(written <= 17 << 20, "{written} bytes of shards");
+}
+
+#[test]
+fn dedup_report_keeps_the_places_of_duplicates_on_disk() {
+    // A million copies of one game (about 540 bytes each in memory before:
+    // 540 MB).
+    let dir = tempfile::tempdir().unwrap();
+    let dups = dir.path().join("dups.grec");
+    write(
+        &dups,
+        "",
+        &["[Game \"oshi\"]\n\n1. c2-c3 *\n\n"],
+        1_000_000,
+        "",
+    );
+    let dups = dups.to_str().unwrap();
+    let (code, mib, err) = peak_memory(&["dedup", "--report", "-o", "/dev/null", dups]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("1000000 games, 999999 duplicates"), "{err}");
+    assert!(mib < 64.0, "{mib:.1} MiB");
+}

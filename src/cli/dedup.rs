@@ -188,6 +188,160 @@ impl Seen {
     }
 }
 
+/// What `--report` lists, kept on disk: each duplicate's place is a record
+/// of 28 bytes in an unlinked temporary file (its group, input, line and
+/// index); in memory, one entry per group (its original and its size)
+/// and the inputs' names. A million copies of one game cost 28 MB of disk,
+/// not 540 MB of memory.
+struct Report {
+    groups: HashMap<u64, (Place, u64)>,
+    names: Vec<String>,
+    spill: BufWriter<std::fs::File>,
+    file: std::fs::File,
+}
+
+/// The places read back at a time while the report is written.
+const REPORT_BATCH: u64 = 1 << 20;
+
+impl Report {
+    fn new() -> io::Result<Report> {
+        let file = tempfile::tempfile()?;
+        Ok(Report {
+            groups: HashMap::new(),
+            names: Vec::new(),
+            spill: BufWriter::with_capacity(1 << 16, file.try_clone()?),
+            file,
+        })
+    }
+
+    /// Notes `place` as a duplicate of the original at `at`.
+    fn add(&mut self, at: u64, original: Place, place: &Place) -> io::Result<()> {
+        self.groups.entry(at).or_insert((original, 0)).1 += 1;
+        let name = match self.names.last() == Some(&place.file) {
+            true => self.names.len() - 1,
+            false => match self.names.iter().position(|n| *n == place.file) {
+                Some(i) => i,
+                None => {
+                    self.names.push(place.file.clone());
+                    self.names.len() - 1
+                }
+            },
+        };
+        let mut record = [0u8; 28];
+        record[..8].copy_from_slice(&at.to_le_bytes());
+        record[8..12].copy_from_slice(&(name as u32).to_le_bytes());
+        record[12..20].copy_from_slice(&(place.line.map_or(u64::MAX, |l| l as u64)).to_le_bytes());
+        record[20..].copy_from_slice(&(place.index as u64).to_le_bytes());
+        self.spill.write_all(&record)
+    }
+
+    /// Every record: (group, place).
+    fn records(&mut self) -> io::Result<impl Iterator<Item = io::Result<(u64, Place)>> + '_> {
+        use std::io::{Read, Seek};
+        self.spill.flush()?;
+        let mut file = io::BufReader::with_capacity(1 << 16, self.file.try_clone()?);
+        file.seek(io::SeekFrom::Start(0))?;
+        let names = &self.names;
+        Ok(std::iter::from_fn(move || {
+            let mut record = [0u8; 28];
+            match file.read_exact(&mut record) {
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return None,
+                Err(e) => return Some(Err(e)),
+            }
+            let num = |r: std::ops::Range<usize>| {
+                let mut b = [0u8; 8];
+                b[..r.len()].copy_from_slice(&record[r]);
+                u64::from_le_bytes(b)
+            };
+            let line = num(12..20);
+            let place = Place {
+                file: names.get(num(8..12) as usize).cloned().unwrap_or_default(),
+                line: (line != u64::MAX).then_some(line as usize),
+                index: num(20..28) as usize,
+            };
+            Some(Ok((num(0..8), place)))
+        }))
+    }
+
+    /// Writes one JSON line per group, in the order of the originals:
+    /// groups read back about [`REPORT_BATCH`] places at a time (a group
+    /// larger than that is streamed from the file by itself), every line
+    /// written a place at a time.
+    fn write(self, out: &mut dyn Write) -> io::Result<()> {
+        self.write_batched(out, REPORT_BATCH)
+    }
+
+    /// [`Report::write`], reading back about `batch` places at a time.
+    fn write_batched(mut self, out: &mut dyn Write, batch: u64) -> io::Result<()> {
+        let mut order: Vec<(u64, Place, u64)> = std::mem::take(&mut self.groups)
+            .into_iter()
+            .map(|(at, (original, n))| (at, original, n))
+            .collect();
+        order.sort_by_key(|g| g.0);
+        let mut start = 0;
+        while start < order.len() {
+            let mut end = start + 1;
+            let mut places = order[start].2;
+            while end < order.len() && places + order[end].2 <= batch {
+                places += order[end].2;
+                end += 1;
+            }
+            let batch = &order[start..end];
+            let wanted: HashMap<u64, usize> =
+                (batch.iter().enumerate()).map(|(i, g)| (g.0, i)).collect();
+            if batch.len() == 1 {
+                let (at, original, n) = &batch[0];
+                open_group(out, original)?;
+                let mut first = true;
+                for record in self.records()? {
+                    let (group, place) = record?;
+                    if group == *at {
+                        write_place(out, &place, std::mem::take(&mut first))?;
+                    }
+                }
+                close_group(out, *n)?;
+            } else {
+                let mut lists: Vec<Vec<Place>> = vec![Vec::new(); batch.len()];
+                for record in self.records()? {
+                    let (group, place) = record?;
+                    if let Some(&i) = wanted.get(&group) {
+                        lists[i].push(place);
+                    }
+                }
+                for ((_, original, n), list) in batch.iter().zip(lists) {
+                    open_group(out, original)?;
+                    for (i, place) in list.iter().enumerate() {
+                        write_place(out, place, i == 0)?;
+                    }
+                    close_group(out, *n)?;
+                }
+            }
+            start = end;
+        }
+        Ok(())
+    }
+}
+
+fn open_group(out: &mut dyn Write, original: &Place) -> io::Result<()> {
+    write!(
+        out,
+        "{{\"original\":{},\"duplicates\":[",
+        serde_json::json!(original)
+    )
+}
+
+fn write_place(out: &mut dyn Write, place: &Place, first: bool) -> io::Result<()> {
+    if !first {
+        out.write_all(b",")?;
+    }
+    write!(out, "{}", serde_json::json!(place))
+}
+
+fn close_group(out: &mut dyn Write, duplicates: u64) -> io::Result<()> {
+    writeln!(out, "],\"games\":{}}}", duplicates + 1)
+}
+
 pub fn run(args: Args) {
     let Some(opts) = options(args.input.game.as_deref()) else {
         return;
@@ -232,7 +386,10 @@ pub fn run(args: Args) {
         }
     };
     let (mut games, mut duplicates) = (0usize, 0usize);
-    let mut groups: HashMap<u64, (Place, Vec<Place>)> = HashMap::new();
+    let mut report = match args.report.then(Report::new).transpose() {
+        Ok(r) => r,
+        Err(e) => return messages::error(format!("a temporary file for the report: {e}")),
+    };
     let mut index_in = (String::new(), 0usize);
     let mut tiler = Tiler::default();
     let each = |name: &str, item: Item<'_, Keyed>| {
@@ -269,12 +426,8 @@ pub fn run(args: Args) {
                     );
                     d.write(name, place.index, written, chunk, Some(&note))?;
                 }
-                if args.report {
-                    groups
-                        .entry(at)
-                        .or_insert_with(|| (first, Vec::new()))
-                        .1
-                        .push(place);
+                if let Some(report) = report.as_mut() {
+                    report.add(at, first, &place)?;
                 }
             }
         }
@@ -286,22 +439,10 @@ pub fn run(args: Args) {
     if let Some(d) = dups {
         result = result.and_then(|()| d.finish());
     }
-    if args.report && result.is_ok() {
-        let mut list: Vec<(u64, (Place, Vec<Place>))> = groups.into_iter().collect();
-        list.sort_by_key(|(at, _)| *at);
+    if let Some(report) = report.filter(|_| result.is_ok()) {
         let stdout = io::stdout();
-        let mut w = stdout.lock();
-        for (_, (original, copies)) in list {
-            let line = serde_json::json!({
-                "original": original,
-                "duplicates": copies,
-                "games": copies.len() + 1,
-            });
-            if let Err(e) = writeln!(w, "{line}") {
-                result = Err(e);
-                break;
-            }
-        }
+        let mut w = BufWriter::new(stdout.lock());
+        result = report.write(&mut w).and_then(|()| w.flush());
     }
     messages::finished(result);
     if !args.quiet {
@@ -315,7 +456,66 @@ pub fn run(args: Args) {
 
 #[cfg(test)]
 mod tests {
-    use super::{Place, Seen};
+    use super::{Place, Report, Seen};
+
+    #[test]
+    fn the_report_reads_its_places_back_in_batches_and_streams_a_large_group() {
+        let place = |file: &str, index| Place {
+            file: file.into(),
+            line: (index % 2 == 0).then_some(index * 10),
+            index,
+        };
+        // Groups (by original) of 5, 1 and 3 duplicates, interleaved, in
+        // two inputs; the originals' order is 30, 10, 20.
+        let mut report = Report::new().unwrap();
+        let mut want: Vec<(u64, Place, Vec<Place>)> = vec![
+            (30, place("a", 1), vec![]),
+            (10, place("a", 2), vec![]),
+            (20, place("b", 3), vec![]),
+        ];
+        let adds = [(0, 5), (1, 1), (2, 3)];
+        let mut index = 10;
+        for round in 0..5 {
+            for &(g, n) in &adds {
+                if round < n {
+                    let p = place(if index % 3 == 0 { "b" } else { "a" }, index);
+                    report.add(want[g].0, want[g].1.clone(), &p).unwrap();
+                    want[g].2.push(p);
+                    index += 1;
+                }
+            }
+        }
+        want.sort_by_key(|w| w.0);
+        let expected: String = want
+            .iter()
+            .map(|(_, original, copies)| {
+                format!(
+                    "{}\n",
+                    serde_json::json!({
+                        "original": original,
+                        "duplicates": copies,
+                        "games": copies.len() + 1,
+                    })
+                )
+            })
+            .collect();
+        // Everything at once, in batches of 4 (5 is streamed alone), and
+        // one place at a time.
+        for batch in [1 << 20, 4, 1] {
+            let mut again = Report::new().unwrap();
+            for (at, original, copies) in &want {
+                for p in copies {
+                    again.add(*at, original.clone(), p).unwrap();
+                }
+            }
+            let mut out = Vec::new();
+            again.write_batched(&mut out, batch).unwrap();
+            assert_eq!(String::from_utf8(out).unwrap(), expected, "batch {batch}");
+        }
+        let mut out = Vec::new();
+        report.write_batched(&mut out, 4).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), expected);
+    }
 
     #[test]
     fn a_shared_hash_is_confirmed_by_the_full_key() {
