@@ -6,6 +6,9 @@
 use assert_cmd::Command;
 use std::path::Path;
 
+#[path = "common/hostile.rs"]
+mod hostile_inputs;
+
 fn gamerec() -> Command {
     Command::cargo_bin("gamerec").unwrap()
 }
@@ -87,5 +90,58 @@ fn the_viewer_replays_a_game_in_headless_chromium() {
     assert!(colours.len() > 50, "{} colours: blank?", colours.len());
     if let Some(keep) = std::env::var_os("GAMEREC_SCREENSHOT") {
         std::fs::copy(&shot, keep).unwrap();
+    }
+}
+
+#[test]
+fn every_injection_in_a_tag_shows_as_text_and_runs_nothing() {
+    // Issue 32, item 9: a tag holding `<!--` left the page blank. Each value
+    // of the injection list, in one game's tags, must show as it is.
+    let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
+    let driver = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into());
+    assert!(
+        Path::new(&chromium).exists() && Path::new(&driver).exists(),
+        "install Debian's `chromium` and `chromium-driver` (`.ci/run` does)"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("inject.grec");
+    std::fs::write(&record, hostile_inputs::injection_record()).unwrap();
+    let page = dir.path().join("inject.html");
+    gamerec()
+        .arg("view")
+        .arg(&record)
+        .arg("-o")
+        .arg(&page)
+        .assert()
+        .success();
+    let out = std::process::Command::new("python3")
+        .arg(root().join("tests/browser/view.py"))
+        .arg(&page)
+        .arg("tags")
+        .arg("-")
+        .arg(dir.path().join("inject.png"))
+        .env("CHROMIUM", &chromium)
+        .env("CHROMEDRIVER", &driver)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "view.py failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let seen: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(seen["games"], 1, "{seen}");
+    assert_eq!(
+        seen["pwned"],
+        serde_json::Value::Null,
+        "a script ran: {seen}"
+    );
+    let rows = seen["tags"].as_array().unwrap();
+    for (i, value) in hostile_inputs::INJECTIONS.iter().enumerate() {
+        let row = rows
+            .iter()
+            .find(|r| r[0] == format!("Inject{i}"))
+            .unwrap_or_else(|| panic!("tag Inject{i} is shown: {seen}"));
+        assert_eq!(row[1], *value, "Inject{i}");
     }
 }

@@ -8,6 +8,11 @@ takes a screenshot.
 Prints one JSON object: the ply counter's text, the pieces on DEST_CELL
 (their glyph and on-screen centre), DEST_CELL's on-screen centre, and the
 number of pieces on the board.
+
+    python3 view.py PAGE.html tags - SCREENSHOT.png
+
+Prints the first game's tag table as the page shows it (name, value), the
+number of games in the picker, and whether any script set window.pwned.
 """
 
 import base64
@@ -51,7 +56,9 @@ def call(base, method, path, body=None):
 
 
 def main():
-    page, presses, dest, shot = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+    page, presses, dest, shot = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+    tags_mode = presses == "tags"
+    presses = 0 if tags_mode else int(presses)
     port = free_port()
     driver = subprocess.Popen(
         [CHROMEDRIVER, f"--port={port}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
@@ -102,6 +109,15 @@ def main():
                 current: (document.querySelector('#moves li.current') || {}).textContent || null,
               };
             """
+            if tags_mode:
+                script = """
+                  return {
+                    tags: Array.from(document.querySelectorAll('#tags tr')).map(
+                      (tr) => Array.from(tr.children).map((td) => td.textContent)),
+                    games: document.querySelectorAll('#picker option').length,
+                    pwned: window.pwned === undefined ? null : String(window.pwned),
+                  };
+                """
             result = call(base, "POST", s + "/execute/sync", {"script": script, "args": [dest]})
             png = base64.b64decode(call(base, "GET", s + "/screenshot"))
             with open(shot, "wb") as f:
