@@ -10,6 +10,8 @@
 // Outside tests only: the test harness brings its own `main`.
 #![cfg_attr(not(test), no_main)]
 
+// In the tests' build nothing calls it: the harness has its own `main`.
+#[cfg_attr(test, allow(dead_code))]
 mod cli;
 
 /// Replay and conversion allocate many small strings (one per turn);

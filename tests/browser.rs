@@ -17,8 +17,9 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-#[test]
-fn the_viewer_replays_a_game_in_headless_chromium() {
+/// Runs tests/browser/view.py on `page` in Chromium with `args` (PRESSES
+/// DEST SCREENSHOT, or `tags - SCREENSHOT`): what it read from the page.
+fn view_py(page: &Path, args: &[&std::ffi::OsStr]) -> serde_json::Value {
     let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
     let driver = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into());
     for (what, path) in [("chromium", &chromium), ("chromium-driver", &driver)] {
@@ -29,6 +30,24 @@ fn the_viewer_replays_a_game_in_headless_chromium() {
              set CHROMIUM and CHROMEDRIVER; {path} ({what}) is missing"
         );
     }
+    let out = std::process::Command::new("python3")
+        .arg(root().join("tests/browser/view.py"))
+        .arg(page)
+        .args(args)
+        .env("CHROMIUM", &chromium)
+        .env("CHROMEDRIVER", &driver)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "view.py failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn the_viewer_replays_a_game_in_headless_chromium() {
     let game = root().join("fixtures/oshi/points-win.grec");
     let dir = tempfile::tempdir().unwrap();
     let page = dir.path().join("view.html");
@@ -51,22 +70,7 @@ fn the_viewer_replays_a_game_in_headless_chromium() {
     let third = plies[2][2];
     let dest = third.split_once('-').unwrap().1;
     let shot = dir.path().join("viewer.png");
-    let out = std::process::Command::new("python3")
-        .arg(root().join("tests/browser/view.py"))
-        .arg(&page)
-        .arg("3")
-        .arg(dest)
-        .arg(&shot)
-        .env("CHROMIUM", &chromium)
-        .env("CHROMEDRIVER", &driver)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "view.py failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let seen: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let seen = view_py(&page, &["3".as_ref(), dest.as_ref(), shot.as_ref()]);
     // Three presses of → : the counter says ply 3 of all of them, the
     // move list marks ply 3.
     assert_eq!(seen["ply"], format!("Ply 3 / {}", plies.len()), "{seen}");
@@ -97,12 +101,6 @@ fn the_viewer_replays_a_game_in_headless_chromium() {
 fn every_injection_in_a_tag_shows_as_text_and_runs_nothing() {
     // Issue 32, item 9: a tag holding `<!--` left the page blank. Each value
     // of the injection list, in one game's tags, must show as it is.
-    let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
-    let driver = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into());
-    assert!(
-        Path::new(&chromium).exists() && Path::new(&driver).exists(),
-        "install Debian's `chromium` and `chromium-driver` (`.ci/run` does)"
-    );
     let dir = tempfile::tempdir().unwrap();
     let record = dir.path().join("inject.grec");
     std::fs::write(&record, hostile_inputs::injection_record()).unwrap();
@@ -114,22 +112,8 @@ fn every_injection_in_a_tag_shows_as_text_and_runs_nothing() {
         .arg(&page)
         .assert()
         .success();
-    let out = std::process::Command::new("python3")
-        .arg(root().join("tests/browser/view.py"))
-        .arg(&page)
-        .arg("tags")
-        .arg("-")
-        .arg(dir.path().join("inject.png"))
-        .env("CHROMIUM", &chromium)
-        .env("CHROMEDRIVER", &driver)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "view.py failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let seen: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let shot = dir.path().join("inject.png");
+    let seen = view_py(&page, &["tags".as_ref(), "-".as_ref(), shot.as_ref()]);
     assert_eq!(seen["games"], 1, "{seen}");
     assert_eq!(
         seen["pwned"],

@@ -604,3 +604,34 @@ fn an_interrupted_shard_leaves_no_shard_that_looks_complete() {
     let (_, out, _) = run_in(d, &["validate", "out2"]);
     assert!(out.contains("400 games: 400 valid"), "{out}");
 }
+
+// Item 8: CPU amplification in Roshi.
+
+#[test]
+fn roshi_turns_counted_as_pairs_agree_with_the_turns_listed() {
+    // ../shared/repro/roshi_slow.py 1: a 19×19 position of about a million
+    // two-action turns, four plies. `stats` counts the pairs (its
+    // branching); `moves --each` lists and counts every turn.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let position =
+        "R17R/19/19/19/19/9R9/19/19/19/9S9/19/19/19/19/R18/19/19/19/R17B i9-k11 3-7 r play -";
+    let record = format!(
+        "[Game \"roshi\"]\n[Board \"19x19\"]\n[Zone \"i9-k11\"]\n[Position \"{position}\"]\n\n\
+         1. a19-a18 s1-s2 2. a18-a19 s2-s1 *\n"
+    );
+    fs::write(d.join("r.grec"), record).unwrap();
+    let (code, each, err) = run_in(d, &["moves", "--each", "r.grec"]);
+    assert_eq!(code, 0, "{err}");
+    let counts: Vec<u64> = each
+        .lines()
+        .map(|l| l.split('\t').nth(1).unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(counts.len(), 4, "{each}");
+    assert!(counts.iter().all(|&n| n > 300_000), "{counts:?}");
+    let (code, stats, err) = run_in(d, &["stats", "r.grec"]);
+    assert_eq!(code, 0, "{err}");
+    let row: serde_json::Value = serde_json::from_str(stats.trim()).unwrap();
+    let mean = counts.iter().sum::<u64>() as f64 / 4.0;
+    assert_eq!(row["branching"].as_f64(), Some(mean), "{counts:?}");
+}
