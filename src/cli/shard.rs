@@ -552,6 +552,20 @@ pub fn run(args: Args) {
         }
     }
     progress.finish();
+    finish(result, shards, staging, spooled, dir, invalid, args.quiet);
+}
+
+/// Closes the last shard, moves the shards in from `staging` and says
+/// what was written (or, after a failure, what is there).
+fn finish(
+    result: io::Result<()>,
+    mut shards: Shards,
+    staging: tempfile::TempDir,
+    spooled: Option<tempfile::NamedTempFile>,
+    dir: &Path,
+    invalid: usize,
+    quiet: bool,
+) {
     let result = result.and_then(|()| shards.close());
     drop(spooled);
     if let Err(e) = result {
@@ -574,7 +588,7 @@ pub fn run(args: Args) {
         messages::invalid();
         messages::warning("no game in the input: no shard written");
     }
-    if !args.quiet {
+    if !quiet {
         messages::say(format!(
             "gamerec: wrote {} shard{} of {} game{} to {}{}",
             shards.made,

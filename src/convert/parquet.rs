@@ -883,6 +883,23 @@ struct Group {
     refused: Option<String>,
 }
 
+/// The leaf columns a record is read back from (the rest is found again).
+fn read_leaves(schema: &parquet::schema::types::SchemaDescriptor) -> Vec<usize> {
+    (schema.columns().iter().enumerate())
+        .filter(|(_, c)| {
+            let parts = c.path().parts();
+            match parts.first().map(String::as_str) {
+                Some("tags" | "comments" | "declared_result") => true,
+                Some("turns") => parts
+                    .iter()
+                    .any(|p| matches!(p.as_str(), "text" | "written" | "comments")),
+                _ => false,
+            }
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
 /// Arrow decodes about this many bytes of rows at a time (a batch is at
 /// least one row and at most 256).
 const BATCH_BYTES: u64 = 4 << 20;
@@ -1012,19 +1029,7 @@ impl GamesReader {
             }
             // Only what a record holds is read: the rest is found again.
             let parquet_schema = builder.parquet_schema();
-            let leaves: Vec<usize> = (parquet_schema.columns().iter().enumerate())
-                .filter(|(_, c)| {
-                    let parts = c.path().parts();
-                    match parts.first().map(String::as_str) {
-                        Some("tags" | "comments" | "declared_result") => true,
-                        Some("turns") => parts
-                            .iter()
-                            .any(|p| matches!(p.as_str(), "text" | "written" | "comments")),
-                        _ => false,
-                    }
-                })
-                .map(|(i, _)| i)
-                .collect();
+            let leaves = read_leaves(parquet_schema);
             let wanted = ProjectionMask::leaves(parquet_schema, leaves.iter().copied());
             let (groups, batch_size) = row_groups(builder.metadata().row_groups(), &leaves);
             let kept: Vec<usize> = (groups.iter().enumerate())

@@ -98,6 +98,26 @@ fn query(payload: &str) -> Query {
     }
 }
 
+/// A payload's query string, or why there is none: too large to decode,
+/// or not a game link.
+fn query_text(payload: &str) -> Result<String, (Code, String)> {
+    match query(payload) {
+        Query::Text(query) => Ok(query),
+        Query::TooLarge => Err((
+            Code::RecordTooLarge,
+            format!(
+                "a Garden Gate link whose data decompresses to more than {} Mi \
+                 characters (no game is that long); decoding stopped there",
+                MAX_LINK_UNITS >> 20
+            ),
+        )),
+        Query::None => Err((
+            Code::MalformedSiteRecord,
+            "not a Garden Gate game link: its data does not decompress to a game".into(),
+        )),
+    }
+}
+
 /// `%XX` sequences as UTF-8 (as JavaScript's `decodeURIComponent`); a
 /// value that does not decode is kept as it is.
 fn url_decode(value: &str) -> String {
@@ -133,24 +153,9 @@ pub fn read(text: &str, span: Span) -> Link {
         None => text,
     };
     let payload = payload.split('#').next().unwrap_or_default();
-    let query = match query(payload) {
-        Query::Text(query) => query,
-        Query::TooLarge => {
-            return broken(
-                Code::RecordTooLarge,
-                format!(
-                    "a Garden Gate link whose data decompresses to more than {} Mi \
-                     characters (no game is that long); decoding stopped there",
-                    MAX_LINK_UNITS >> 20
-                ),
-            )
-        }
-        Query::None => {
-            return broken(
-                Code::MalformedSiteRecord,
-                "not a Garden Gate game link: its data does not decompress to a game".into(),
-            )
-        }
+    let query = match query_text(payload) {
+        Ok(query) => query,
+        Err((code, message)) => return broken(code, message),
     };
     // Each pair: its key, its value URL-decoded, and the pair as written.
     let mut pairs: Vec<(String, String, String)> = Vec::new();

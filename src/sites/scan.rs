@@ -229,18 +229,7 @@ impl<R: BufRead> Values<R> {
                 used += 1;
             }
             let piece = &buf[..used];
-            let needed = chunk.bytes.len() + piece.len();
-            if needed <= MAX_RECORD_BYTES {
-                // Grown by doubling, but never past the cap (a doubling at
-                // 9 MiB would hold 18).
-                if needed > chunk.bytes.capacity() {
-                    let to = (needed * 2).clamp(needed, MAX_RECORD_BYTES);
-                    chunk.bytes.reserve_exact(to - chunk.bytes.len());
-                }
-                chunk.bytes.extend_from_slice(piece);
-            } else {
-                chunk.truncated = true;
-            }
+            keep_capped(&mut chunk, piece);
             for &b in piece {
                 if b == b'\n' {
                     self.line += 1;
@@ -256,6 +245,22 @@ impl<R: BufRead> Values<R> {
             }
         }
     }
+}
+
+/// Adds `piece` to `chunk` while it stays within [`MAX_RECORD_BYTES`]
+/// (else marks it truncated); grown by doubling, but never past the cap (a
+/// doubling at 9 MiB would hold 18).
+fn keep_capped(chunk: &mut Chunk, piece: &[u8]) {
+    let needed = chunk.bytes.len() + piece.len();
+    if needed > MAX_RECORD_BYTES {
+        chunk.truncated = true;
+        return;
+    }
+    if needed > chunk.bytes.capacity() {
+        let to = (needed * 2).clamp(needed, MAX_RECORD_BYTES);
+        chunk.bytes.reserve_exact(to - chunk.bytes.len());
+    }
+    chunk.bytes.extend_from_slice(piece);
 }
 
 fn fill<R: BufRead>(r: &mut R) -> io::Result<&[u8]> {
