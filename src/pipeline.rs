@@ -204,23 +204,10 @@ where
         })?;
         drop((work_rx, done_tx));
         // Results arrive in any order; they are handed on in sequence.
-        let mut pending = BTreeMap::new();
-        let mut next = 0;
-        let result = (|| {
-            for (seq, mapped) in &done_rx {
-                pending.insert(seq, mapped);
-                while let Some(mapped) = pending.remove(&next) {
-                    next += 1;
-                    let bytes = mapped.iter().map(|(c, _)| c.bytes.len()).sum();
-                    for (chunk, t) in mapped {
-                        if each(chunk, t)?.is_break() {
-                            return Ok(());
-                        }
-                    }
-                    // One batch handed on: the reader may read another.
-                    let _ = permit_rx.recv();
-                    budget.release(bytes);
-                }
+        // Stopped by `each`: what followed is not said.
+        let result = hand_on(&done_rx, &permit_rx, budget, &mut each).and_then(|stopped| {
+            if stopped {
+                return Ok(());
             }
             if let Ok(e) = spawn_error_rx.try_recv() {
                 return Err(e);
@@ -229,7 +216,7 @@ where
                 Ok((_, e)) => Err(e),
                 Err(_) => Ok(()),
             }
-        })();
+        });
         // Stopping early: the reader finds no permit and the workers no
         // receiver once these are gone.
         drop(permit_rx);
@@ -237,6 +224,35 @@ where
         budget.stop();
         result
     })
+}
+
+/// Hands the mapped batches to `each` in sequence as they arrive (in any
+/// order), giving back each batch's permit and bytes once it is handed on;
+/// stops when `each` breaks (`true`) or every batch is in (`false`).
+fn hand_on<T>(
+    done: &crossbeam_channel::Receiver<(usize, Vec<(Chunk, T)>)>,
+    permits: &crossbeam_channel::Receiver<()>,
+    budget: &Budget,
+    each: &mut impl FnMut(Chunk, T) -> io::Result<ControlFlow<()>>,
+) -> io::Result<bool> {
+    let mut pending = BTreeMap::new();
+    let mut next = 0;
+    for (seq, mapped) in done {
+        pending.insert(seq, mapped);
+        while let Some(mapped) = pending.remove(&next) {
+            next += 1;
+            let bytes = mapped.iter().map(|(c, _)| c.bytes.len()).sum();
+            for (chunk, t) in mapped {
+                if each(chunk, t)?.is_break() {
+                    return Ok(true);
+                }
+            }
+            // One batch handed on: the reader may read another.
+            let _ = permits.recv();
+            budget.release(bytes);
+        }
+    }
+    Ok(false)
 }
 
 /// The bytes of chunks read but not yet handed on, at most

@@ -549,22 +549,32 @@ fn a_record_holds_at_most_ten_thousand_tags_in_every_format() {
 #[cfg(unix)]
 #[test]
 fn an_interrupted_shard_leaves_no_shard_that_looks_complete() {
+    // The input is a named pipe: shards are written as games arrive, and
+    // the run is killed after its first shard, with the pipe still open.
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     generate(d, "oshi", 400, "g.grec");
     let games = fs::read(d.join("g.grec")).unwrap();
+    assert!(Command::new("mkfifo")
+        .arg(d.join("in.grec"))
+        .status()
+        .unwrap()
+        .success());
     let mut child = Command::new(bin())
         .current_dir(d)
-        .args(["shard", "--max-bytes", "4K", "-o", "out", "-"])
-        .stdin(Stdio::piped())
+        .args(["shard", "--max-bytes", "4K", "-o", "out", "in.grec"])
+        .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    // Standard input is read to its end first; the shards are written
-    // after. Killed while it writes (or before): nothing looks complete.
-    child.stdin.take().unwrap().write_all(&games).unwrap();
-    let staging = || {
+    let mut pipe = fs::OpenOptions::new()
+        .write(true)
+        .open(d.join("in.grec"))
+        .unwrap();
+    pipe.write_all(&games[..games.len() / 2]).unwrap();
+    pipe.flush().unwrap();
+    let staged = || {
         fs::read_dir(d.join("out"))
             .ok()
             .into_iter()
@@ -578,30 +588,27 @@ fn an_interrupted_shard_leaves_no_shard_that_looks_complete() {
             })
     };
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while !staging() && std::time::Instant::now() < deadline {
-        if child.try_wait().unwrap().is_some() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(2));
+    while !staged() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no shard written in 60 s"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
     }
-    let _ = child.kill();
-    let finished = child.wait().unwrap().success();
+    child.kill().unwrap();
+    assert!(!child.wait().unwrap().success());
+    drop(pipe);
     let parts: Vec<String> = fs::read_dir(d.join("out"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|n| n.starts_with("part-"))
         .collect();
-    if !finished {
-        assert!(parts.is_empty(), "an interrupted run left {parts:?}");
-    }
-    // A second run is not refused, and writes every game.
-    let (code, _, err) = run_in(d, &["shard", "--max-bytes", "4K", "-o", "out2", "g.grec"]);
+    assert!(parts.is_empty(), "an interrupted run left {parts:?}");
+    // A second run into the same folder is not refused, and writes every
+    // game.
+    let (code, _, err) = run_in(d, &["shard", "--max-bytes", "4K", "-o", "out", "g.grec"]);
     assert_eq!(code, 0, "{err}");
-    if !finished {
-        let (code, _, err) = run_in(d, &["shard", "--max-bytes", "4K", "-o", "out", "g.grec"]);
-        assert_eq!(code, 0, "{err}");
-    }
-    let (_, out, _) = run_in(d, &["validate", "out2"]);
+    let (_, out, _) = run_in(d, &["validate", "out"]);
     assert!(out.contains("400 games: 400 valid"), "{out}");
 }
 

@@ -342,6 +342,31 @@ fn close_group(out: &mut dyn Write, duplicates: u64) -> io::Result<()> {
     writeln!(out, "],\"games\":{}}}", duplicates + 1)
 }
 
+/// A game read for `dedup`: its key (`by`), its line, and its text to
+/// write (made on a worker thread).
+fn keyed(
+    file: &str,
+    format: Format,
+    chunk: Option<&Chunk>,
+    game: &mut dyn ReadGame<'_>,
+    rules: Result<&'static dyn AnyGame, Problem>,
+    by: SameBy,
+) -> Keyed {
+    let parsed = game.record();
+    let record = &parsed.record;
+    let key = rules
+        .as_ref()
+        .ok()
+        .and_then(|r| r.key(&mut RecordSource::new(record, parsed.error.clone()), by));
+    let line = chunk.map(|c| c.locate(record.span.start).0);
+    let out = written(file, format, chunk, &parsed, rules, None);
+    Keyed {
+        key: key.map(|k| (hash128(&k), k)),
+        out,
+        line,
+    }
+}
+
 pub fn run(args: Args) {
     let Some(opts) = options(args.input.game.as_deref()) else {
         return;
@@ -366,24 +391,8 @@ pub fn run(args: Args) {
         return;
     };
     let progress = Progress::for_sources(&sources, args.quiet || output.is_terminal());
-    let map = |file: &str,
-               format: Format,
-               chunk: Option<&Chunk>,
-               game: &mut dyn ReadGame<'_>,
-               rules: Result<&'static dyn AnyGame, Problem>| {
-        let parsed = game.record();
-        let record = &parsed.record;
-        let key = rules
-            .as_ref()
-            .ok()
-            .and_then(|r| r.key(&mut RecordSource::new(record, parsed.error.clone()), by));
-        let line = chunk.map(|c| c.locate(record.span.start).0);
-        let out = written(file, format, chunk, &parsed, rules, None);
-        Keyed {
-            key: key.map(|k| (hash128(&k), k)),
-            out,
-            line,
-        }
+    let map = |file: &str, format, chunk: Option<&Chunk>, game: &mut dyn ReadGame<'_>, rules| {
+        keyed(file, format, chunk, game, rules, by)
     };
     let (mut games, mut duplicates) = (0usize, 0usize);
     let mut report = match args.report.then(Report::new).transpose() {

@@ -214,16 +214,25 @@ struct Picked {
     title: Option<String>,
 }
 
-pub fn run(args: Args) {
+/// What the options select, checked: the output format, what to look for
+/// while a game is replayed, and the criteria a game must meet; `None`
+/// when an option is wrong (said).
+fn selection(args: &Args) -> Option<(Option<To>, Probe, Criteria)> {
     let to = match args.to.as_deref().map(To::named) {
         None => None,
         Some(Some(to)) => Some(to),
-        Some(None) => return messages::error("no such output format"),
+        Some(None) => {
+            messages::error("no such output format");
+            return None;
+        }
     };
     let tags: Result<Vec<TagTest>, String> = args.tag.iter().map(|t| TagTest::parse(t)).collect();
     let tags = match tags {
         Ok(t) => t,
-        Err(e) => return messages::error(e),
+        Err(e) => {
+            messages::error(e);
+            return None;
+        }
     };
     if let Some(w) = &args.winner {
         let sides = gamerec::registry::GAMES.iter().flat_map(|g| g.sides());
@@ -232,9 +241,10 @@ pub fn run(args: Args) {
             .any(|k| w.eq_ignore_ascii_case(k))
             || sides.into_iter().any(|s| w.eq_ignore_ascii_case(s));
         if !known {
-            return messages::error(format!(
+            messages::error(format!(
                 "--winner {w}: one of first, second, draw, none or a side's name"
             ));
+            return None;
         }
     }
     // `--game` selects here: it does not give rules to records without a
@@ -244,17 +254,14 @@ pub fn run(args: Args) {
         Some(name) => match gamerec::registry::find(name) {
             Some(g) => Some(g),
             None => {
-                return messages::error(format!(
+                messages::error(format!(
                     "unknown game `{name}`: one of {}",
                     gamerec::registry::names().join(", ")
-                ))
+                ));
+                return None;
             }
         },
     };
-    let Some(opts) = options(None) else {
-        return;
-    };
-    let opts = args.lenient.apply(opts);
     let probe = Probe {
         opening: args
             .opening
@@ -277,6 +284,17 @@ pub fn run(args: Args) {
         reaches: args.reaches.is_some(),
         any: args.any,
     };
+    Some((to, probe, criteria))
+}
+
+pub fn run(args: Args) {
+    let Some((to, probe, criteria)) = selection(&args) else {
+        return;
+    };
+    let Some(opts) = options(None) else {
+        return;
+    };
+    let opts = args.lenient.apply(opts);
     args.jobs.init();
     let output = Output::new(args.output.as_deref());
     let Some(sources) = expand(&args.input.paths, args.input.all, &output) else {

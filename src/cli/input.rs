@@ -483,6 +483,12 @@ fn walk(
         .sort_by_file_name()
         .into_iter()
         .filter_entry(|e| {
+            // gamerec's own temporaries (`-o`'s `.gamerec-XXXX.part`, a
+            // shard's `.gamerec-shards-XXXX` staging folder, left by a run
+            // that was killed) are never inputs found in a walk.
+            if e.depth() > 0 && e.file_name().to_string_lossy().starts_with(".gamerec-") {
+                return false;
+            }
             !e.file_type().is_dir()
                 || e.metadata()
                     .ok()
