@@ -8,8 +8,8 @@ use crate::convert::parquet::GamesReader;
 use crate::game::SiteFormat;
 use crate::problem::{Code, Problem};
 use crate::record::{
-    each_game, read_leniently, Chunk, Leniently, Parsed, ReadGame, Record, RecordSource, Span,
-    StreamTurns, Tag, MAX_RECORD_BYTES,
+    each_game, read_leniently, Chunk, Leniently, MovetextStyle, Parsed, ReadGame, Record,
+    RecordSource, Span, StreamTurns, Tag, MAX_RECORD_BYTES,
 };
 use crate::registry::{self, AnyGame, AnySite};
 use crate::sites::scan::{Scanned, Values};
@@ -820,6 +820,15 @@ fn read_parquet_file(
     Ok(ControlFlow::Continue(()))
 }
 
+/// How a site's move strings are read: the game's own style, and `,`
+/// between turns where the site joins them so.
+fn site_style(rules: &dyn AnyGame, site: &SiteFormat) -> MovetextStyle {
+    MovetextStyle {
+        commas: site.commas,
+        ..rules.style()
+    }
+}
+
 /// Reads a site's move strings: one game per line, or with a
 /// `game_start` marker, a game from each line that starts with it through
 /// the lines that do not.
@@ -836,7 +845,7 @@ fn read_site<R: BufRead>(
         if chunk.truncated {
             return broken(&chunk, too_large(&chunk), each);
         }
-        let style = rules.style();
+        let style = site_style(rules, &site);
         let at = Span::new(chunk.offset, chunk.offset);
         let tag = |name: &str, value: &str| Tag {
             name: name.into(),

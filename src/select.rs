@@ -3,7 +3,7 @@
 //! spelling) and whether a given position occurs in it — all in one pass
 //! over the game as it is read.
 
-use crate::game::{Notation, Rules};
+use crate::game::{Facts, Rules};
 use crate::problem::Problem;
 use crate::record::{ReadGame, Span, TurnIn};
 use crate::replay::{self, Outcome, Visitor};
@@ -57,8 +57,9 @@ struct Look<'p, G: Rules> {
     probe: &'p Probe,
     /// The opening's turns matched so far; `None` once one did not.
     matched: Option<usize>,
-    /// The canonical spelling of the opening's turn at the ply being read.
-    expect: Option<String>,
+    /// What the opening's turn at the ply being read may mean, in the
+    /// standard labels (`None`: it names no move there).
+    expect: Option<Vec<String>>,
     /// The probe's position in canonical spelling (`None`: no probe, or it
     /// cannot be read).
     target: Option<String>,
@@ -67,7 +68,7 @@ struct Look<'p, G: Rules> {
     _game: std::marker::PhantomData<G>,
 }
 
-impl<G: Rules + Notation> Look<'_, G> {
+impl<G: Facts> Look<'_, G> {
     fn check_position(&mut self, pos: &G::Position) {
         if let Some(t) = &self.target {
             if !self.reached && G::write_position(pos) == *t {
@@ -77,7 +78,7 @@ impl<G: Rules + Notation> Look<'_, G> {
     }
 }
 
-impl<G: Rules + Notation> Visitor<G> for Look<'_, G> {
+impl<G: Facts> Visitor<G> for Look<'_, G> {
     fn before_ply(&mut self, ply: usize, pos: &G::Position) -> ControlFlow<()> {
         if !std::mem::replace(&mut self.seen_start, true) {
             self.check_position(pos);
@@ -85,11 +86,7 @@ impl<G: Rules + Notation> Visitor<G> for Look<'_, G> {
         self.expect = None;
         if let (Some(k), Some(turn)) = (self.matched, self.probe.opening.get(ply - 1)) {
             debug_assert_eq!(k, ply - 1);
-            self.expect = G::parse_move(pos, turn).ok().map(|mv| {
-                let mut s = String::new();
-                G::write_move(&mv, &mut s);
-                s
-            });
+            self.expect = Some(G::readings(pos, turn)).filter(|r| !r.is_empty());
             if self.expect.is_none() {
                 self.matched = None;
             }
@@ -100,8 +97,8 @@ impl<G: Rules + Notation> Visitor<G> for Look<'_, G> {
     fn after_ply(&mut self, ply: usize, _: &TurnIn<'_>, mv: &G::Move, after: &G::Position) {
         if let (Some(_), Some(expect)) = (self.matched, self.expect.take()) {
             let mut played = String::new();
-            G::write_move(mv, &mut played);
-            self.matched = (played == expect).then_some(ply);
+            G::spell_standard(mv, &mut played);
+            self.matched = expect.contains(&played).then_some(ply);
         }
         self.check_position(after);
     }
@@ -116,7 +113,7 @@ impl<G: Rules + Notation> Visitor<G> for Look<'_, G> {
 
 /// Replays a game as it is read, judging it and looking for what `probe`
 /// asks.
-pub fn examine<G: Rules + Notation>(game: &mut dyn ReadGame<'_>, probe: &Probe) -> Examined {
+pub fn examine<G: Facts>(game: &mut dyn ReadGame<'_>, probe: &Probe) -> Examined {
     // The position is read under the game's own settings (Iqishiqi's
     // `Coords` say how its cells are named).
     let target = probe.reaches.as_deref().and_then(|p| {
@@ -187,31 +184,38 @@ struct Keying<G: Rules> {
     key: Vec<u8>,
     /// A move's spelling (reused: no allocation a move).
     spelled: String,
+    /// The position before the ply being read (kept with `clone_from`).
+    before: Option<G::Position>,
     by: SameBy,
     started: bool,
-    _game: std::marker::PhantomData<G>,
 }
 
-impl<G: Rules + Notation> Keying<G> {
+impl<G: Facts> Keying<G> {
     fn start(&mut self, pos: &G::Position) {
         if !std::mem::replace(&mut self.started, true) && self.by == SameBy::Moves {
             self.key
-                .extend_from_slice(G::write_position(pos).as_bytes());
+                .extend_from_slice(G::standard_position(pos).as_bytes());
             self.key.push(0);
         }
     }
 }
 
-impl<G: Rules + Notation> Visitor<G> for Keying<G> {
+impl<G: Facts> Visitor<G> for Keying<G> {
     fn before_ply(&mut self, _: usize, pos: &G::Position) -> ControlFlow<()> {
         self.start(pos);
+        if self.by == SameBy::Moves {
+            match &mut self.before {
+                Some(b) => b.clone_from(pos),
+                None => self.before = Some(pos.clone()),
+            }
+        }
         ControlFlow::Continue(())
     }
 
-    fn after_ply(&mut self, _: usize, _: &TurnIn<'_>, mv: &G::Move, _: &G::Position) {
-        if self.by == SameBy::Moves {
+    fn after_ply(&mut self, _: usize, _: &TurnIn<'_>, mv: &G::Move, after: &G::Position) {
+        if let (SameBy::Moves, Some(before)) = (self.by, &self.before) {
             self.spelled.clear();
-            G::write_move(mv, &mut self.spelled);
+            G::write_standard(before, mv, after, &mut self.spelled);
             self.key.extend_from_slice(self.spelled.as_bytes());
             self.key.push(b' ');
         }
@@ -221,22 +225,24 @@ impl<G: Rules + Notation> Visitor<G> for Keying<G> {
         self.start(pos);
         if self.by == SameBy::FinalPosition {
             self.key
-                .extend_from_slice(G::write_position(pos).as_bytes());
+                .extend_from_slice(G::standard_position(pos).as_bytes());
         }
     }
 }
 
 /// The key two games share exactly when they are the same game `by` this
 /// measure: the rules' name, the values of their settings tags
-/// ([`Rules::SETTINGS`]), then the start position and every move in
-/// canonical spelling, or the final position. Tags, comments, move
-/// numbers and spellings play no part. `None` for a game whose envelope or
+/// ([`Rules::SETTINGS`], less those that only name cells:
+/// [`Facts::NAMING`]), then the start position and every move in the
+/// standard spelling ([`Facts::write_standard`]), or the final position
+/// ([`Facts::standard_position`]). Tags, comments, move numbers, spellings
+/// and label schemes play no part. `None` for a game whose envelope or
 /// moves cannot be read to the end (it is the same as no other game).
-pub fn key<G: Rules + Notation>(game: &mut dyn ReadGame<'_>, by: SameBy) -> Option<Vec<u8>> {
+pub fn key<G: Facts>(game: &mut dyn ReadGame<'_>, by: SameBy) -> Option<Vec<u8>> {
     let mut key = Vec::with_capacity(64);
     key.extend_from_slice(G::NAME.as_bytes());
     key.push(0);
-    for name in G::SETTINGS {
+    for name in G::SETTINGS.iter().filter(|s| !G::NAMING.contains(s)) {
         if let Some(v) = crate::game::tag_value(game.tags(), name) {
             key.extend_from_slice(name.as_bytes());
             key.push(b'=');
@@ -247,9 +253,9 @@ pub fn key<G: Rules + Notation>(game: &mut dyn ReadGame<'_>, by: SameBy) -> Opti
     let mut keying = Keying::<G> {
         key,
         spelled: String::with_capacity(16),
+        before: None,
         by,
         started: false,
-        _game: std::marker::PhantomData,
     };
     let start = game.start();
     let (tags, turns) = game.parts();

@@ -138,7 +138,14 @@ where
 {
     let format = match from {
         Some(f) => f,
-        None => detect(extension, input.fill_buf()?),
+        None => {
+            let head = input.fill_buf()?;
+            let format = detect(extension, head);
+            if matches!(format, Format::Text) {
+                not_text(head)?;
+            }
+            format
+        }
     };
     let map =
         |chunk: Option<&Chunk>, game: &mut dyn ReadGame<'_>, rules| map(format, chunk, game, rules);
@@ -146,6 +153,38 @@ where
         Some(file) => input::read_parquet_in_place(file, opts, map, each),
         None => input::read_mapped(input, format, opts, map, each),
     }
+}
+
+/// Refuses an input detected as the record format whose first bytes are
+/// not text at all: UTF-16 without a byte-order mark (every other byte
+/// NUL: it says which `--encoding` reads it), or binary data (an eighth or
+/// more of them NUL). A stray NUL in a record is only a bad byte: it costs
+/// its value, not the file.
+pub fn not_text(head: &[u8]) -> io::Result<()> {
+    let head = &head[..head.len().min(4096)];
+    let nuls = head.iter().filter(|&&b| b == 0).count();
+    if head.len() < 16 || nuls * 8 < head.len() {
+        return Ok(());
+    }
+    let pairs = head.len() / 2;
+    let at = |odd: usize| (0..pairs).filter(|i| head[2 * i + odd] == 0).count();
+    let (even, odd) = (at(0), at(1));
+    let utf16 = |zeros: usize, other: usize| zeros * 10 >= pairs * 9 && other * 10 <= pairs;
+    let message = if utf16(odd, even) {
+        "this looks like UTF-16 (little-endian) without a byte-order mark: read it with \
+         --encoding utf-16le"
+            .to_string()
+    } else if utf16(even, odd) {
+        "this looks like UTF-16 (big-endian) without a byte-order mark: read it with \
+         --encoding utf-16be"
+            .to_string()
+    } else {
+        format!(
+            "not a record file: binary data ({nuls} of its first {} bytes are NUL)",
+            head.len()
+        )
+    };
+    Err(io::Error::new(io::ErrorKind::InvalidData, message))
 }
 
 /// The record files under `dir` ([`is_record_file`]), sorted by name,

@@ -164,13 +164,16 @@ pub fn game_row(file: &str, g: &Converted) -> GameRow {
             num(Some(trace.map_or(0, |t| t.replay.plies) as u64)),
         ),
         ("branching", branching),
+        // In the game's standard labels (what `--summary` counts), the same
+        // whatever labels the record uses.
         (
             "first_turn",
             text(
-                g.turns
+                trace.and_then(|t| t.opening.as_deref()).or(g
+                    .turns
                     .first()
                     .filter(|t| t.facts.is_some())
-                    .map(|t| t.text.as_ref()),
+                    .map(|t| t.text.as_ref())),
             ),
         ),
         ("event", text(g.tag("Event"))),

@@ -129,3 +129,64 @@ fn every_injection_in_a_tag_shows_as_text_and_runs_nothing() {
         assert_eq!(row[1], *value, "Inject{i}");
     }
 }
+
+#[test]
+fn the_viewer_keeps_its_buttons_still_shows_the_whole_move_list_and_the_refused_turn() {
+    // Issue 33, item 9: ▶ and » moved as the ply counter grew, the move
+    // list's last row was cut in half, and an invalid game's refused turn
+    // was missing from the list.
+    let dir = tempfile::tempdir().unwrap();
+    let long = dir.path().join("long.grec");
+    gamerec()
+        .args([
+            "gen",
+            "--game",
+            "roshi",
+            "--max-plies",
+            "400",
+            "--seed",
+            "2",
+            "-o",
+        ])
+        .arg(&long)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&long).unwrap();
+    // The game with a turn no rule allows before its result.
+    let cut = text.rfind(' ').unwrap();
+    let bad = format!("{} z99-z98{}", &text[..cut], &text[cut..]);
+    let record = dir.path().join("bad.grec");
+    std::fs::write(&record, bad).unwrap();
+    let page = dir.path().join("bad.html");
+    gamerec()
+        .arg("view")
+        .arg(&record)
+        .arg("-o")
+        .arg(&page)
+        .assert()
+        .code(1);
+    let shot = dir.path().join("layout.png");
+    let seen = view_py(&page, &["layout".as_ref(), "-".as_ref(), shot.as_ref()]);
+    let plies: usize = seen["ply"]
+        .as_str()
+        .unwrap()
+        .rsplit(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(plies >= 100, "{seen}");
+    assert_eq!(
+        seen["next_first"], seen["next_last"],
+        "▶ moved between ply 0 and ply {plies}: {seen}"
+    );
+    let last = &seen["last"];
+    assert_eq!(last[0], "z99-z98", "the refused turn ends the list: {seen}");
+    assert_eq!(last[1], "illegal", "{seen}");
+    let bottom = last[2][3].as_f64().unwrap();
+    let list_bottom = seen["list_client_bottom"].as_f64().unwrap();
+    assert!(
+        bottom <= list_bottom + 0.5,
+        "the last row is cut: it ends at {bottom}, the list at {list_bottom}: {seen}"
+    );
+}

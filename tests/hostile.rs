@@ -204,14 +204,18 @@ fn the_viewer_page_carries_any_tag_value_as_json_data() {
     assert_eq!(code, 0, "{err}");
     let page = fs::read_to_string(d.join("c.html")).unwrap();
     let start = page
-        .find("<script type=\"application/json\" id=\"data\">")
+        .find("<script type=\"application/json\" class=\"game\"")
         .unwrap();
     let data = &page[start..];
     let data = &data[data.find('>').unwrap() + 1..data.find("</script>").unwrap()];
     // Nothing in it that the HTML parser would act on inside a script.
     assert!(!data.contains('<') && !data.contains('>'), "{data}");
     let value: serde_json::Value = serde_json::from_str(data).expect("the data is JSON");
-    let tags = value["games"][0]["tags"].as_array().unwrap();
+    // The title in the game's attribute is escaped: the tag ends where it
+    // should.
+    let tag = &page[start..start + page[start..].find('>').unwrap()];
+    assert!(tag.contains(" data-title=\""), "{tag}");
+    let tags = value["tags"].as_array().unwrap();
     for (i, v) in INJECTIONS.iter().enumerate() {
         let found = tags.iter().find(|t| t[0] == format!("Inject{i}")).unwrap();
         assert_eq!(found[1], *v, "tag {i} reads back as it was");

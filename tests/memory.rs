@@ -449,3 +449,44 @@ fn dedup_report_keeps_the_places_of_duplicates_on_disk() {
     assert!(err.contains("1000000 games, 999999 duplicates"), "{err}");
     assert!(mib < 64.0, "{mib:.1} MiB");
 }
+
+#[test]
+fn view_writes_the_page_game_by_game_and_index_replays_one_game() {
+    // Issue 33, item 1: the viewer held every game's frames until the end,
+    // about 1.4 MB a game (2,000 games: 2.9 GB); with --index it replayed
+    // every game before the wanted one.
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("g.grec");
+    let status = Command::new(bin())
+        .args([
+            "gen", "--game", "oshi", "--count", "2000", "--seed", "3", "-o",
+        ])
+        .arg(&games)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let games = games.to_str().unwrap();
+    let page = dir.path().join("g.html");
+    let page = page.to_str().unwrap();
+    let (code, mib, err) = peak_memory(&["view", games, "-q", "-o", page]);
+    assert_eq!(code, 0, "{err}");
+    assert!(mib < 96.0, "{mib:.1} MiB for 2,000 games");
+    // Read a line at a time (a game's element is one line): this test's
+    // own memory counts in its children's peaks.
+    let games_on = |page: &str| -> Vec<String> {
+        use std::io::BufRead;
+        std::io::BufReader::new(File::open(page).unwrap())
+            .lines()
+            .map(Result::unwrap)
+            .filter(|l| l.contains("class=\"game\""))
+            .map(|l| l[..l.find('>').unwrap()].to_string())
+            .collect()
+    };
+    assert_eq!(games_on(page).len(), 2000, "every game is on the page");
+    let (code, mib, err) = peak_memory(&["view", games, "--index", "1999", "-o", page]);
+    assert_eq!(code, 0, "{err}");
+    assert!(mib < 48.0, "{mib:.1} MiB for one game of 2,000");
+    let only = games_on(page);
+    assert_eq!(only.len(), 1);
+    assert!(only[0].contains("data-index=\"1999\""), "{only:?}");
+}

@@ -445,7 +445,7 @@ fn text_pictures_mark_the_last_move_and_colour_only_when_asked() {
     let file = root().join("fixtures/oshi/points-win.grec");
     let f = file.to_str().unwrap();
     let plain = golden(f, &["--ply", "12"], "text");
-    assert!(plain.contains(">R3") && plain.contains("<·"), "{plain}");
+    assert!(plain.contains(">R3") && plain.contains("◦·"), "{plain}");
     assert!(plain.contains("Last move: 6. i7-i9"));
     assert!(!plain.contains('\x1b'));
     let out = gamerec()
@@ -518,14 +518,36 @@ fn show_reads_standard_input_and_never_writes_over_its_input() {
     parse(&std::fs::read_to_string(&svg).unwrap());
 }
 
-/// The viewer's data: the JSON the page replays from.
+/// The viewer's data, as the page's script finds it: every board's JSON
+/// element in order (`boards`), and every game's (`games`, each with its
+/// `board` number and `index` from the element's attributes).
 fn viewer_data(html: &str) -> serde_json::Value {
-    let start = html
-        .find("<script type=\"application/json\" id=\"data\">")
-        .expect("the data")
-        + "<script type=\"application/json\" id=\"data\">".len();
-    let end = start + html[start..].find("</script>").unwrap();
-    serde_json::from_str(&html[start..end]).unwrap()
+    let (mut boards, mut games) = (Vec::new(), Vec::new());
+    let open = "<script type=\"application/json\" class=\"";
+    for (at, _) in html.match_indices(open) {
+        let element = &html[at..];
+        let tag_end = element.find('>').unwrap();
+        let tag = &element[..tag_end];
+        let body = &element[tag_end + 1..element.find("</script>").unwrap()];
+        let mut value: serde_json::Value = serde_json::from_str(body).unwrap();
+        let attr = |name: &str| {
+            let key = format!(" {name}=\"");
+            tag.find(&key).map(|i| {
+                let rest = &tag[i + key.len()..];
+                rest[..rest.find('"').unwrap()].to_string()
+            })
+        };
+        if tag[open.len()..].starts_with("board") {
+            boards.push(value);
+        } else {
+            value["board"] = attr("data-board").map_or(serde_json::Value::Null, |b| {
+                b.parse::<u64>().unwrap().into()
+            });
+            value["index"] = attr("data-index").unwrap().parse::<u64>().unwrap().into();
+            games.push(value);
+        }
+    }
+    serde_json::json!({ "boards": boards, "games": games })
 }
 
 fn view(args: &[&str]) -> (String, i32) {

@@ -493,7 +493,7 @@ pub fn stats(data: &[u8]) {
 /// SVG has one piece element a piece; the ASCII text is ASCII; the page's
 /// data cannot end its script.
 pub fn picture(data: &[u8]) {
-    use gamerec::picture::html::{Entry, Viewer};
+    use gamerec::picture::html::{self, Entry};
     use gamerec::picture::svg::{self, SvgOptions};
     use gamerec::picture::text::{self, TextOptions};
     let Some((game, first, rest)) = pick_game(data) else {
@@ -587,12 +587,10 @@ pub fn picture(data: &[u8]) {
                 );
                 assert!(!ascii || t.is_ascii(), "{t}");
             }
-            let mut viewer = Viewer::new(opts);
-            viewer.add(1, Entry::Played(Box::new(replayed)));
-            let page = viewer.finish("fuzz");
+            let page = html::page("fuzz", &opts, vec![Entry::Played(Box::new(replayed))]);
             assert_eq!(
                 page.matches("</script>").count(),
-                2,
+                3,
                 "the data ends its script"
             );
         },

@@ -1,15 +1,18 @@
 """A notebook-style tour of the gamerec package: read an archive, look at a
 game and its picture, and tabulate statistics. Run it from the repository's
-root (python python/examples/tour.py [ARCHIVE] [OUT_DIR]); in a notebook,
-each block is a cell, and a Game shows its last position inline."""
+root (python python/examples/tour.py [ARCHIVE] [OUT_DIR]: the picture goes
+to OUT_DIR, by default a new temporary folder, never the folder it runs
+in); in a notebook, each block is a cell, and a Game shows its last
+position inline."""
 
 import sys
+import tempfile
 from pathlib import Path
 
 import gamerec
 
 archive = Path(sys.argv[1] if len(sys.argv) > 1 else "fixtures")
-out = Path(sys.argv[2] if len(sys.argv) > 2 else ".")
+out = Path(sys.argv[2] if len(sys.argv) > 2 else tempfile.mkdtemp(prefix="gamerec-tour-"))
 
 # %% Read: every game of every record file under `archive`, streaming.
 games = list(gamerec.read(archive))

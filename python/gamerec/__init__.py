@@ -24,14 +24,20 @@ True
 
 from __future__ import annotations
 
-import io
-import os
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, List, Optional, Union
+import io as _io
+import os as _os
+from typing import TYPE_CHECKING as _TYPE_CHECKING
+from typing import Any as _Any
+from typing import Iterable as _Iterable
+from typing import Iterator as _Iterator
+from typing import List as _List
+from typing import Optional as _Optional
+from typing import Union as _Union
 
 from . import _native
 from ._native import Game, GameError, Games, Outcome, RecordError
 
-if TYPE_CHECKING:  # pragma: no cover
+if _TYPE_CHECKING:  # pragma: no cover
     import pyarrow
 
 __version__ = _native.__version__
@@ -42,9 +48,12 @@ __all__ = [
     "Games",
     "Outcome",
     "RecordError",
+    "Source",
+    "Sources",
     "games",
     "read",
     "stats",
+    "stats_schema",
     "validate",
 ]
 
@@ -52,12 +61,12 @@ __all__ = [
 #: folder stands for its record files), record bytes (``bytes``,
 #: ``bytearray``, ``memoryview``), record text (a ``str`` with a line
 #: break), or a file object opened in binary or text mode.
-Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, io.IOBase, Any]
+Source = _Union[str, "_os.PathLike[str]", bytes, bytearray, memoryview, _io.IOBase, _Any]
 #: One input, or a list of them.
-Sources = Union[Source, Iterable[Source]]
+Sources = _Union[Source, _Iterable[Source]]
 
 
-def games() -> List[str]:
+def games() -> _List[str]:
     """The games gamerec knows, by their ``Game`` tag value.
 
     >>> games()
@@ -68,12 +77,12 @@ def games() -> List[str]:
 
 def read(
     source: Sources,
-    format: Optional[str] = None,
+    format: _Optional[str] = None,
     *,
-    game: Optional[str] = None,
-    encoding: Optional[str] = None,
-    jobs: Optional[int] = None,
-) -> Iterator[Game]:
+    game: _Optional[str] = None,
+    encoding: _Optional[str] = None,
+    jobs: _Optional[int] = None,
+) -> _Iterator[Game]:
     """Reads games, streaming: an iterator of :class:`Game`, in input order.
 
     ``source`` is one input or a list of them (see :data:`Source`); every
@@ -98,12 +107,12 @@ def read(
 
 def validate(
     sources: Sources,
-    jobs: Optional[int] = None,
+    jobs: _Optional[int] = None,
     *,
-    format: Optional[str] = None,
-    game: Optional[str] = None,
-    encoding: Optional[str] = None,
-) -> List[dict]:
+    format: _Optional[str] = None,
+    game: _Optional[str] = None,
+    encoding: _Optional[str] = None,
+) -> _List[dict]:
     """Validates every game: one report per game, in input order — the
     objects ``gamerec validate --format json`` writes
     (notation/validate-json.md): ``file``, ``index``, ``game``, ``valid``,
@@ -118,12 +127,12 @@ def validate(
 
 def stats(
     sources: Sources,
-    jobs: Optional[int] = None,
+    jobs: _Optional[int] = None,
     summary: bool = False,
     *,
-    format: Optional[str] = None,
-    game: Optional[str] = None,
-    encoding: Optional[str] = None,
+    format: _Optional[str] = None,
+    game: _Optional[str] = None,
+    encoding: _Optional[str] = None,
 ) -> "pyarrow.Table":
     """Statistics as a ``pyarrow.Table``: one row per game, or with
     ``summary=True`` one row per game type — the columns and types of
@@ -133,12 +142,19 @@ def stats(
     input that cannot be read raises :class:`RecordError`.
     """
     import pyarrow as pa
-    import pyarrow.parquet as pq
 
-    data = _native.stats_parquet(
+    # Arrow data, through the C stream interface: no file between, and no
+    # thread of pyarrow's or ours left running (every thread of ours has
+    # ended when stats_arrow returns).
+    stream = _native.stats_arrow(
         sources, jobs, summary, format=format, game=game, encoding=encoding
     )
-    return pq.read_table(pa.BufferReader(data))
+    return pa.RecordBatchReader._import_from_c_capsule(stream).read_all()
+
+
+def __dir__() -> _List[str]:
+    # The public names (and the package's submodules), not the imports.
+    return sorted(set(__all__) | {"__version__", "dask", "spark"})
 
 
 def stats_schema(summary: bool = False) -> "pyarrow.Schema":

@@ -95,7 +95,7 @@ def validate(
     game: Optional[str] = None,
     encoding: Optional[str] = None,
 ) -> List[Dict[str, Any]]: ...
-def stats_parquet(
+def stats_arrow(
     sources: Any,
     jobs: Optional[int] = None,
     summary: bool = False,
@@ -103,6 +103,6 @@ def stats_parquet(
     format: Optional[str] = None,
     game: Optional[str] = None,
     encoding: Optional[str] = None,
-) -> bytes: ...
+) -> Any: ...
 def inputs(sources: Any) -> List[str]: ...
 def games() -> List[str]: ...

@@ -4,12 +4,15 @@
 //! with the GIL released, and what comes back is built from the same
 //! library functions as the command line's output: `validate()`'s reports
 //! are `validate --format json`'s objects, `stats()`'s table is
-//! `stats --format parquet`'s file.
+//! `stats --format parquet`'s, handed over as Arrow data.
 
+use arrow_array::ffi_stream::FFI_ArrowArrayStream;
+use arrow_array::{RecordBatch, RecordBatchIterator};
+use arrow_schema::SchemaRef;
 use crossbeam_channel::{bounded, Receiver, Sender};
 use gamerec::archive::{self, GameReport, JsonGame, Options};
 use gamerec::convert::json::{game_value, ErrorOut};
-use gamerec::convert::parquet::Table;
+use gamerec::convert::parquet::{table_metadata, Rows, BATCH_GAMES};
 use gamerec::convert::{text, Collect, Converted, TraceOptions};
 use gamerec::decode::{self, Encoding, Input};
 use gamerec::input::{read_nth, Format};
@@ -22,12 +25,13 @@ use gamerec::stats::{game_kinds, game_row, summary_kinds, traced, Summary};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
+use pyo3::types::{PyByteArray, PyBytes, PyCapsule, PyDict, PyList, PyString};
 use serde_json::Value;
 use std::fs::File;
 use std::io::{self, Read};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -69,7 +73,16 @@ fn pending_all(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Pending>> {
         return expand(src);
     }
     let mut out = Vec::new();
-    for item in obj.try_iter()? {
+    let items = obj.try_iter().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "not an input: {} (give a path, bytes, record text or a file object, or a list of \
+             them)",
+            obj.get_type()
+                .name()
+                .map_or_else(|_| "?".into(), |n| n.to_string())
+        ))
+    })?;
+    for item in items {
         let item = item?;
         match one_source(&item)? {
             Some(src) => out.extend(expand(src)?),
@@ -320,8 +333,16 @@ where
     Ok((index > 0 || !reading.skipped.is_empty(), reading.stopped))
 }
 
-fn jobs_of(jobs: Option<usize>) -> usize {
-    jobs.unwrap_or(0)
+/// `jobs=`: a positive number of threads, or `None` (or 0) for one per
+/// core.
+fn jobs_of(jobs: Option<i64>) -> PyResult<usize> {
+    match jobs {
+        None => Ok(0),
+        Some(n) if n >= 0 => Ok(usize::try_from(n).unwrap_or(usize::MAX).min(1024)),
+        Some(n) => Err(PyValueError::new_err(format!(
+            "jobs={n}: give a positive number of threads, or None for one per core"
+        ))),
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -685,10 +706,15 @@ impl Game {
         rotate: f64,
     ) -> PyResult<String> {
         let before = self.before(ply)?;
-        if !rotate.is_finite() || size == 0 {
+        if size == 0 {
             return Err(PyValueError::new_err(
-                "size must be positive and rotate a number of degrees",
+                "size=0: give the picture's width in pixels (1 or more)",
             ));
+        }
+        if !rotate.is_finite() {
+            return Err(PyValueError::new_err(format!(
+                "rotate={rotate}: give a number of degrees"
+            )));
         }
         let opts = SvgOptions { size, flip, rotate };
         py.detach(|| {
@@ -762,10 +788,25 @@ enum Next {
     Failed(String),
 }
 
-/// The games of `read()`, read ahead on a thread of their own.
+/// The games of `read()`, read ahead on a thread of their own. Dropped
+/// (read to the end or not), it stops that thread and waits for it to end:
+/// no thread of ours outlives the iterator.
 #[pyclass(module = "gamerec")]
 struct Games {
-    rx: Receiver<Next>,
+    rx: Option<Receiver<Next>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for Games {
+    fn drop(&mut self) {
+        // No receiver: the thread's next send fails and it returns.
+        drop(self.rx.take());
+        if let Some(thread) = self.thread.take() {
+            // The GIL let go while waiting: the thread may be reading a
+            // Python file object.
+            Python::attach(|py| py.detach(|| drop(thread.join())));
+        }
+    }
 }
 
 #[pymethods]
@@ -775,7 +816,9 @@ impl Games {
     }
 
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<Game>> {
-        let rx = self.rx.clone();
+        let Some(rx) = self.rx.clone() else {
+            return Ok(None);
+        };
         match py.detach(move || rx.recv()) {
             Ok(Next::Game(g)) => Ok(Some(*g)),
             Ok(Next::Failed(message)) => Err(RecordError::new_err(message)),
@@ -820,13 +863,13 @@ fn read(
     format: Option<&str>,
     game: Option<&str>,
     encoding: Option<&str>,
-    jobs: Option<usize>,
+    jobs: Option<i64>,
 ) -> PyResult<Games> {
     let how = how(format, game, encoding)?;
     let inputs = pending_all(source)?;
     let (tx, rx) = bounded(AHEAD);
-    let jobs = jobs_of(jobs);
-    std::thread::Builder::new()
+    let jobs = jobs_of(jobs)?;
+    let thread = std::thread::Builder::new()
         .name("gamerec-read".into())
         .spawn(move || {
             // A panic of the library would end the iteration silently, as
@@ -845,7 +888,10 @@ fn read(
             }
         })
         .map_err(|e| RecordError::new_err(format!("cannot start a reading thread: {e}")))?;
-    Ok(Games { rx })
+    Ok(Games {
+        rx: Some(rx),
+        thread: Some(thread),
+    })
 }
 
 // ---------------------------------------------------------------------------
@@ -857,15 +903,16 @@ fn read(
 fn validate<'py>(
     py: Python<'py>,
     sources: &Bound<'py, PyAny>,
-    jobs: Option<usize>,
+    jobs: Option<i64>,
     format: Option<&str>,
     game: Option<&str>,
     encoding: Option<&str>,
 ) -> PyResult<Bound<'py, PyList>> {
     let how = how(format, game, encoding)?;
     let inputs = pending_all(sources)?;
+    let jobs = jobs_of(jobs)?;
     let values = py.detach(|| -> Result<Vec<Value>, String> {
-        gamerec::pipeline::with_jobs(jobs_of(jobs), || {
+        gamerec::pipeline::with_jobs(jobs, || {
             let mut out = Vec::new();
             for p in &inputs {
                 let map = |_: Option<&Chunk>, game: &mut dyn ReadGame<'_>, rules| {
@@ -926,28 +973,33 @@ fn to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
     })
 }
 
-/// The statistics as the bytes of `stats --format parquet`'s file (the
-/// package's `stats()` hands them to pyarrow).
+/// The statistics as an Arrow C stream (a PyCapsule named
+/// `arrow_array_stream`): the record batches of `stats --format
+/// parquet`'s table, handed to pyarrow without a file between (the
+/// package's `stats()` imports it). Every thread of ours has ended when it
+/// returns.
 #[pyfunction]
 #[pyo3(signature = (sources, jobs=None, summary=false, *, format=None, game=None, encoding=None))]
-fn stats_parquet<'py>(
+fn stats_arrow<'py>(
     py: Python<'py>,
     sources: &Bound<'py, PyAny>,
-    jobs: Option<usize>,
+    jobs: Option<i64>,
     summary: bool,
     format: Option<&str>,
     game: Option<&str>,
     encoding: Option<&str>,
-) -> PyResult<Bound<'py, PyBytes>> {
+) -> PyResult<Bound<'py, PyCapsule>> {
     let how = how(format, game, encoding)?;
     let inputs = pending_all(sources)?;
-    let bytes = py.detach(|| -> Result<Vec<u8>, String> {
-        gamerec::pipeline::with_jobs(jobs_of(jobs), || {
+    let jobs = jobs_of(jobs)?;
+    let batches = py.detach(|| -> Result<(SchemaRef, Vec<RecordBatch>), String> {
+        gamerec::pipeline::with_jobs(jobs, || {
             let (name, kinds) = match summary {
                 true => ("summary", summary_kinds()),
                 false => ("stats", game_kinds()),
             };
-            let mut table = Table::new(Vec::new(), name, &kinds).map_err(|e| e.to_string())?;
+            let mut rows = Rows::new(&kinds);
+            let mut batches = Vec::new();
             let mut totals = Summary::default();
             for p in &inputs {
                 let map =
@@ -956,23 +1008,36 @@ fn stats_parquet<'py>(
                     game.index = index;
                     match summary {
                         true => totals.add(&game),
-                        false => table.push(&game_row(&p.name, &game).cells())?,
+                        false => {
+                            rows.push(&game_row(&p.name, &game).cells())?;
+                            if rows.pending() >= BATCH_GAMES {
+                                batches.extend(rows.batch()?);
+                            }
+                        }
                     }
                     Ok(ControlFlow::Continue(()))
                 };
                 read_one(p, &how, map, each).map_err(|e| format!("{}: {e}", p.name))?;
             }
-            if summary {
-                for row in totals.rows() {
-                    let values: Vec<Value> = row.into_iter().map(|(_, v)| v).collect();
-                    table.push(&values).map_err(|e| e.to_string())?;
-                }
+            for row in totals.rows() {
+                let values: Vec<Value> = row.into_iter().map(|(_, v)| v).collect();
+                rows.push(&values).map_err(|e| e.to_string())?;
             }
-            table.finish().map_err(|e| e.to_string())
+            batches.extend(rows.batch().map_err(|e| e.to_string())?);
+            let metadata: std::collections::HashMap<String, String> =
+                table_metadata(name).into_iter().collect();
+            let schema = Arc::new(rows.schema().as_ref().clone().with_metadata(metadata));
+            let batches = batches
+                .into_iter()
+                .map(|b| b.with_schema(schema.clone()).map_err(|e| e.to_string()))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok((schema, batches))
         })
     });
-    let bytes = bytes.map_err(RecordError::new_err)?;
-    Ok(PyBytes::new(py, &bytes))
+    let (schema, batches) = batches.map_err(RecordError::new_err)?;
+    let reader = RecordBatchIterator::new(batches.into_iter().map(Ok), schema);
+    let stream = FFI_ArrowArrayStream::new(Box::new(reader));
+    PyCapsule::new_with_value(py, stream, c"arrow_array_stream")
 }
 
 /// The files `sources` (paths) stand for: a folder's record files, sorted;
@@ -1003,7 +1068,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Games>()?;
     m.add_function(wrap_pyfunction!(read, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
-    m.add_function(wrap_pyfunction!(stats_parquet, m)?)?;
+    m.add_function(wrap_pyfunction!(stats_arrow, m)?)?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(inputs, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

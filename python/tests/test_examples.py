@@ -21,3 +21,19 @@ def test_the_tour_runs(tmp_path):
     assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
     for game in ("oshi", "iqishiqi", "retsami", "roshi", "vagabond"):
         assert game in out.stdout
+
+
+def test_the_tour_writes_nothing_where_it_runs(tmp_path):
+    # Issue 33, item 9: without OUT_DIR it wrote tour.svg into the folder it
+    # ran in (the repository's root).
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "python" / "examples" / "tour.py"), str(FIXTURES)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert out.returncode == 0, out.stderr
+    assert list(tmp_path.iterdir()) == []
+    picture = next(l for l in out.stdout.splitlines() if l.startswith("picture: "))
+    written = picture[len("picture: "):]
+    assert written.endswith("tour.svg") and open(written).read().startswith("<svg")

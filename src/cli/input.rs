@@ -283,11 +283,17 @@ impl Output {
                 use std::os::unix::fs::PermissionsExt;
                 builder.permissions(std::fs::Permissions::from_mode(0o600));
             }
-            builder.tempfile_in(dir).map(|t| {
+            // On the list of temporaries an interruption removes.
+            super::interrupt::create(
+                || builder.tempfile_in(dir),
+                |t| t.path().to_path_buf(),
+                false,
+            )
+            .map(|(t, registered)| {
                 let (file, temp) = t.into_parts();
                 (
                     Box::new(file) as Box<dyn Write + Send>,
-                    Some((temp, path.clone())),
+                    Some((temp, path.clone(), registered)),
                 )
             })
         };
@@ -298,6 +304,9 @@ impl Output {
                 terminal: None,
             }),
             Err(e) => {
+                // Said of the file asked for: the temporary's own name
+                // (tempfile's message carries it) means nothing to the user.
+                let e = without_temporary_name(e);
                 messages::error(format!("{}: {e}", path.display()));
                 None
             }
@@ -305,8 +314,19 @@ impl Output {
     }
 }
 
-/// A temporary file, and where it goes at the end.
-type Temporary = (tempfile::TempPath, PathBuf);
+/// `e` without the path tempfile adds to its message (`… at path
+/// "/d/.gamerec-pjhZ61.part"`): the system's own message.
+fn without_temporary_name(e: io::Error) -> io::Error {
+    let text = e.to_string();
+    match text.rsplit_once(" at path \"") {
+        Some((message, _)) => io::Error::new(e.kind(), message.to_string()),
+        None => e,
+    }
+}
+
+/// A temporary file, where it goes at the end, and its place on the list
+/// of temporaries an interruption removes (left after the file).
+type Temporary = (tempfile::TempPath, PathBuf, super::interrupt::Registered);
 
 /// An output being written.
 pub struct Writer {
@@ -383,7 +403,7 @@ impl Writer {
     /// output.
     pub fn commit(mut self) -> io::Result<()> {
         Write::flush(&mut self)?;
-        if let Some((temp, path)) = self.temp.take() {
+        if let Some((temp, path, _registered)) = self.temp.take() {
             // A file written over keeps its permissions; a new one gets
             // a new file's.
             match std::fs::metadata(&path) {

@@ -13,6 +13,7 @@ mod dedup;
 mod filter;
 mod gen;
 mod input;
+mod interrupt;
 mod jobs;
 mod messages;
 mod moves;
@@ -128,6 +129,7 @@ pub fn stdout_was_closed() {
 
 /// Runs the command line; returns the exit code (from [`messages`]).
 pub fn run() -> i32 {
+    interrupt::install();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

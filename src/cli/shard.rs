@@ -505,10 +505,7 @@ pub fn run(args: Args) {
     // Shards are written into a hidden folder beside them and moved in at
     // the end: an interrupted run leaves no shard that looks complete, and
     // a failed one leaves the folder as it was.
-    let staging = match tempfile::Builder::new()
-        .prefix(".gamerec-shards-")
-        .tempdir_in(dir)
-    {
+    let (staging, _registered) = match staging_in(dir) {
         Ok(t) => t,
         Err(e) => return messages::error(format!("{}: {e}", dir.display())),
     };
@@ -553,6 +550,20 @@ pub fn run(args: Args) {
     }
     progress.finish();
     finish(result, shards, staging, spooled, dir, invalid, args.quiet);
+}
+
+/// A hidden staging folder in `dir`, on the list of temporaries an
+/// interruption removes.
+fn staging_in(dir: &Path) -> io::Result<(tempfile::TempDir, super::interrupt::Registered)> {
+    super::interrupt::create(
+        || {
+            tempfile::Builder::new()
+                .prefix(".gamerec-shards-")
+                .tempdir_in(dir)
+        },
+        |t| t.path().to_path_buf(),
+        true,
+    )
 }
 
 /// Closes the last shard, moves the shards in from `staging` and says

@@ -5,13 +5,17 @@
 use super::input::{expand, options, read_all, InputArgs, Item, Output};
 use super::messages;
 use super::progress::Progress;
-use gamerec::picture::html::{Entry, Unplayable, Viewer};
+use gamerec::picture::html::{Entry, Page, Part, Unplayable};
 use gamerec::picture::svg::SvgOptions;
 use gamerec::picture::ErrorAt;
-use gamerec::record::title;
-use std::io::{IsTerminal, Write};
+use gamerec::pipeline::with_jobs;
+use gamerec::problem::Problem;
+use gamerec::record::{title, Chunk, ReadGame};
+use gamerec::registry::AnyGame;
+use std::io::IsTerminal;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 #[derive(clap::Args)]
 #[command(
@@ -62,58 +66,37 @@ pub fn run(args: Args) {
         [one] => format!("gamerec — {}", one.name()),
         _ => "gamerec".to_string(),
     };
+    let Some(mut out) = output.create() else {
+        return;
+    };
     let progress = Progress::for_sources(&sources, args.quiet);
-    let mut viewer = Viewer::new(SvgOptions {
+    let svg_opts = SvgOptions {
         flip: args.flip,
         rotate: args.rotate.unwrap_or(0.0),
         ..SvgOptions::default()
-    });
-    let wanted = args.index.map(|n| n as usize);
-    let (mut seen, mut invalid) = (0usize, 0usize);
-    let map = |_: &str,
-               _: Option<&gamerec::record::Chunk>,
-               game: &mut dyn gamerec::record::ReadGame<'_>,
-               rules: Result<
-        &'static dyn gamerec::registry::AnyGame,
-        gamerec::problem::Problem,
-    >| {
-        let unplayable =
-            |game: &dyn gamerec::record::ReadGame<'_>, p: gamerec::problem::Problem, sides| {
-                Entry::Unplayable(Unplayable {
-                    title: title(game.tags(), sides).unwrap_or_else(|| "a game".into()),
-                    tags: game
-                        .tags()
-                        .iter()
-                        .map(|t| (t.name.to_string(), t.value.to_string()))
-                        .collect(),
-                    error: ErrorAt {
-                        ply: p.ply,
-                        token: p.token.map(String::from),
-                        message: p.message,
-                    },
-                })
-            };
-        match rules {
-            Ok(r) => match r.replayed(game) {
-                Ok(replayed) => Entry::Played(Box::new(replayed)),
-                Err(p) => unplayable(game, p, r.sides()),
-            },
-            Err(p) => unplayable(game, p, ["White", "Black"]),
-        }
     };
-    let each = |_: &str, item: Item<'_, Entry>| {
-        if let Item::Game(_, entry) = item {
+    let mut page = Page::new(&heading);
+    let wanted = args.index.map(|n| n as usize);
+    // With --index the games are read on this thread, in order, and only
+    // the wanted one is replayed.
+    let read_so_far = AtomicUsize::new(0);
+    let (mut seen, mut invalid) = (0usize, 0usize);
+    let map = |_: &str, _: Option<&Chunk>, game: &mut dyn ReadGame<'_>, rules| {
+        let n = read_so_far.fetch_add(1, Ordering::Relaxed) + 1;
+        if wanted.is_some_and(|w| w != n) {
+            return None;
+        }
+        Some(Part::new(entry(game, rules), &svg_opts))
+    };
+    let each = |_: &str, item: Item<'_, Option<Part>>| {
+        if let Item::Game(_, part) = item {
             seen += 1;
-            if wanted.is_none_or(|n| n == seen) {
-                let bad = match &entry {
-                    Entry::Played(r) => r.error.is_some(),
-                    Entry::Unplayable(_) => true,
-                };
-                if bad {
+            if let Some(part) = part.filter(|_| wanted.is_none_or(|n| n == seen)) {
+                if part.invalid() {
                     invalid += 1;
                     messages::invalid();
                 }
-                viewer.add(seen, entry);
+                page.add(&mut out, seen, part)?;
             }
             if wanted.is_some_and(|n| seen >= n) {
                 return Ok(ControlFlow::Break(()));
@@ -121,7 +104,10 @@ pub fn run(args: Args) {
         }
         Ok(ControlFlow::Continue(()))
     };
-    let read = read_all(sources, &args.input, &opts, &progress, map, each);
+    let jobs = if wanted.is_some() { 1 } else { 0 };
+    let read = with_jobs(jobs, || {
+        read_all(sources, &args.input, &opts, &progress, map, each)
+    });
     progress.finish();
     if let Err(e) = read {
         messages::finished(Err(e));
@@ -131,21 +117,44 @@ pub fn run(args: Args) {
         messages::error(format!("there is no game {n} (the inputs hold {seen})"));
         return;
     }
-    if viewer.is_empty() {
+    if page.is_empty() {
         messages::error("no game to view");
         return;
     }
     if invalid > 0 {
         messages::note(format!(
             "{invalid} of {} game{} invalid: the viewer shows each with its error",
-            viewer.len(),
-            if viewer.len() == 1 { " is" } else { "s are" }
+            page.len(),
+            if page.len() == 1 { " is" } else { "s are" }
         ));
     }
-    let page = viewer.finish(&heading);
-    let Some(mut out) = output.create() else {
-        return;
-    };
-    let written = out.write_all(page.as_bytes());
+    let written = page.finish(&mut out);
     messages::finished(written.and_then(|()| out.commit()));
+}
+
+/// What the viewer shows of a game: its replay, or why it cannot be
+/// replayed.
+fn entry(game: &mut dyn ReadGame<'_>, rules: Result<&'static dyn AnyGame, Problem>) -> Entry {
+    let unplayable = |game: &dyn ReadGame<'_>, p: Problem, sides| {
+        Entry::Unplayable(Unplayable {
+            title: title(game.tags(), sides).unwrap_or_else(|| "a game".into()),
+            tags: game
+                .tags()
+                .iter()
+                .map(|t| (t.name.to_string(), t.value.to_string()))
+                .collect(),
+            error: ErrorAt {
+                ply: p.ply,
+                token: p.token.map(String::from),
+                message: p.message,
+            },
+        })
+    };
+    match rules {
+        Ok(r) => match r.replayed(game) {
+            Ok(replayed) => Entry::Played(Box::new(replayed)),
+            Err(p) => unplayable(game, p, r.sides()),
+        },
+        Err(p) => unplayable(game, p, ["White", "Black"]),
+    }
 }

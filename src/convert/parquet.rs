@@ -148,14 +148,12 @@ fn properties(table: &str) -> WriterProperties {
         .set_compression(Compression::ZSTD(ZstdLevel::default()))
         .set_max_row_group_row_count(None)
         .set_statistics_enabled(parquet::file::properties::EnabledStatistics::Chunk)
-        .set_key_value_metadata(Some(vec![
-            KeyValue::new(TABLE_KEY.to_string(), table.to_string()),
-            KeyValue::new(VERSION_KEY.to_string(), VERSION.to_string()),
-            KeyValue::new(
-                "created_by".to_string(),
-                format!("gamerec {}", env!("CARGO_PKG_VERSION")),
-            ),
-        ]))
+        .set_key_value_metadata(Some(
+            table_metadata(table)
+                .into_iter()
+                .map(|(k, v)| KeyValue::new(k, v))
+                .collect(),
+        ))
         .build()
 }
 
@@ -576,17 +574,16 @@ fn counts_fields(name: &'static str) -> Fields {
     Fields::from(vec![text(name, false), int("count", false)])
 }
 
-/// A typed table written from JSON values (the statistics): one column per
-/// name, rows of values in the columns' order.
-pub struct Table<W: Write + Send> {
-    writer: ArrowWriter<W>,
+/// Rows of JSON values (the statistics) built into typed Arrow record
+/// batches: one column per name, rows of values in the columns' order.
+pub struct Rows {
     schema: SchemaRef,
     builders: Vec<Builder>,
     rows: usize,
 }
 
-impl<W: Write + Send> Table<W> {
-    pub fn new(out: W, table: &str, columns: &[(String, Kind)]) -> io::Result<Table<W>> {
+impl Rows {
+    pub fn new(columns: &[(String, Kind)]) -> Rows {
         let fields: Vec<Field> = columns
             .iter()
             .map(|(name, kind)| match kind {
@@ -597,7 +594,6 @@ impl<W: Write + Send> Table<W> {
                 Kind::Counts(n) => list(name, item(DataType::Struct(counts_fields(n)))),
             })
             .collect();
-        let schema = Arc::new(Schema::new(fields));
         let builders = columns
             .iter()
             .map(|(_, kind)| match kind {
@@ -610,18 +606,25 @@ impl<W: Write + Send> Table<W> {
                 }
             })
             .collect();
-        let writer = ArrowWriter::try_new(out, schema.clone(), Some(properties(table)))
-            .map_err(parquet_error)?;
-        Ok(Table {
-            writer,
-            schema,
+        Rows {
+            schema: Arc::new(Schema::new(fields)),
             builders,
             rows: 0,
-        })
+        }
+    }
+
+    /// The batches' schema.
+    pub fn schema(&self) -> SchemaRef {
+        self.schema.clone()
+    }
+
+    /// Rows added since the last batch.
+    pub fn pending(&self) -> usize {
+        self.rows
     }
 
     /// Adds a row: one value per column (a value of the wrong type is
-    /// written as null).
+    /// null).
     pub fn push(&mut self, row: &[serde_json::Value]) -> io::Result<()> {
         use serde_json::Value;
         for (b, v) in self.builders.iter_mut().zip(row) {
@@ -655,15 +658,13 @@ impl<W: Write + Send> Table<W> {
             }
         }
         self.rows += 1;
-        if self.rows >= BATCH_GAMES {
-            self.write_batch()?;
-        }
         Ok(())
     }
 
-    fn write_batch(&mut self) -> io::Result<()> {
+    /// The rows added since the last batch as one batch (`None`: none).
+    pub fn batch(&mut self) -> io::Result<Option<RecordBatch>> {
         if self.rows == 0 {
-            return Ok(());
+            return Ok(None);
         }
         let mut columns = Vec::with_capacity(self.builders.len());
         for b in &mut self.builders {
@@ -679,8 +680,54 @@ impl<W: Write + Send> Table<W> {
                 }
             });
         }
-        let batch = RecordBatch::try_new(self.schema.clone(), columns).map_err(arrow_error)?;
         self.rows = 0;
+        RecordBatch::try_new(self.schema.clone(), columns)
+            .map(Some)
+            .map_err(arrow_error)
+    }
+}
+
+/// The key-value metadata a table of gamerec's carries (in its Parquet
+/// footer, and in its schema where it is handed over as Arrow data).
+pub fn table_metadata(table: &str) -> Vec<(String, String)> {
+    vec![
+        (TABLE_KEY.to_string(), table.to_string()),
+        (VERSION_KEY.to_string(), VERSION.to_string()),
+        (
+            "created_by".to_string(),
+            format!("gamerec {}", env!("CARGO_PKG_VERSION")),
+        ),
+    ]
+}
+
+/// A typed table written from JSON values (the statistics) as Parquet.
+pub struct Table<W: Write + Send> {
+    writer: ArrowWriter<W>,
+    rows: Rows,
+}
+
+impl<W: Write + Send> Table<W> {
+    pub fn new(out: W, table: &str, columns: &[(String, Kind)]) -> io::Result<Table<W>> {
+        let rows = Rows::new(columns);
+        let writer = ArrowWriter::try_new(out, rows.schema(), Some(properties(table)))
+            .map_err(parquet_error)?;
+        Ok(Table { writer, rows })
+    }
+
+    /// Adds a row: one value per column (a value of the wrong type is
+    /// written as null).
+    pub fn push(&mut self, row: &[serde_json::Value]) -> io::Result<()> {
+        self.rows.push(row)?;
+        if self.rows.pending() >= BATCH_GAMES {
+            self.write_batch()?;
+        }
+        Ok(())
+    }
+
+    fn write_batch(&mut self) -> io::Result<()> {
+        let Some(batch) = self.rows.batch()? else {
+            return Ok(());
+        };
         self.writer.write(&batch).map_err(parquet_error)?;
         if self.writer.memory_size() >= ROW_GROUP_BYTES
             || self.writer.in_progress_rows() >= ROW_GROUP_GAMES

@@ -205,13 +205,53 @@ pub trait Facts: Rules + Notation {
     /// it.
     fn describe(before: &Self::Position, mv: &Self::Move, after: &Self::Position) -> MoveFacts;
 
+    /// Settings tags that only choose how cells are named (Iqishiqi's
+    /// `Coords`): no part of a game's identity.
+    const NAMING: &'static [&'static str] = &[];
+
     /// The move in the game's standard notation, the same whatever labels
-    /// a record's settings chose (for comparing games: openings). Most
-    /// games have one notation: the canonical spelling.
-    fn standard(_before: &Self::Position, mv: &Self::Move, _after: &Self::Position) -> String {
+    /// a record's settings chose (for comparing games: openings, `dedup`).
+    /// Most games have one notation: the canonical spelling.
+    fn write_standard(
+        _before: &Self::Position,
+        mv: &Self::Move,
+        _after: &Self::Position,
+        out: &mut String,
+    ) {
+        Self::write_move(mv, out)
+    }
+
+    /// [`Facts::write_standard`] as a new string.
+    fn standard(before: &Self::Position, mv: &Self::Move, after: &Self::Position) -> String {
         let mut s = String::new();
-        Self::write_move(mv, &mut s);
+        Self::write_standard(before, mv, after, &mut s);
         s
+    }
+
+    /// The position in the standard labels (for `dedup --by
+    /// final-position`).
+    fn standard_position(pos: &Self::Position) -> String {
+        Self::write_position(pos)
+    }
+
+    /// What a user's `text` may mean as a move from `pos`, read in each of
+    /// the game's label schemes, each spelled as [`Facts::spell_standard`]
+    /// spells it (for `filter --opening`: a turn matches a game whatever
+    /// labels its record uses).
+    fn readings(pos: &Self::Position, text: &str) -> Vec<String> {
+        Self::parse_move(pos, text)
+            .map(|mv| {
+                let mut s = String::new();
+                Self::spell_standard(&mv, &mut s);
+                vec![s]
+            })
+            .unwrap_or_default()
+    }
+
+    /// The move as written (its destination written or not, as it was),
+    /// in the standard labels.
+    fn spell_standard(mv: &Self::Move, out: &mut String) {
+        Self::write_move(mv, out)
     }
 
     /// Adds one legal ply (1-based `ply`) to the statistics.

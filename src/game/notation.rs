@@ -78,7 +78,10 @@ pub fn no_draw_marks(text: &str, game: &str) -> Result<(), MoveSyntaxError> {
 /// own ([`super::SiteNotation`]).
 pub trait Notation: Game {
     /// How this game's movetext is tokenised.
-    const STYLE: MovetextStyle = MovetextStyle { semicolons: false };
+    const STYLE: MovetextStyle = MovetextStyle {
+        semicolons: false,
+        commas: false,
+    };
 
     /// Reads one turn as written.
     fn parse_move(pos: &Self::Position, text: &str) -> Result<Self::Move, MoveSyntaxError>;

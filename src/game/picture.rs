@@ -66,6 +66,8 @@ pub struct Label {
     pub text: String,
     pub x: f64,
     pub y: f64,
+    /// Where it goes in text: the line (`u16::MAX`: not drawn in text)
+    /// and the column where it starts.
     pub row: u16,
     pub col: u16,
 }

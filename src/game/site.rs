@@ -18,6 +18,9 @@ pub struct SiteFormat {
     pub tags: &'static [(&'static str, &'static str)],
     /// Turns are joined with this.
     pub separator: &'static str,
+    /// `,` separates turns too when they are read (the site's own lists
+    /// join them so; turns of this notation hold no comma).
+    pub commas: bool,
     /// A line starting with this begins a new game (other lines continue
     /// the game); `None`: every line is one game.
     pub game_start: Option<&'static str>,

@@ -7,11 +7,19 @@
 //! the last move's marks — that the page's script turns into `<use>`
 //! elements. So a long game costs a few bytes a piece a ply, not an SVG a
 //! ply.
+//!
+//! The page is written as the games come ([`Page::add`]): each board and
+//! each game is a JSON `<script>` element of its own, written once and
+//! dropped, and the page's script parses a game's data only when it is
+//! picked. So making the page holds one game at a time (memory follows the
+//! longest game, not the archive), and a browser opening a page of ten
+//! thousand games parses one.
 
 use super::svg::{self, esc, num, Place, SvgOptions};
 use super::{ErrorAt, Replayed};
 use serde_json::{json, Value};
 use std::collections::HashMap;
+use std::io::{self, Write};
 
 /// A game that could not be replayed at all (its start cannot be set up,
 /// or its rules are unknown): listed with its error, nothing drawn.
@@ -27,189 +35,257 @@ pub enum Entry {
     Unplayable(Unplayable),
 }
 
-/// Builds the viewer page of `games`.
-pub struct Viewer {
-    opts: SvgOptions,
-    boards: Vec<Value>,
-    /// A board's SVG → its index in `boards`.
-    known: HashMap<String, usize>,
-    games: Vec<Value>,
+/// One game's part of the page, made apart from the page (on any thread:
+/// the replay and its JSON are the costly part) and handed to
+/// [`Page::add`] in order.
+pub struct Part {
+    /// The board's data (script-safe JSON); `None` when nothing is drawn.
+    board: Option<String>,
+    title: String,
+    invalid: bool,
+    /// The game's data (script-safe JSON).
+    game: String,
 }
 
-impl Viewer {
-    pub fn new(opts: SvgOptions) -> Viewer {
-        Viewer {
-            opts,
-            boards: Vec::new(),
-            known: HashMap::new(),
-            games: Vec::new(),
+impl Part {
+    pub fn new(entry: Entry, opts: &SvgOptions) -> Part {
+        match entry {
+            Entry::Played(r) => played(&r, opts),
+            Entry::Unplayable(u) => Part {
+                board: None,
+                title: u.title.clone(),
+                invalid: true,
+                game: to_json(&json!({
+                    "title": u.title,
+                    "tags": u.tags,
+                    "frames": [],
+                    "moves": [],
+                    "outcome": Value::Null,
+                    "error": u.error,
+                })),
+            },
         }
     }
 
+    /// Whether the game is invalid (it is shown with its error).
+    pub fn invalid(&self) -> bool {
+        self.invalid
+    }
+}
+
+/// The viewer page, written game by game to an output.
+pub struct Page {
+    heading: String,
+    /// A board's data → its number on the page.
+    known: HashMap<String, usize>,
+    games: usize,
+}
+
+impl Page {
+    /// A page titled `heading`; nothing is written before the first game.
+    pub fn new(heading: &str) -> Page {
+        Page {
+            heading: heading.to_string(),
+            known: HashMap::new(),
+            games: 0,
+        }
+    }
+
+    /// How many games were added.
     pub fn len(&self) -> usize {
-        self.games.len()
+        self.games
     }
 
     pub fn is_empty(&self) -> bool {
-        self.games.is_empty()
+        self.games == 0
     }
 
-    /// Adds a game (`index`: its number in the input, for the picker).
-    pub fn add(&mut self, index: usize, entry: Entry) {
-        let game = match entry {
-            Entry::Played(r) => self.played(index, &r),
-            Entry::Unplayable(u) => json!({
-                "index": index,
-                "title": u.title,
-                "tags": u.tags,
-                "board": Value::Null,
-                "frames": [],
-                "moves": [],
-                "outcome": Value::Null,
-                "error": u.error,
-            }),
+    /// Writes a game (`index`: its number in the input, for the picker),
+    /// with its board the first time that board is seen, and the page's
+    /// head before the first game.
+    pub fn add(&mut self, out: &mut dyn Write, index: usize, part: Part) -> io::Result<()> {
+        if self.games == 0 {
+            self.head(out)?;
+        }
+        self.games += 1;
+        let board = match part.board {
+            None => String::new(),
+            Some(data) => {
+                let n = match self.known.get(&data) {
+                    Some(&n) => n,
+                    None => {
+                        let n = self.known.len();
+                        writeln!(
+                            out,
+                            "<script type=\"application/json\" class=\"board\">{data}</script>"
+                        )?;
+                        self.known.insert(data, n);
+                        n
+                    }
+                };
+                format!(" data-board=\"{n}\"")
+            }
         };
-        self.games.push(game);
+        writeln!(
+            out,
+            "<script type=\"application/json\" class=\"game\" data-index=\"{index}\" \
+             data-title=\"{}\"{board}{}>{}</script>",
+            esc(&part.title),
+            if part.invalid {
+                " data-invalid=\"\""
+            } else {
+                ""
+            },
+            part.game
+        )
     }
 
-    fn board_index(&mut self, r: &Replayed) -> usize {
-        let scene = &r.scene;
-        let place = Place::new(&scene.board, &self.opts);
-        let mut svg = String::new();
-        svg.push_str(&svg::defs(scene));
-        svg.push_str(&svg::board(scene, &place));
-        if let Some(&i) = self.known.get(&svg) {
-            return i;
-        }
-        let cells: Vec<Value> = scene
-            .board
-            .cells
-            .iter()
-            .map(|c| {
-                let (x, y) = place.at((c.x, c.y));
-                json!([num(x), num(y), c.label])
-            })
-            .collect();
-        let glyphs: Vec<Value> = scene
-            .glyphs
-            .iter()
-            .map(|g| {
-                json!([
-                    g.id,
-                    g.text,
-                    g.name,
-                    g.side.map(|s| scene.colours[s.index()])
-                ])
-            })
-            .collect();
-        // The board's extent: the cells' and labels' placed corners.
-        let mut xs: Vec<f64> = Vec::new();
-        let mut ys: Vec<f64> = Vec::new();
-        for (x, y) in scene
-            .board
-            .cells
-            .iter()
-            .map(|c| (c.x, c.y))
-            .chain(scene.board.labels.iter().map(|l| (l.x, l.y)))
-        {
-            let (px, py) = place.at((x, y));
-            xs.push(px);
-            ys.push(py);
-        }
-        let lo_x = xs.iter().copied().fold(f64::MAX, f64::min) - 80.0;
-        let lo_y = ys.iter().copied().fold(f64::MAX, f64::min) - 80.0;
-        let hi_x = xs.iter().copied().fold(f64::MIN, f64::max) + 80.0;
-        let hi_y = ys.iter().copied().fold(f64::MIN, f64::max) + 80.0;
-        let view = format!(
-            "{} {} {} {}",
-            num(lo_x),
-            num(lo_y),
-            num(hi_x - lo_x),
-            num(hi_y - lo_y)
-        );
-        let i = self.boards.len();
-        self.boards.push(json!({
-            "game": scene.game,
-            "view": view,
-            "svg": svg,
-            "cells": cells,
-            "glyphs": glyphs,
-        }));
-        self.known.insert(svg, i);
-        i
+    fn head(&self, out: &mut dyn Write) -> io::Result<()> {
+        let heading = esc(&self.heading);
+        write!(
+            out,
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+             <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+             <title>{heading}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n\
+             <header><h1>{heading}</h1><label>Game <select id=\"picker\"></select></label></header>\n\
+             {BODY}"
+        )
     }
 
-    fn played(&mut self, index: usize, r: &Replayed) -> Value {
-        let board = self.board_index(r);
-        let place = Place::new(&r.scene.board, &self.opts);
-        let frames: Vec<Value> = r
-            .frames
-            .iter()
-            .map(|f| {
-                let pieces: Vec<u16> = f
-                    .pieces
-                    .iter()
-                    .flat_map(|p| [p.cell, u16::from(p.glyph)])
-                    .collect();
-                let notes: Vec<Value> = f.notes.iter().map(|n| json!([n.text, n.pieces])).collect();
-                let arrows: Vec<Value> = f
-                    .marks
-                    .arrows
-                    .iter()
-                    .map(|&(a, b)| {
-                        let (a, b) = (place.at(a), place.at(b));
-                        json!([num(a.0), num(a.1), num(b.0), num(b.1)])
-                    })
-                    .collect();
-                json!({
-                    "p": pieces,
-                    "n": notes,
-                    "s": f.status,
-                    "f": f.marks.from,
-                    "t": f.marks.to,
-                    "a": arrows,
-                })
-            })
-            .collect();
-        let title = r
-            .title
-            .clone()
-            .unwrap_or_else(|| format!("{} game", r.scene.title));
-        json!({
-            "index": index,
-            "title": title,
-            "game": r.scene.title,
-            "tags": r.tags,
-            "board": board,
-            "frames": frames,
-            "moves": r.moves,
-            "outcome": r.outcome,
-            "error": r.error,
+    /// Ends the page (its script, after every game). A page with no game
+    /// writes nothing.
+    pub fn finish(self, out: &mut dyn Write) -> io::Result<()> {
+        if self.games == 0 {
+            return Ok(());
+        }
+        write!(out, "<script>\n{SCRIPT}</script>\n</body>\n</html>\n")
+    }
+}
+
+/// The whole page of `entries` at once (for a few games: a test, the fuzz
+/// target).
+pub fn page(heading: &str, opts: &SvgOptions, entries: Vec<Entry>) -> String {
+    let mut page = Page::new(heading);
+    let mut out = Vec::new();
+    for (i, entry) in entries.into_iter().enumerate() {
+        // Writing to a Vec cannot fail.
+        let _ = page.add(&mut out, i + 1, Part::new(entry, opts));
+    }
+    let _ = page.finish(&mut out);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+fn to_json(value: &Value) -> String {
+    script_safe(&serde_json::to_string(value).unwrap_or_else(|_| "null".into()))
+}
+
+/// A board's data: its SVG (cells, lines, labels and glyphs), where each
+/// cell is drawn, the glyphs and the view box.
+fn board_data(r: &Replayed, place: &Place) -> String {
+    let scene = &r.scene;
+    let mut svg = String::new();
+    svg.push_str(&svg::defs(scene));
+    svg.push_str(&svg::board(scene, place));
+    let cells: Vec<Value> = scene
+        .board
+        .cells
+        .iter()
+        .map(|c| {
+            let (x, y) = place.at((c.x, c.y));
+            json!([num(x), num(y), c.label])
         })
+        .collect();
+    let glyphs: Vec<Value> = scene
+        .glyphs
+        .iter()
+        .map(|g| {
+            json!([
+                g.id,
+                g.text,
+                g.name,
+                g.side.map(|s| scene.colours[s.index()])
+            ])
+        })
+        .collect();
+    // The board's extent: the cells' and labels' placed corners.
+    let (mut lo_x, mut lo_y, mut hi_x, mut hi_y) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
+    for (x, y) in scene
+        .board
+        .cells
+        .iter()
+        .map(|c| (c.x, c.y))
+        .chain(scene.board.labels.iter().map(|l| (l.x, l.y)))
+    {
+        let (px, py) = place.at((x, y));
+        (lo_x, hi_x) = (lo_x.min(px), hi_x.max(px));
+        (lo_y, hi_y) = (lo_y.min(py), hi_y.max(py));
     }
+    let (lo_x, lo_y, hi_x, hi_y) = (lo_x - 80.0, lo_y - 80.0, hi_x + 80.0, hi_y + 80.0);
+    let view = format!(
+        "{} {} {} {}",
+        num(lo_x),
+        num(lo_y),
+        num(hi_x - lo_x),
+        num(hi_y - lo_y)
+    );
+    to_json(&json!({
+        "game": scene.game,
+        "view": view,
+        "svg": svg,
+        "cells": cells,
+        "glyphs": glyphs,
+    }))
+}
 
-    /// The page.
-    pub fn finish(self, heading: &str) -> String {
-        let data = json!({ "boards": self.boards, "games": self.games });
-        let data = script_safe(&serde_json::to_string(&data).unwrap_or_else(|_| "{}".into()));
-        let mut page = String::new();
-        page.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
-        page.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
-        page.push_str(&format!("<title>{}</title>\n", esc(heading)));
-        page.push_str("<style>\n");
-        page.push_str(STYLE);
-        page.push_str("</style>\n</head>\n<body>\n");
-        page.push_str(&format!(
-            "<header><h1>{}</h1><label>Game <select id=\"picker\"></select></label></header>\n",
-            esc(heading)
-        ));
-        page.push_str(BODY);
-        page.push_str("<script type=\"application/json\" id=\"data\">");
-        page.push_str(&data);
-        page.push_str("</script>\n<script>\n");
-        page.push_str(SCRIPT);
-        page.push_str("</script>\n</body>\n</html>\n");
-        page
+fn played(r: &Replayed, opts: &SvgOptions) -> Part {
+    let place = Place::new(&r.scene.board, opts);
+    let frames: Vec<Value> = r
+        .frames
+        .iter()
+        .map(|f| {
+            let pieces: Vec<u16> = f
+                .pieces
+                .iter()
+                .flat_map(|p| [p.cell, u16::from(p.glyph)])
+                .collect();
+            let notes: Vec<Value> = f.notes.iter().map(|n| json!([n.text, n.pieces])).collect();
+            let arrows: Vec<Value> = f
+                .marks
+                .arrows
+                .iter()
+                .map(|&(a, b)| {
+                    let (a, b) = (place.at(a), place.at(b));
+                    json!([num(a.0), num(a.1), num(b.0), num(b.1)])
+                })
+                .collect();
+            json!({
+                "p": pieces,
+                "n": notes,
+                "s": f.status,
+                "f": f.marks.from,
+                "t": f.marks.to,
+                "a": arrows,
+            })
+        })
+        .collect();
+    let title = r
+        .title
+        .clone()
+        .unwrap_or_else(|| format!("{} game", r.scene.title));
+    let game = to_json(&json!({
+        "title": title,
+        "game": r.scene.title,
+        "tags": r.tags,
+        "frames": frames,
+        "moves": r.moves,
+        "outcome": r.outcome,
+        "error": r.error,
+    }));
+    Part {
+        board: Some(board_data(r, &place)),
+        title,
+        invalid: r.error.is_some(),
+        game,
     }
 }
 
@@ -221,10 +297,12 @@ main { display: flex; flex-wrap: wrap; gap: 1em; padding: 1em; }
 #board svg { width: 100%; height: auto; }
 aside { flex: 1 1 320px; }
 #controls button { font-size: 1.2em; min-width: 2.5em; }
-#ply { display: inline-block; min-width: 6em; text-align: center; font-variant-numeric: tabular-nums; }
-#moves { max-height: 40vh; overflow-y: auto; padding-left: 0; list-style: none; display: flex; flex-wrap: wrap; gap: 0.2em 0.8em; }
+#controls { white-space: nowrap; }
+#ply { display: inline-block; width: 16ch; text-align: center; font-variant-numeric: tabular-nums; white-space: nowrap; overflow: hidden; vertical-align: middle; }
+#moves { max-height: 40vh; overflow-y: auto; margin: 0; padding: 0.2em 0 0.6em; list-style: none; display: flex; flex-wrap: wrap; align-content: flex-start; gap: 0.2em 0.8em; line-height: 1.5; }
 #moves li { cursor: pointer; padding: 0 0.3em; border-radius: 3px; }
 #moves li.current { background: #ffb300; }
+#moves li.illegal { color: #b71c1c; text-decoration: line-through; }
 #error { color: #b71c1c; font-weight: bold; }
 #tags td { padding: 0 0.5em 0 0; }
 .cell.from { fill: #ffe082; }
@@ -248,10 +326,19 @@ const BODY: &str = r#"<main>
 "#;
 
 const SCRIPT: &str = r##""use strict";
-const DATA = JSON.parse(document.getElementById("data").textContent);
+// Each board and each game is a JSON script element of its own: a game's
+// data is parsed when it is picked, a board's when first drawn.
+const BOARDS = Array.from(document.querySelectorAll("script.board"));
+const GAMES = Array.from(document.querySelectorAll("script.game"));
+const parsedBoards = new Map();
 const NS = "http://www.w3.org/2000/svg";
 const $ = (id) => document.getElementById(id);
-let game = null, ply = 0, cellEls = [];
+let game = null, board = null, ply = 0, cellEls = [];
+
+function boardAt(i) {
+  if (!parsedBoards.has(i)) parsedBoards.set(i, JSON.parse(BOARDS[i].textContent));
+  return parsedBoards.get(i);
+}
 
 function el(tag, attrs, text) {
   const e = document.createElementNS(NS, tag);
@@ -261,7 +348,9 @@ function el(tag, attrs, text) {
 }
 
 function pick(i) {
-  game = DATA.games[i];
+  const e = GAMES[i];
+  game = JSON.parse(e.textContent);
+  board = e.dataset.board === undefined ? null : boardAt(Number(e.dataset.board));
   $("title").textContent = game.title;
   const tags = $("tags");
   tags.replaceChildren();
@@ -279,12 +368,20 @@ function pick(i) {
     li.addEventListener("click", () => go(k + 1));
     moves.append(li);
   });
+  // An invalid game's refused turn ends its list, struck through.
+  if (game.error && game.error.token) {
+    const li = document.createElement("li");
+    li.className = "illegal";
+    li.textContent = game.error.token;
+    li.title = game.error.message;
+    li.addEventListener("click", () => go(Infinity));
+    moves.append(li);
+  }
   $("outcome").textContent = game.outcome ? "Result: " + game.outcome : "";
   const holder = $("board");
   holder.replaceChildren();
   cellEls = [];
-  if (game.board !== null) {
-    const board = DATA.boards[game.board];
+  if (board !== null) {
     const svg = el("svg", { viewBox: board.view, class: "gamerec " + board.game });
     svg.innerHTML = board.svg;
     svg.append(el("g", { class: "marks" }), el("g", { class: "pieces" }), el("g", { class: "arrows" }));
@@ -308,7 +405,6 @@ function go(k) {
     : "";
   const f = game.frames[ply];
   if (!f) { $("status").textContent = ""; $("notes").replaceChildren(); return; }
-  const board = DATA.boards[game.board];
   const svg = $("board").querySelector("svg");
   $("status").textContent = f.s;
   const notes = $("notes");
@@ -348,13 +444,14 @@ document.addEventListener("keydown", (e) => {
   if (to !== undefined) { e.preventDefault(); go(to); }
 });
 const picker = $("picker");
-DATA.games.forEach((g, i) => {
+GAMES.forEach((g, i) => {
   const o = document.createElement("option");
-  o.value = i; o.textContent = g.index + ". " + g.title + (g.error ? " (invalid)" : "");
+  o.value = i;
+  o.textContent = g.dataset.index + ". " + g.dataset.title + (g.dataset.invalid !== undefined ? " (invalid)" : "");
   picker.append(o);
 });
 picker.addEventListener("change", () => { pick(Number(picker.value)); picker.blur(); });
-if (DATA.games.length) pick(0);
+if (GAMES.length) pick(0);
 "##;
 
 /// JSON text made safe inside a `<script>` element: `<`, `>` and `&` only

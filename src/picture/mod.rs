@@ -89,11 +89,15 @@ fn frame<G: Picture>(
     }
 }
 
-/// The turn as written with its number: `12. e3-e5`, `12... e7-e5`.
-fn numbered<G: Picture>(ply: usize, first: &G::Position, text: &str) -> String {
+/// The move in its canonical spelling with its turn's number: `12. e3-e5`,
+/// `12... e7-e5` (not as written: a Garden Gate turn carries a number of
+/// its own, `19H.C(-7,-5)`, that would stand beside this one).
+fn numbered<G: Picture>(ply: usize, first: &G::Position, mv: &G::Move) -> String {
     let first_mover = G::first_mover(first);
     let starts_second = G::side_to_move(first) != first_mover;
     let (n, second, _) = replay::turn_at(ply - 1, first_mover, starts_second);
+    let mut text = String::new();
+    G::write_move(mv, &mut text);
     format!("{n}{} {text}", if second { "..." } else { "." })
 }
 
@@ -113,9 +117,9 @@ impl<G: Picture> Visitor<G> for LastPly<G> {
         ControlFlow::Continue(())
     }
 
-    fn after_ply(&mut self, ply: usize, turn: &TurnIn<'_>, mv: &G::Move, _: &G::Position) {
+    fn after_ply(&mut self, ply: usize, _: &TurnIn<'_>, mv: &G::Move, _: &G::Position) {
         if let (Some(before), Some(first)) = (self.before.take(), &self.first) {
-            let text = numbered::<G>(ply, first, &turn.text);
+            let text = numbered::<G>(ply, first, mv);
             self.last = Some((before, mv.clone(), text));
         }
     }
@@ -204,13 +208,13 @@ impl<G: Picture> Visitor<G> for EveryPly<G> {
         ControlFlow::Continue(())
     }
 
-    fn after_ply(&mut self, ply: usize, turn: &TurnIn<'_>, mv: &G::Move, after: &G::Position) {
+    fn after_ply(&mut self, ply: usize, _: &TurnIn<'_>, mv: &G::Move, after: &G::Position) {
         let (Some(before), Some(first), Some(board)) =
             (self.before.take(), &self.first, &self.board)
         else {
             return;
         };
-        let text = numbered::<G>(ply, first, &turn.text);
+        let text = numbered::<G>(ply, first, mv);
         self.moves.push(text.clone());
         self.frames
             .push(frame::<G>(after, ply, board, Some((&before, mv, text))));

@@ -264,7 +264,16 @@ pub fn board(scene: &Scene, place: &Place) -> String {
     if !on_lines {
         lines(&mut out);
     }
-    out.push_str("</g>\n<g class=\"labels\" font-family=\"sans-serif\" font-size=\"26\" fill=\"#5d4037\" text-anchor=\"middle\" dominant-baseline=\"central\">\n");
+    // Larger on a larger board (Iqishiqi's 15 rows, Vagabond's 17), so a
+    // picture of any board shows them at about the same size.
+    let (x0, _, x1, _) = extent(b, place);
+    let size = (26.0 * (x1 - x0) / 800.0).clamp(26.0, 40.0);
+    let _ = writeln!(
+        out,
+        "</g>\n<g class=\"labels\" font-family=\"sans-serif\" font-size=\"{}\" fill=\"#5d4037\" \
+         text-anchor=\"middle\" dominant-baseline=\"central\">",
+        num(size)
+    );
     for l in &b.labels {
         let (x, y) = place.at((l.x, l.y));
         let _ = writeln!(
@@ -379,24 +388,26 @@ fn pieces(scene: &Scene, place: &Place) -> String {
     out
 }
 
-/// The width the counts beside the board need (user units).
+/// The width the notes need (user units, text at scale 1).
 fn notes_width(scene: &Scene) -> f64 {
     scene
         .frame
         .notes
         .iter()
         .map(|n| {
-            let text = n.text.chars().count() as f64 * 15.0;
+            let text = n.text.chars().count() as f64 * 14.0;
             let icons = n.pieces.len() as f64 * 95.0;
             text.max(icons)
         })
         .fold(0.0, f64::max)
 }
 
-/// The counts beside the board, from `(x, y)` down.
-fn notes(scene: &Scene, x: f64, y: f64) -> String {
-    let mut out = String::from(
-        "<g class=\"notes\" font-family=\"sans-serif\" font-size=\"26\" fill=\"#3e2723\">\n",
+/// The notes (counts, reserves, keys) below the board, from `(x, y)` down,
+/// text `k` times its base size.
+fn notes(scene: &Scene, x: f64, y: f64, k: f64) -> String {
+    let mut out = format!(
+        "<g class=\"notes\" font-family=\"sans-serif\" font-size=\"{}\" fill=\"#3e2723\">\n",
+        num(26.0 * k)
     );
     let mut y = y;
     for n in &scene.frame.notes {
@@ -404,10 +415,10 @@ fn notes(scene: &Scene, x: f64, y: f64) -> String {
             out,
             "<text class=\"note\" x=\"{}\" y=\"{}\">{}</text>",
             num(x),
-            num(y + 26.0),
+            num(y + 26.0 * k),
             esc(&n.text)
         );
-        y += 40.0;
+        y += 40.0 * k;
         if n.pieces.is_empty() {
             continue;
         }
@@ -418,34 +429,48 @@ fn notes(scene: &Scene, x: f64, y: f64) -> String {
             };
             let _ = writeln!(
                 out,
-                "<use class=\"spare {}\" href=\"#{}\" transform=\"translate({},{}) scale(0.5)\" \
-                 data-count=\"{count}\"/><text x=\"{}\" y=\"{}\" font-size=\"22\">×{count}</text>",
+                "<use class=\"spare {}\" href=\"#{}\" transform=\"translate({},{}) scale({})\" \
+                 data-count=\"{count}\"/><text x=\"{}\" y=\"{}\" font-size=\"{}\">×{count}</text>",
                 glyph.id,
                 glyph.id,
-                num(ix + 25.0),
-                num(y + 25.0),
-                num(ix + 50.0),
-                num(y + 33.0)
+                num(ix + 25.0 * k),
+                num(y + 25.0 * k),
+                num(0.5 * k),
+                num(ix + 50.0 * k),
+                num(y + 33.0 * k),
+                num(22.0 * k)
             );
-            ix += 95.0;
+            ix += 95.0 * k;
         }
-        y += 60.0;
+        y += 60.0 * k;
     }
     out.push_str("</g>\n");
     out
 }
 
-/// The standalone SVG of `scene`.
+/// The standalone SVG of `scene`: the status line over the board, the
+/// notes under it. Text grows with the board (`k`): at any width it is
+/// drawn at about the same size against the board's cells.
 pub fn write(scene: &Scene, opts: &SvgOptions) -> String {
     let place = Place::new(&scene.board, opts);
     let (x0, y0, x1, y1) = extent(&scene.board, &place);
-    let margin = 30.0;
-    let head = 80.0;
-    let side = notes_width(scene);
-    let side = if side > 0.0 { side + 2.0 * margin } else { 0.0 };
+    let k = ((x1 - x0) / 800.0).max(1.0);
+    let margin = 30.0 * k;
+    let mut status = scene.frame.status.clone();
+    if let Some(last) = &scene.frame.last {
+        status = format!("{status} · last move {last}");
+    }
+    // The status in lines no wider than the board (about 17 units a
+    // character at size 32).
+    let status = wrap(&status, ((x1 - x0) / (17.0 * k)).max(20.0) as usize);
+    let head = (40.0 + 40.0 * status.len() as f64) * k;
+    let below = match notes_height(scene) {
+        h if h > 0.0 => h * k + margin,
+        _ => 0.0,
+    };
     let (vx, vy) = (x0 - margin, y0 - margin - head);
-    let (vw, vh) = (x1 - x0 + 2.0 * margin + side, y1 - y0 + 2.0 * margin + head);
-    let vh = vh.max(notes_height(scene) + head + 2.0 * margin);
+    let vw = (x1 - x0).max(notes_width(scene) * k) + 2.0 * margin;
+    let vh = y1 - y0 + 2.0 * margin + head + below;
     let width = opts.size.max(1) as f64;
     let height = (width * vh / vw).round();
     let mut out = String::new();
@@ -476,25 +501,57 @@ pub fn write(scene: &Scene, opts: &SvgOptions) -> String {
         num(vw),
         num(vh)
     );
-    let mut status = scene.frame.status.clone();
-    if let Some(last) = &scene.frame.last {
-        status = format!("{status} · last move {last}");
-    }
-    let _ = writeln!(
-        out,
-        "<text class=\"status\" x=\"{}\" y=\"{}\" font-family=\"sans-serif\" font-size=\"32\" \
-         fill=\"#3e2723\">{}</text>",
-        num(x0),
-        num(vy + margin + 30.0),
-        esc(&status)
-    );
+    out.push_str(&status_text(&status, x0, vy + margin + 30.0 * k, k));
     out.push_str(&board(scene, &place));
     out.push_str(&marks(scene, &place));
     out.push_str(&pieces(scene, &place));
     out.push_str(&arrows(scene, &place));
-    out.push_str(&notes(scene, x1 + 2.0 * margin, y0));
+    out.push_str(&notes(scene, x0, y1 + margin, k));
     out.push_str("</svg>\n");
     out
+}
+
+/// The status line (`lines` of it) at `(x, y)`, text `k` times its base
+/// size.
+fn status_text(lines: &[String], x: f64, y: f64, k: f64) -> String {
+    let mut out = format!(
+        "<text class=\"status\" x=\"{}\" y=\"{}\" font-family=\"sans-serif\" font-size=\"{}\" \
+         fill=\"#3e2723\">",
+        num(x),
+        num(y),
+        num(32.0 * k),
+    );
+    for (i, line) in lines.iter().enumerate() {
+        if i == 0 {
+            out.push_str(&esc(line));
+        } else {
+            let _ = write!(
+                out,
+                "<tspan x=\"{}\" dy=\"{}\">{}</tspan>",
+                num(x),
+                num(40.0 * k),
+                esc(line)
+            );
+        }
+    }
+    out.push_str("</text>\n");
+    out
+}
+
+/// `text` in lines of at most `width` characters, cut at spaces (a word
+/// longer than that alone on its line).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split(' ') {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 1 + word.chars().count() <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
 }
 
 fn notes_height(scene: &Scene) -> f64 {

@@ -60,7 +60,7 @@ pub fn write(scene: &Scene, opts: TextOptions) -> String {
     let slot = board.slot.max(1) as usize;
     // Every item: (row, col, chars, colour).
     let mut items: Vec<(usize, usize, Vec<String>, Option<String>)> = Vec::new();
-    for l in &board.labels {
+    for l in board.labels.iter().filter(|l| l.row != u16::MAX) {
         let chars = l.text.chars().map(String::from).collect();
         items.push((l.row as usize, l.col as usize, chars, None));
     }
@@ -91,10 +91,12 @@ pub fn write(scene: &Scene, opts: TextOptions) -> String {
         }
         items.push((c.row as usize, c.col as usize, chars, sgr));
         let i = i as u16;
+        // Not `<` for the cell left: `>W1<` read as brackets around one
+        // cell.
         let marker = if scene.frame.marks.to.contains(&i) {
             Some(">")
         } else if scene.frame.marks.from.contains(&i) {
-            Some("<")
+            Some(if opts.ascii { "~" } else { "◦" })
         } else {
             None
         };
@@ -147,7 +149,8 @@ pub fn write(scene: &Scene, opts: TextOptions) -> String {
         out.push('\n');
     }
     if let Some(last) = &scene.frame.last {
-        let _ = writeln!(out, "Last move: {last}");
+        let left = if opts.ascii { "~" } else { "◦" };
+        let _ = writeln!(out, "Last move: {last} (> reached, {left} left)");
     }
     for note in &scene.frame.notes {
         out.push_str(&note.text);

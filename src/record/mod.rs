@@ -20,6 +20,9 @@ use serde::Serialize;
 pub struct MovetextStyle {
     /// `;` separates turns too (Vagabond, for Garden Gate exports).
     pub semicolons: bool,
+    /// `,` separates turns too (AbstractPlay's Iqishiqi move lists,
+    /// `c8/i7,f5/j7`).
+    pub commas: bool,
 }
 
 /// One tag pair `[Name "value"]`.

@@ -53,10 +53,11 @@ fn context<'a, O>(
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// Byte classes for the movetext scan: ASCII white space, the braces,
-/// `;` (blank only where a game's style says so).
+/// `;` and `,` (blank only where a game's style says so).
 const BLANK: u8 = 1;
 const BRACE: u8 = 2;
 const SEMI: u8 = 4;
+const COMMA: u8 = 8;
 
 static CLASS: [u8; 256] = {
     let mut t = [0u8; 256];
@@ -69,6 +70,8 @@ static CLASS: [u8; 256] = {
             BRACE
         } else if c == b';' {
             SEMI
+        } else if c == b',' {
+            COMMA
         } else {
             0
         };
@@ -207,11 +210,13 @@ impl<'a> Reader<'a> {
         self.pos = self.src.len() - rest.len();
     }
 
-    /// Says whether `;` separates tokens (and is blank between them).
-    fn set_semicolons(&mut self, on: bool) {
-        let semi = if on { SEMI } else { 0 };
-        self.blank_mask = BLANK | semi;
-        self.end_mask = BLANK | BRACE | semi;
+    /// Says whether `;` and `,` separate tokens (and are blank between
+    /// them).
+    fn set_separators(&mut self, style: MovetextStyle) {
+        let semi = if style.semicolons { SEMI } else { 0 };
+        let comma = if style.commas { COMMA } else { 0 };
+        self.blank_mask = BLANK | semi | comma;
+        self.end_mask = BLANK | BRACE | semi | comma;
     }
 
     #[inline]
@@ -349,7 +354,7 @@ impl<'a> Reader<'a> {
         follows_game: bool,
         style: &dyn Fn(&[Tag]) -> MovetextStyle,
     ) -> (Vec<Tag>, Option<Problem>) {
-        self.set_semicolons(false);
+        self.set_separators(MovetextStyle::default());
         // Most records have a handful of tags.
         let mut tags = Vec::with_capacity(8);
         while self.peek() == Some(b'[') {
@@ -371,7 +376,7 @@ impl<'a> Reader<'a> {
             }
             self.skip_blank();
         }
-        self.set_semicolons(style(&tags).semicolons);
+        self.set_separators(style(&tags));
         self.skip_blank();
         if tags.is_empty() && follows_game {
             let p = self.error_at(
@@ -933,6 +938,7 @@ mod tests {
         let text = b"[Game \"vagabond\"]\n0H.L(0,-6);0G.L(2,6);\n1H.W(-4,0) ;1G.B(1,6)~~ *";
         let semis = |tags: &[Tag]| MovetextStyle {
             semicolons: tags.iter().any(|t| t.value == "vagabond"),
+            commas: false,
         };
         let p = parse_chunk_with(&Chunk::from_bytes(&text[..]), &semis).remove(0);
         assert!(p.error.is_none(), "{:?}", p.error);

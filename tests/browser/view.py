@@ -13,6 +13,11 @@ number of pieces on the board.
 
 Prints the first game's tag table as the page shows it (name, value), the
 number of games in the picker, and whether any script set window.pwned.
+
+    python3 view.py PAGE.html layout - SCREENSHOT.png
+
+Prints where the ▶ button is at the first ply and after End, and, after
+End, the move list's box and its last item's (text, class, box).
 """
 
 import base64
@@ -58,7 +63,8 @@ def call(base, method, path, body=None):
 def main():
     page, presses, dest, shot = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
     tags_mode = presses == "tags"
-    presses = 0 if tags_mode else int(presses)
+    layout_mode = presses == "layout"
+    presses = 0 if tags_mode or layout_mode else int(presses)
     port = free_port()
     driver = subprocess.Popen(
         [CHROMEDRIVER, f"--port={port}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
@@ -118,6 +124,29 @@ def main():
                     pwned: window.pwned === undefined ? null : String(window.pwned),
                   };
                 """
+            if layout_mode:
+                box = "(e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"
+                first = call(base, "POST", s + "/execute/sync",
+                             {"script": f"return ({box})(document.getElementById('next'));", "args": []})
+                end = [{"type": "keyDown", "value": "\ue010"}, {"type": "keyUp", "value": "\ue010"}]
+                call(base, "POST", s + "/actions",
+                     {"actions": [{"type": "key", "id": "keyboard", "actions": end}]})
+                script = f"""
+                  const box = {box};
+                  const list = document.getElementById('moves');
+                  list.scrollTop = list.scrollHeight;
+                  const items = list.children;
+                  const last = items[items.length - 1];
+                  return {{
+                    ply: document.getElementById('ply').textContent,
+                    next_first: arguments[0],
+                    next_last: box(document.getElementById('next')),
+                    list: box(list),
+                    list_client_bottom: list.getBoundingClientRect().top + list.clientTop + list.clientHeight,
+                    last: last ? [last.textContent, last.className, box(last)] : null,
+                  }};
+                """
+                dest = first
             result = call(base, "POST", s + "/execute/sync", {"script": script, "args": [dest]})
             png = base64.b64decode(call(base, "GET", s + "/screenshot"))
             with open(shot, "wb") as f:

@@ -2,6 +2,7 @@
 //! statistics.
 
 use super::geometry::Cell;
+use super::labels::Coords;
 use super::notation::Move;
 use super::position::Position;
 use super::Iqishiqi;
@@ -81,16 +82,49 @@ impl Facts for Iqishiqi {
         }
     }
 
+    const NAMING: &'static [&'static str] = &["Coords"];
+
     /// In Ludii's labels, whatever the record's `Coords`, the destination
     /// written.
-    fn standard(_: &Position, mv: &Move, after: &Position) -> String {
+    fn write_standard(_: &Position, mv: &Move, after: &Position, out: &mut String) {
+        Self::spell_standard(&resolved(mv, after), out)
+    }
+
+    fn standard_position(pos: &Position) -> String {
+        Position {
+            coords: Coords::Ludii,
+            ..pos.clone()
+        }
+        .write()
+    }
+
+    /// Read in Ludii's labels and in AbstractPlay's (either case).
+    fn readings(pos: &Position, text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        for coords in [Coords::Ludii, Coords::AbstractPlay] {
+            let there = Position {
+                coords,
+                ..pos.clone()
+            };
+            for t in [text.to_string(), text.to_ascii_uppercase()] {
+                if let Ok(mv) = Iqishiqi::parse_move(&there, &t) {
+                    let mut s = String::new();
+                    Self::spell_standard(&mv, &mut s);
+                    if !out.contains(&s) {
+                        out.push(s);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn spell_standard(mv: &Move, out: &mut String) {
         let ludii = Move {
-            coords: super::labels::Coords::Ludii,
-            ..resolved(mv, after)
+            coords: Coords::Ludii,
+            ..*mv
         };
-        let mut s = String::new();
-        Iqishiqi::write_move(&ludii, &mut s);
-        s
+        Iqishiqi::write_move(&ludii, out)
     }
 
     fn count(stats: &mut IqishiqiStats, before: &Position, _: &Move, after: &Position, _: usize) {

@@ -52,6 +52,77 @@ fn split(coords: Coords, label: &str) -> (String, String) {
     }
 }
 
+/// The labels, past the edge lines, one kind beyond each edge: each row's
+/// name (the part of a label a row shares) beyond the south-west and
+/// north-west edges, and the north-east's; each column's name (the other
+/// part: cells along a line from south-south-east to north-north-west)
+/// beyond the south and south-east edges, and the north's. So every row
+/// and every column is named, and any cell can be found from an edge. In
+/// text the same, less the north edge's.
+fn labels(coords: Coords, board: &mut Board) {
+    for r in -RADIUS..=RADIUS {
+        let row: Vec<Cell> = (-RADIUS..=RADIUS).filter_map(|q| Cell::new(q, r)).collect();
+        let (Some(&first), Some(&last)) = (row.first(), row.last()) else {
+            continue;
+        };
+        let (name, _) = split(coords, &coords.label(first));
+        let (line, col) = text_at(first);
+        let (x, y) = centre(first);
+        board.labels.push(Label {
+            col: col.saturating_sub(1 + name.len() as u16),
+            text: name.clone(),
+            x: x - 1.2,
+            y,
+            row: line,
+        });
+        // Beyond the north-east edge only: past the south-east edge are
+        // the columns' names (a row's name there would stand where a
+        // column's does).
+        if r >= 0 {
+            let (x, y) = centre(last);
+            let (_, col) = text_at(last);
+            board.labels.push(Label {
+                text: name,
+                x: x + 1.2,
+                y,
+                row: line,
+                col: col + 2,
+            });
+        }
+    }
+    // Along a column, a step south is (+½, +√3/2) on the page.
+    let (dx, dy) = (0.5 * 1.2, ROOT3_2 * 1.2);
+    for q in -RADIUS..=RADIUS {
+        let column: Vec<Cell> = (-RADIUS..=RADIUS).filter_map(|r| Cell::new(q, r)).collect();
+        let (Some(&south), Some(&north)) = (column.first(), column.last()) else {
+            continue;
+        };
+        let (_, name) = split(coords, &coords.label(south));
+        let (line, col) = text_at(south);
+        let (x, y) = centre(south);
+        board.labels.push(Label {
+            text: name.clone(),
+            x: x + dx,
+            y: y + dy,
+            row: line + 1,
+            // Under the south edge's cells; past the south-east edge's.
+            col: if q <= 0 { col } else { col + 1 },
+        });
+        // Beyond the north edge only (the north-west edge's are the rows'
+        // names); not in text, whose first line is the board's.
+        if q >= 0 {
+            let (x, y) = centre(north);
+            board.labels.push(Label {
+                text: name,
+                x: x - dx,
+                y: y - dy,
+                row: u16::MAX,
+                col: 0,
+            });
+        }
+    }
+}
+
 impl Picture for Iqishiqi {
     const COLOURS: [&'static str; 2] = ["#2e7d32", "#6a1b9a"];
     const GLYPHS: &'static [Glyph] = &[
@@ -98,38 +169,7 @@ impl Picture for Iqishiqi {
                 col,
             });
         }
-        // Each row's name on its left, the other part of the labels below
-        // the south edge.
-        for r in -RADIUS..=RADIUS {
-            let first = (-RADIUS..=RADIUS)
-                .find_map(|q| Cell::new(q, r))
-                .unwrap_or(Cell::CENTRE);
-            let (row_name, _) = split(coords, &coords.label(first));
-            let (x, y) = centre(first);
-            let (row, _) = text_at(first);
-            board.labels.push(Label {
-                col: 3u16.saturating_sub(row_name.len() as u16),
-                text: row_name,
-                x: x - 0.95,
-                y,
-                row,
-            });
-        }
-        for q in -RADIUS..=0 {
-            let Some(c) = Cell::new(q, -RADIUS) else {
-                continue;
-            };
-            let (_, name) = split(coords, &coords.label(c));
-            let (x, y) = centre(c);
-            let (row, col) = text_at(c);
-            board.labels.push(Label {
-                text: name,
-                x,
-                y: y + 0.95,
-                row: row + 1,
-                col,
-            });
-        }
+        labels(coords, &mut board);
         for edge in [Edge::N, Edge::NE, Edge::SE, Edge::S, Edge::SW, Edge::NW] {
             let mut cells: Vec<(f64, f64)> = Cell::all()
                 .filter(|c| c.edges().any(|e| e == edge))
@@ -172,6 +212,14 @@ impl Picture for Iqishiqi {
     }
 
     fn notes(pos: &Position) -> Vec<Note> {
+        let edges = [
+            "Edges: North's green (north, south-west, south-east),",
+            "South's purple (south, north-west, north-east)",
+        ]
+        .map(|text| Note {
+            text: text.to_string(),
+            pieces: Vec::new(),
+        });
         let mut text = format!(
             "Stones on the board: {}; coordinates: {}",
             pos.stone_count(),
@@ -180,10 +228,12 @@ impl Picture for Iqishiqi {
         if let Some(left) = pos.stones_left {
             text.push_str(&format!("; stones left: {left}"));
         }
-        vec![Note {
+        let mut notes = vec![Note {
             text,
             pieces: Vec::new(),
-        }]
+        }];
+        notes.extend(edges);
+        notes
     }
 
     fn marks(before: &Position, mv: &Move, _: &Board) -> Marks {

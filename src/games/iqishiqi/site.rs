@@ -1,5 +1,7 @@
 //! AbstractPlay's Iqishiqi move lists: moves in AbstractPlay's labels,
-//! lowercase, the destination always written, separated by spaces.
+//! lowercase, the destination always written. Read separated by spaces or
+//! commas (the site's own lists, `c8/i7,f5/j7`); written separated by
+//! spaces.
 
 use super::facts::resolved;
 use super::labels::Coords;
@@ -20,8 +22,10 @@ pub fn abstractplay_move(mv: &Move, after: &Position) -> String {
     s.to_ascii_lowercase()
 }
 
-/// `h9/h7`: an AbstractPlay Iqishiqi move (lowercase, destination written).
+/// `h9/h7`: an AbstractPlay Iqishiqi move (lowercase, destination written),
+/// alone or first in the site's comma-joined list (`h9/h7,f5/j7`).
 pub fn looks_abstractplay(token: &[u8]) -> bool {
+    let token = token.split(|&b| b == b',').next().unwrap_or(token);
     let cell = |c: &[u8]| {
         matches!(c.first(), Some(b'a'..=b'o'))
             && (2..=3).contains(&c.len())
@@ -38,6 +42,7 @@ impl SiteNotation for Iqishiqi {
         example: "h9/h7",
         tags: &[("Coords", "abstractplay")],
         separator: " ",
+        commas: true,
         game_start: None,
         recognizes: looks_abstractplay,
         files: SiteFiles::Records { name: "Iqishiqi" },

@@ -70,7 +70,10 @@ const SHAPE: &str = "a Vagabond turn is a deploy `L(0,-6)`, a move `(0,-8)-(-2,-
                      `0H.` may stand before it";
 
 impl Notation for Vagabond {
-    const STYLE: MovetextStyle = MovetextStyle { semicolons: true };
+    const STYLE: MovetextStyle = MovetextStyle {
+        semicolons: true,
+        commas: false,
+    };
 
     fn parse_move(_: &Position, text: &str) -> Result<Move, MoveSyntaxError> {
         let err = |message: String, at: usize| MoveSyntaxError { message, at };

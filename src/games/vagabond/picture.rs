@@ -34,14 +34,20 @@ fn text_col(x: i8) -> u16 {
     (4 + 3 * (i32::from(x) + 8)) as u16
 }
 
+/// A disc of the owner's colour, the tile's sign in white, and its letter
+/// (as moves name it: `L` for a White Lotus) on the disc's lower right.
 macro_rules! tile {
-    ($fill:literal, $sign:expr) => {
+    ($fill:literal, $sign:expr, $letter:literal) => {
         concat!(
             "<circle r=\"40\" fill=\"",
             $fill,
             "\" stroke=\"#212121\" stroke-width=\"3\"/><g fill=\"#fff\" stroke=\"#fff\">",
             $sign,
-            "</g>"
+            "</g><text x=\"30\" y=\"32\" font-family=\"sans-serif\" font-size=\"26\" \
+             font-weight=\"bold\" text-anchor=\"middle\" dominant-baseline=\"central\" \
+             fill=\"#212121\" stroke=\"#fff\" stroke-width=\"5\" paint-order=\"stroke\">",
+            $letter,
+            "</text>"
         )
     };
 }
@@ -89,11 +95,11 @@ macro_rules! lemur {
 }
 
 macro_rules! tiles {
-    ($($id:literal $name:literal $fill:literal $side:ident $text:literal $sign:ident),* $(,)?) => {
+    ($($id:literal $name:literal $fill:literal $side:ident $text:literal $letter:literal $sign:ident),* $(,)?) => {
         &[$(Glyph {
             id: $id,
             name: $name,
-            svg: tile!($fill, $sign!()),
+            svg: tile!($fill, $sign!(), $letter),
             text: $text,
             ascii: $text,
             side: Some(Side::$side),
@@ -101,26 +107,33 @@ macro_rules! tiles {
     };
 }
 
+/// The tiles' letters, as moves and the tiles' pictures name them (two
+/// lines: a picture's notes are no wider than its board).
+const KEY: [&str; 2] = [
+    "Tiles: L White Lotus, S Sky Bison, B Badgermole, W Wheel,",
+    "C Chrysanthemum, F Fire Lily, D White Dragon, Y Flying Lemur",
+];
+
 impl Picture for Vagabond {
     const COLOURS: [&'static str; 2] = ["#2e7d32", "#b71c1c"];
     /// By owner (Host, Guest), then in [`Code::ALL`]'s order.
     const GLYPHS: &'static [Glyph] = tiles![
-        "vps-hl" "Host White Lotus" "#2e7d32" First "L" lotus,
-        "vps-hs" "Host Sky Bison" "#2e7d32" First "S" bison,
-        "vps-hb" "Host Badgermole" "#2e7d32" First "B" badger,
-        "vps-hw" "Host Wheel" "#2e7d32" First "W" wheel,
-        "vps-hc" "Host Chrysanthemum" "#2e7d32" First "C" chrys,
-        "vps-hf" "Host Fire Lily" "#2e7d32" First "F" lily,
-        "vps-hd" "Host White Dragon" "#2e7d32" First "D" dragon,
-        "vps-hy" "Host Flying Lemur" "#2e7d32" First "Y" lemur,
-        "vps-gl" "Guest White Lotus" "#b71c1c" Second "l" lotus,
-        "vps-gs" "Guest Sky Bison" "#b71c1c" Second "s" bison,
-        "vps-gb" "Guest Badgermole" "#b71c1c" Second "b" badger,
-        "vps-gw" "Guest Wheel" "#b71c1c" Second "w" wheel,
-        "vps-gc" "Guest Chrysanthemum" "#b71c1c" Second "c" chrys,
-        "vps-gf" "Guest Fire Lily" "#b71c1c" Second "f" lily,
-        "vps-gd" "Guest White Dragon" "#b71c1c" Second "d" dragon,
-        "vps-gy" "Guest Flying Lemur" "#b71c1c" Second "y" lemur,
+        "vps-hl" "Host White Lotus" "#2e7d32" First "L" "L" lotus,
+        "vps-hs" "Host Sky Bison" "#2e7d32" First "S" "S" bison,
+        "vps-hb" "Host Badgermole" "#2e7d32" First "B" "B" badger,
+        "vps-hw" "Host Wheel" "#2e7d32" First "W" "W" wheel,
+        "vps-hc" "Host Chrysanthemum" "#2e7d32" First "C" "C" chrys,
+        "vps-hf" "Host Fire Lily" "#2e7d32" First "F" "F" lily,
+        "vps-hd" "Host White Dragon" "#2e7d32" First "D" "D" dragon,
+        "vps-hy" "Host Flying Lemur" "#2e7d32" First "Y" "Y" lemur,
+        "vps-gl" "Guest White Lotus" "#b71c1c" Second "l" "L" lotus,
+        "vps-gs" "Guest Sky Bison" "#b71c1c" Second "s" "S" bison,
+        "vps-gb" "Guest Badgermole" "#b71c1c" Second "b" "B" badger,
+        "vps-gw" "Guest Wheel" "#b71c1c" Second "w" "W" wheel,
+        "vps-gc" "Guest Chrysanthemum" "#b71c1c" Second "c" "C" chrys,
+        "vps-gf" "Guest Fire Lily" "#b71c1c" Second "f" "F" lily,
+        "vps-gd" "Guest White Dragon" "#b71c1c" Second "d" "D" dragon,
+        "vps-gy" "Guest Flying Lemur" "#b71c1c" Second "y" "Y" lemur,
     ];
 
     fn board(_: &Position) -> Board {
@@ -163,12 +176,22 @@ impl Picture for Vagabond {
                 side: None,
             });
         }
+        // Each column's number below its lowest point, each row's left of
+        // its first: next to the board, turned with it or not. Where the
+        // edge steps (columns past ±4), a column's number stands one step
+        // further out, clear of the rows' numbers there.
         for v in -8i8..=8 {
             let number = v.to_string();
+            let lowest = (-8i8..=8)
+                .find(|&j| Point::new(v.into(), j.into()).is_some())
+                .unwrap_or(-8);
+            let first = (-8i8..=8)
+                .find(|&i| Point::new(i.into(), v.into()).is_some())
+                .unwrap_or(-8);
             board.labels.push(Label {
                 text: number.clone(),
                 x: f64::from(v),
-                y: 9.0,
+                y: -f64::from(lowest) + if v.abs() > 4 { 1.7 } else { 0.9 },
                 row: 17,
                 // The last digit under the point.
                 col: text_col(v) + 1 - number.len() as u16,
@@ -176,7 +199,7 @@ impl Picture for Vagabond {
             board.labels.push(Label {
                 col: 2u16.saturating_sub(number.len() as u16),
                 text: number,
-                x: -9.0,
+                x: f64::from(first) - 0.9,
                 y: -f64::from(v),
                 row: (8 - v) as u16,
             });
@@ -196,7 +219,7 @@ impl Picture for Vagabond {
     }
 
     fn notes(pos: &Position) -> Vec<Note> {
-        Side::BOTH
+        let mut notes: Vec<Note> = Side::BOTH
             .into_iter()
             .map(|side| {
                 let reserve = &pos.reserve[side.index()];
@@ -210,7 +233,12 @@ impl Picture for Vagabond {
                         .collect(),
                 }
             })
-            .collect()
+            .collect();
+        notes.extend(KEY.map(|line| Note {
+            text: line.to_string(),
+            pieces: Vec::new(),
+        }));
+        notes
     }
 
     fn marks(_: &Position, mv: &Move, _: &Board) -> Marks {

@@ -19,6 +19,7 @@ impl SiteNotation for Vagabond {
         example: "0H.L(0,-6)",
         tags: &[],
         separator: ";",
+        commas: false,
         game_start: Some("0H."),
         recognizes: looks_garden_gate,
         files: SiteFiles::Links { game_type: 2 },
