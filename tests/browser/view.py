@@ -23,6 +23,7 @@ End, the move list's box and its last item's (text, class, box).
 import base64
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -70,6 +71,7 @@ def main():
         [CHROMEDRIVER, f"--port={port}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     base = f"http://127.0.0.1:{port}"
+    profile = None
     try:
         for _ in range(200):
             try:
@@ -157,6 +159,8 @@ def main():
     finally:
         driver.terminate()
         driver.wait(timeout=30)
+        if profile:
+            shutil.rmtree(profile, ignore_errors=True)
 
 
 if __name__ == "__main__":
