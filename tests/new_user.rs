@@ -573,7 +573,11 @@ fn a_binary_file_is_not_a_record_file_and_no_byte_dump() {
     assert!(err.contains("prog: not a record file"), "{err}");
     assert!(!err.contains("\\x") && err.lines().count() <= 3, "{err}");
     // A stray NUL in a record costs its value, not the file.
-    fs::write(d.join("one.grec"), "[Game \"oshi\"]\n[Event \"a\0b\"]\n\n1. c2-c3 *\n").unwrap();
+    fs::write(
+        d.join("one.grec"),
+        "[Game \"oshi\"]\n[Event \"a\0b\"]\n\n1. c2-c3 *\n",
+    )
+    .unwrap();
     let (_, out, err) = run_in(d, &["validate", "one.grec"]);
     assert!(out.contains("1 game"), "{out}{err}");
 }
@@ -585,6 +589,9 @@ fn an_output_in_a_missing_folder_is_named_without_the_temporary_name() {
     generate(d, "oshi", 1, "x.grec");
     let (code, _, err) = run_in(d, &["convert", "x.grec", "-o", "missing/d/o.grec"]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("missing/d/o.grec: No such file or directory"), "{err}");
+    assert!(
+        err.contains("missing/d/o.grec: No such file or directory"),
+        "{err}"
+    );
     assert!(!err.contains(".gamerec-"), "{err}");
 }
