@@ -542,12 +542,15 @@ pub fn picture(data: &[u8]) {
             }
             // `dedup`'s keys: both or neither (the moves replay to the end
             // and the record is whole); by final position, the key ends
-            // with the game's last position.
+            // with the game's last position (written in the standard
+            // labels: checked where the record uses them).
             use gamerec::select::SameBy;
             let by_moves = rules.key(&mut source(), SameBy::Moves);
             let by_end = rules.key(&mut source(), SameBy::FinalPosition);
             assert_eq!(by_moves.is_some(), by_end.is_some());
-            if let Some(k) = &by_end {
+            let standard_labels = gamerec::game::tag_value(&parsed.record.tags, "Coords")
+                .is_none_or(|c| c.trim().eq_ignore_ascii_case("ludii"));
+            if let Some(k) = by_end.as_ref().filter(|_| standard_labels) {
                 assert!(
                     k.ends_with(replayed.scene.position.as_bytes()),
                     "{k:?} ends with {}",
