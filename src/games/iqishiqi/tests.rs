@@ -440,6 +440,49 @@ fn abstractplay_lists_are_recognised_by_their_first_turn() {
     assert!(!looks_abstractplay(b"h9"));
     assert!(!looks_abstractplay(b"p1/a1"));
     assert!(!looks_abstractplay(b"a1/a2/a3"));
+    // The site's own comma-joined list, by its first turn (issue 33).
+    assert!(looks_abstractplay(b"c8/i7,f5/j7"));
+    assert!(!looks_abstractplay(b"H9/H7,H8/H6"));
+}
+
+#[test]
+fn a_game_is_compared_in_ludiis_labels_whatever_its_coords() {
+    use crate::game::Facts;
+    // The same start and the same move, one record in each scheme.
+    let ludii = Position::start(Coords::Ludii, None);
+    let ap = Position::start(Coords::AbstractPlay, None);
+    let in_ludii = Iqishiqi::parse_move(&ludii, "H9/H7").unwrap();
+    let in_ap = Iqishiqi::parse_move(&ap, "i7/g8").unwrap();
+    let (mut after_l, mut after_a) = (ludii.clone(), ap.clone());
+    Iqishiqi::play(&mut after_l, &in_ludii).unwrap();
+    Iqishiqi::play(&mut after_a, &in_ap).unwrap();
+    assert_ne!(
+        after_l.write(),
+        after_a.write(),
+        "written in their own labels"
+    );
+    assert_eq!(
+        Iqishiqi::standard_position(&after_l),
+        Iqishiqi::standard_position(&after_a)
+    );
+    assert_eq!(Iqishiqi::standard(&ludii, &in_ludii, &after_l), "H9/H7");
+    assert_eq!(Iqishiqi::standard(&ap, &in_ap, &after_a), "H9/H7");
+    // A drop alone is spelled with its destination.
+    let drop = Iqishiqi::parse_move(&ludii, "H9").unwrap();
+    assert_eq!(Iqishiqi::standard(&ludii, &drop, &after_l), "H9/H7");
+    // A user's turn is read in both schemes, either case, whatever the
+    // game's own labels.
+    let h9 = "H9/H7".to_string();
+    for (pos, text) in [
+        (&ludii, "i7/g8"),
+        (&ap, "I7/G8"),
+        (&ludii, "H9/H7"),
+        (&ap, "h9/h7"),
+    ] {
+        assert!(Iqishiqi::readings(pos, text).contains(&h9), "{text}");
+    }
+    assert!(Iqishiqi::readings(&ludii, "z1/z2").is_empty());
+    assert_eq!(Iqishiqi::NAMING, ["Coords"]);
 }
 
 #[test]
