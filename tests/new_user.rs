@@ -296,7 +296,7 @@ fn the_readme_installs_pandas_where_it_calls_to_pandas() {
         .find(|l| l.starts_with("pandas = "))
         .expect("python/pyproject.toml has a `pandas` extra");
     assert!(extra.contains("\"pandas"), "{extra}");
-    for doc in ["README.md", "docs/python.md"] {
+    for doc in ["README.md", "docs/python.md", "python/README.md"] {
         let text = fs::read_to_string(root().join(doc)).unwrap();
         let Some(call) = text.find(".to_pandas()") else {
             continue;
