@@ -54,14 +54,38 @@ pub fn install() {
 fn clean_up_and_exit(sig: libc::c_int) -> ! {
     let list = list();
     for (_, path, dir) in list.iter() {
-        let _ = match dir {
-            true => std::fs::remove_dir_all(path),
-            false => std::fs::remove_file(path),
-        };
+        match dir {
+            true => remove_folder(path),
+            false => {
+                let _ = std::fs::remove_file(path);
+            }
+        }
     }
     // SAFETY: ends the process at once, as the signal would have; the
     // list stays locked until then.
     unsafe { libc::_exit(128 + sig) }
+}
+
+/// Removes a folder other threads may still be writing into: it is moved
+/// aside first (a file they then create by its old path fails), then
+/// removed, again while something they had open still lands in it.
+#[cfg(unix)]
+fn remove_folder(path: &std::path::Path) {
+    let mut aside = path.as_os_str().to_owned();
+    aside.push(".removing");
+    let aside = std::path::PathBuf::from(aside);
+    let target = match std::fs::rename(path, &aside) {
+        Ok(()) => aside.as_path(),
+        Err(_) => path,
+    };
+    for _ in 0..100 {
+        match std::fs::remove_dir_all(target) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                std::thread::sleep(std::time::Duration::from_millis(1))
+            }
+            _ => return,
+        }
+    }
 }
 
 /// A temporary on the list; taken off when dropped (after the temporary
