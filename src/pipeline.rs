@@ -87,23 +87,7 @@ where
     let mut chunks = ChunkReader::new(input);
     // The first batch is read here: an input that ends within it is mapped
     // on this thread.
-    let mut first = Vec::new();
-    let mut bytes = 0;
-    let mut error = None;
-    let mut more = jobs > 1;
-    while more && bytes < BATCH_BYTES && first.len() < BATCH_CHUNKS {
-        match chunks.next() {
-            Some(Ok(c)) => {
-                bytes += c.bytes.len();
-                first.push(c);
-            }
-            Some(Err(e)) => {
-                error = Some(e);
-                more = false;
-            }
-            None => more = false,
-        }
-    }
+    let (first, error, more) = first_batch(&mut chunks, jobs);
     if !more {
         let rest = if jobs > 1 { None } else { Some(chunks) };
         let read = first.into_iter().map(Ok).chain(rest.into_iter().flatten());
@@ -128,32 +112,11 @@ where
         // A worker is started with each batch, up to `jobs` of them.
         let spawn_worker = {
             let (work_rx, done_tx, map) = (work_rx.clone(), done_tx.clone(), &map);
-            move || -> io::Result<()> {
-                let (work_rx, done_tx) = (work_rx.clone(), done_tx.clone());
-                let worker = std::thread::Builder::new().name("gamerec-worker".into());
-                worker.spawn_scoped(scope, move || {
-                    for (seq, batch) in work_rx {
-                        let mapped = batch
-                            .into_iter()
-                            .map(|c| {
-                                let t = map(&c);
-                                (c, t)
-                            })
-                            .collect();
-                        if done_tx.send((seq, mapped)).is_err() {
-                            return;
-                        }
-                    }
-                })?;
-                Ok(())
-            }
+            move || start_worker(scope, &work_rx, &done_tx, map)
         };
         let reader = std::thread::Builder::new().name("gamerec-reader".into());
         let (spawn_error_tx, spawn_error_rx) = bounded::<io::Error>(1);
         reader.spawn_scoped(scope, move || {
-            let mut seq = 0;
-            let mut batch = Vec::new();
-            let mut bytes = 0;
             let mut workers = 0;
             let mut send = |batch: Vec<Chunk>, seq: &mut usize| {
                 if workers < jobs {
@@ -177,30 +140,7 @@ where
                 *seq += 1;
                 true
             };
-            if !send(first, &mut seq) {
-                return;
-            }
-            for chunk in chunks {
-                match chunk {
-                    Ok(c) => {
-                        bytes += c.bytes.len();
-                        batch.push(c);
-                        if bytes >= BATCH_BYTES || batch.len() >= BATCH_CHUNKS {
-                            bytes = 0;
-                            if !send(std::mem::take(&mut batch), &mut seq) {
-                                return;
-                            }
-                        }
-                    }
-                    Err(e) => {
-                        if send(batch, &mut seq) {
-                            let _ = error_tx.send((seq, e));
-                        }
-                        return;
-                    }
-                }
-            }
-            send(batch, &mut seq);
+            cut_batches(first, chunks, &mut send, &error_tx);
         })?;
         drop((work_rx, done_tx));
         // Results arrive in any order; they are handed on in sequence.
@@ -224,6 +164,100 @@ where
         budget.stop();
         result
     })
+}
+
+/// Hands `first`, then the rest of `chunks` cut into batches, to `send`,
+/// numbered (it says `false` once the receiving side has stopped); a read
+/// error goes to `error_tx` after the batch before it.
+fn cut_batches<R: BufRead>(
+    first: Vec<Chunk>,
+    chunks: ChunkReader<R>,
+    send: &mut dyn FnMut(Vec<Chunk>, &mut usize) -> bool,
+    error_tx: &crossbeam_channel::Sender<(usize, io::Error)>,
+) {
+    let mut seq = 0;
+    if !send(first, &mut seq) {
+        return;
+    }
+    let (mut batch, mut bytes) = (Vec::new(), 0);
+    for chunk in chunks {
+        match chunk {
+            Ok(c) => {
+                bytes += c.bytes.len();
+                batch.push(c);
+                if bytes >= BATCH_BYTES || batch.len() >= BATCH_CHUNKS {
+                    bytes = 0;
+                    if !send(std::mem::take(&mut batch), &mut seq) {
+                        return;
+                    }
+                }
+            }
+            Err(e) => {
+                if send(batch, &mut seq) {
+                    let _ = error_tx.send((seq, e));
+                }
+                return;
+            }
+        }
+    }
+    send(batch, &mut seq);
+}
+
+/// Reads the first batch (none with one job): the chunks, the read error
+/// that ended it, and whether the input goes on past it.
+fn first_batch<R: BufRead>(
+    chunks: &mut ChunkReader<R>,
+    jobs: usize,
+) -> (Vec<Chunk>, Option<io::Error>, bool) {
+    let mut first = Vec::new();
+    let mut bytes = 0;
+    let mut error = None;
+    let mut more = jobs > 1;
+    while more && bytes < BATCH_BYTES && first.len() < BATCH_CHUNKS {
+        match chunks.next() {
+            Some(Ok(c)) => {
+                bytes += c.bytes.len();
+                first.push(c);
+            }
+            Some(Err(e)) => {
+                error = Some(e);
+                more = false;
+            }
+            None => more = false,
+        }
+    }
+    (first, error, more)
+}
+
+/// Starts a worker thread that maps the batches it receives and sends
+/// them back numbered, until either channel closes.
+fn start_worker<'scope, T, M>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    work_rx: &crossbeam_channel::Receiver<(usize, Vec<Chunk>)>,
+    done_tx: &crossbeam_channel::Sender<(usize, Vec<(Chunk, T)>)>,
+    map: &'scope M,
+) -> io::Result<()>
+where
+    T: Send + 'scope,
+    M: Fn(&Chunk) -> T + Sync,
+{
+    let (work_rx, done_tx) = (work_rx.clone(), done_tx.clone());
+    let worker = std::thread::Builder::new().name("gamerec-worker".into());
+    worker.spawn_scoped(scope, move || {
+        for (seq, batch) in work_rx {
+            let mapped = batch
+                .into_iter()
+                .map(|c| {
+                    let t = map(&c);
+                    (c, t)
+                })
+                .collect();
+            if done_tx.send((seq, mapped)).is_err() {
+                return;
+            }
+        }
+    })?;
+    Ok(())
 }
 
 /// Hands the mapped batches to `each` in sequence as they arrive (in any

@@ -17,6 +17,16 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// `gamerec view RECORD -o PAGE`.
+fn view(record: &Path, page: &Path) -> assert_cmd::assert::Assert {
+    gamerec()
+        .arg("view")
+        .arg(record)
+        .arg("-o")
+        .arg(page)
+        .assert()
+}
+
 /// Runs tests/browser/view.py on `page` in Chromium with `args` (PRESSES
 /// DEST SCREENSHOT, or `tags - SCREENSHOT`): what it read from the page.
 fn view_py(page: &Path, args: &[&std::ffi::OsStr]) -> serde_json::Value {
@@ -51,13 +61,7 @@ fn the_viewer_replays_a_game_in_headless_chromium() {
     let game = root().join("fixtures/oshi/points-win.grec");
     let dir = tempfile::tempdir().unwrap();
     let page = dir.path().join("view.html");
-    gamerec()
-        .arg("view")
-        .arg(&game)
-        .arg("-o")
-        .arg(&page)
-        .assert()
-        .success();
+    view(&game, &page).success();
     // The game's own plies: how many, and where ply 3 goes.
     let each = gamerec()
         .arg("moves")
@@ -105,13 +109,7 @@ fn every_injection_in_a_tag_shows_as_text_and_runs_nothing() {
     let record = dir.path().join("inject.grec");
     std::fs::write(&record, hostile_inputs::injection_record()).unwrap();
     let page = dir.path().join("inject.html");
-    gamerec()
-        .arg("view")
-        .arg(&record)
-        .arg("-o")
-        .arg(&page)
-        .assert()
-        .success();
+    view(&record, &page).success();
     let shot = dir.path().join("inject.png");
     let seen = view_py(&page, &["tags".as_ref(), "-".as_ref(), shot.as_ref()]);
     assert_eq!(seen["games"], 1, "{seen}");
@@ -158,13 +156,7 @@ fn the_viewer_keeps_its_buttons_still_shows_the_whole_move_list_and_the_refused_
     let record = dir.path().join("bad.grec");
     std::fs::write(&record, bad).unwrap();
     let page = dir.path().join("bad.html");
-    gamerec()
-        .arg("view")
-        .arg(&record)
-        .arg("-o")
-        .arg(&page)
-        .assert()
-        .code(1);
+    view(&record, &page).code(1);
     let shot = dir.path().join("layout.png");
     let seen = view_py(&page, &["layout".as_ref(), "-".as_ref(), shot.as_ref()]);
     let plies: usize = seen["ply"]

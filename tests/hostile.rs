@@ -5,53 +5,16 @@
 //! them against another build (an older one fails them). The peak-memory
 //! checks of the bombs are in tests/memory.rs.
 
+#[path = "common/run.rs"]
+mod run;
+use run::{bin, generate, run_in};
 use std::fs;
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 #[path = "common/hostile.rs"]
 mod hostile_inputs;
 use hostile_inputs::{injection_record, lz_bomb, INJECTIONS};
-
-fn bin() -> PathBuf {
-    std::env::var_os("GAMEREC_BIN")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_gamerec")))
-}
-
-/// Runs gamerec in `dir` with `args`: (exit code, stdout, stderr).
-fn run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(bin())
-        .current_dir(dir)
-        .args(args)
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-/// `count` generated games of `game` in `path`.
-fn generate(dir: &Path, game: &str, count: u32, path: &str) {
-    let (code, _, err) = run_in(
-        dir,
-        &[
-            "gen",
-            "--game",
-            game,
-            "--count",
-            &count.to_string(),
-            "-o",
-            path,
-        ],
-    );
-    assert_eq!(code, 0, "{err}");
-}
 
 // Item 1: an input destroyed with exit 0.
 

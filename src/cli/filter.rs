@@ -217,6 +217,61 @@ struct Picked {
 /// What the options select, checked: the output format, what to look for
 /// while a game is replayed, and the criteria a game must meet; `None`
 /// when an option is wrong (said).
+/// What `map` needs to pick a game, on any thread.
+struct Picker<'a> {
+    probe: &'a Probe,
+    criteria: &'a Criteria,
+    to: Option<To>,
+    /// Whether matching games (`-o`) and the rest (`--rest`) are written.
+    want_out: bool,
+    want_rest: bool,
+}
+
+impl Picker<'_> {
+    /// Judges a game as it is read: whether it matches, and (when it goes
+    /// to an output) the form it is written in.
+    fn pick(
+        &self,
+        file: &str,
+        format: Format,
+        chunk: Option<&Chunk>,
+        game: &mut dyn ReadGame<'_>,
+        rules: Result<&'static dyn AnyGame, Problem>,
+    ) -> Picked {
+        let repairs = game.repairs().to_vec();
+        let parsed = game.record();
+        let record = &parsed.record;
+        let known = rules.as_ref().ok().copied();
+        let title = (!repairs.is_empty())
+            .then(|| record.title(known.map_or(["", ""], |r| r.sides())))
+            .flatten();
+        let examined = match known {
+            Some(r) => r.examine(
+                &mut RecordSource::new(record, parsed.error.clone()),
+                self.probe,
+            ),
+            None => Examined {
+                error: rules.as_ref().err().cloned(),
+                span: record.span,
+                ..Examined::default()
+            },
+        };
+        let matched = self.criteria.holds(known, &record.tags, &examined);
+        let wanted = if matched {
+            self.want_out
+        } else {
+            self.want_rest
+        };
+        let out = wanted.then(|| written(file, format, chunk, &parsed, rules, self.to));
+        Picked {
+            matched,
+            out,
+            repairs,
+            title,
+        }
+    }
+}
+
 fn selection(args: &Args) -> Option<(Option<To>, Probe, Criteria)> {
     let to = match args.to.as_deref().map(To::named) {
         None => None,
@@ -310,38 +365,20 @@ pub fn run(args: Args) {
     let Ok(mut rest) = second(args.rest.as_deref(), &output, &sources, to) else {
         return;
     };
-    let want_rest = rest.is_some();
-    let want_out = out.is_some();
     let progress = Progress::for_sources(&sources, args.quiet || output.is_terminal());
+    let picker = Picker {
+        probe: &probe,
+        criteria: &criteria,
+        to,
+        want_out: out.is_some(),
+        want_rest: rest.is_some(),
+    };
     let map = |file: &str,
                format: Format,
                chunk: Option<&Chunk>,
                game: &mut dyn ReadGame<'_>,
                rules: Result<&'static dyn AnyGame, Problem>| {
-        let repairs = game.repairs().to_vec();
-        let parsed = game.record();
-        let record = &parsed.record;
-        let known = rules.as_ref().ok().copied();
-        let title = (!repairs.is_empty())
-            .then(|| record.title(known.map_or(["", ""], |r| r.sides())))
-            .flatten();
-        let examined = match known {
-            Some(r) => r.examine(&mut RecordSource::new(record, parsed.error.clone()), &probe),
-            None => Examined {
-                error: rules.as_ref().err().cloned(),
-                span: record.span,
-                ..Examined::default()
-            },
-        };
-        let matched = criteria.holds(known, &record.tags, &examined);
-        let wanted = if matched { want_out } else { want_rest };
-        let out = wanted.then(|| written(file, format, chunk, &parsed, rules, to));
-        Picked {
-            matched,
-            out,
-            repairs,
-            title,
-        }
+        picker.pick(file, format, chunk, game, rules)
     };
     let mut repaired = Repaired::default();
     let (mut games, mut matched) = (0usize, 0usize);
@@ -377,13 +414,18 @@ pub fn run(args: Args) {
     };
     let read = read_all_formats(sources, &args.input, &opts, &progress, map, each);
     progress.finish();
-    let mut result = read.map(|_| ());
-    if let Some(sink) = out {
-        result = result.and_then(|()| sink.finish());
-    }
-    if let Some(sink) = rest {
-        result = result.and_then(|()| sink.finish());
-    }
+    let written = read
+        .map(|_| ())
+        .and_then(|()| out.map_or(Ok(()), Sink::finish))
+        .and_then(|()| rest.map_or(Ok(()), Sink::finish));
+    finish(&args, written, matched, games, &repaired);
+}
+
+/// Says how the run went: the count (`--count`), the error if any, the
+/// matches (exit code 1 when none: an empty input or an invalid game is no
+/// error here).
+fn finish(args: &Args, written: io::Result<()>, matched: usize, games: usize, repaired: &Repaired) {
+    let mut result = written;
     if args.count {
         result = result.and_then(|()| {
             let mut stdout = io::stdout().lock();
@@ -391,8 +433,6 @@ pub fn run(args: Args) {
         });
     }
     messages::finished(result);
-    // Exit code 1 says that no game matched (an empty input or an invalid
-    // game is no error here).
     messages::set_not_found(matched == 0);
     if !args.quiet && !args.count {
         let repaired = match args.lenient.on() {

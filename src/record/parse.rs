@@ -419,15 +419,7 @@ impl<'a> Reader<'a> {
         turn: &mut Option<TurnToken<'a>>,
     ) -> Result<Option<Read>, Box<Problem>> {
         if m.after_result {
-            // Comments right after the result token still belong to the game.
-            let save = self.pos;
-            self.skip_blank();
-            if self.peek() != Some(b'{') {
-                self.pos = save;
-                return Ok(None);
-            }
-            let c = self.comment()?;
-            return Ok(Some(Read::Comment(c)));
+            return self.after_result();
         }
         loop {
             self.skip_blank();
@@ -446,24 +438,7 @@ impl<'a> Reader<'a> {
                     }
                     return Ok(Some(Read::Comment(c)));
                 }
-                Some(b'[') => {
-                    return fail(
-                        self.error_at(
-                            Code::TagInMovetext,
-                            "a tag pair cannot stand inside the movetext; a new game's tag \
-                         section starts on a line of its own"
-                                .into(),
-                            at,
-                        ),
-                    )
-                }
-                Some(b'}') => {
-                    return fail(self.error_at(
-                        Code::StrayBrace,
-                        "`}` without a `{` opening a comment".into(),
-                        at,
-                    ))
-                }
+                Some(b @ (b'[' | b'}')) => return fail(self.misplaced(b, at)),
                 Some(_) => {
                     let end = self.token_end(self.pos);
                     let token = &self.src[self.pos..end];
@@ -496,30 +471,8 @@ impl<'a> Reader<'a> {
                         });
                         return Ok(Some(Read::Turn));
                     };
-                    let number_span = Span::new(at, at + digits.len() + dots);
-                    // ASCII digits (checked by `move_number`); too many
-                    // for a u64 is a number no game reaches, which the
-                    // replay reports at its ply.
-                    let value = digits.iter().try_fold(0u64, |n, d| {
-                        n.checked_mul(10)?.checked_add(u64::from(d - b'0'))
-                    });
-                    if dots != 1 && dots != 3 {
-                        return fail(Problem {
-                            code: Code::MalformedMoveNumber,
-                            message: "a move number is written `N.` before the first mover's \
-                                      turn or `N...` before the second mover's"
-                                .into(),
-                            span: number_span,
-                            token: self.token_text_boxed(number_span),
-                            ..Default::default()
-                        });
-                    }
-                    let n = MoveNumber {
-                        number: value.unwrap_or(u64::MAX),
-                        second: dots == 3,
-                        too_large: value.is_none(),
-                        span: number_span,
-                    };
+                    let n = self.move_number_at(at, digits, dots)?;
+                    let number_span = n.span;
                     if m.pending_number.is_some() {
                         return fail(self.dangling(m.pending_number, ""));
                     }
@@ -543,6 +496,72 @@ impl<'a> Reader<'a> {
                 }
             }
         }
+    }
+
+    /// Comments right after the result token still belong to the game:
+    /// one is read if it comes next, else the movetext has ended.
+    #[cold]
+    fn after_result(&mut self) -> Result<Option<Read>, Box<Problem>> {
+        let save = self.pos;
+        self.skip_blank();
+        if self.peek() != Some(b'{') {
+            self.pos = save;
+            return Ok(None);
+        }
+        let c = self.comment()?;
+        Ok(Some(Read::Comment(c)))
+    }
+
+    /// A `[` or `}` where a token should start.
+    #[cold]
+    fn misplaced(&self, byte: u8, at: usize) -> Problem {
+        match byte {
+            b'[' => self.error_at(
+                Code::TagInMovetext,
+                "a tag pair cannot stand inside the movetext; a new game's tag section \
+                 starts on a line of its own"
+                    .into(),
+                at,
+            ),
+            _ => self.error_at(
+                Code::StrayBrace,
+                "`}` without a `{` opening a comment".into(),
+                at,
+            ),
+        }
+    }
+
+    /// The move number of `digits` and `dots` at `at`: `N.` or `N...`.
+    /// ASCII digits (checked by `move_number`); too many for a u64 is a
+    /// number no game reaches, which the replay reports at its ply.
+    #[inline]
+    fn move_number_at(
+        &self,
+        at: usize,
+        digits: &[u8],
+        dots: usize,
+    ) -> Result<MoveNumber, Box<Problem>> {
+        let number_span = Span::new(at, at + digits.len() + dots);
+        let value = digits.iter().try_fold(0u64, |n, d| {
+            n.checked_mul(10)?.checked_add(u64::from(d - b'0'))
+        });
+        if dots != 1 && dots != 3 {
+            return fail(Problem {
+                code: Code::MalformedMoveNumber,
+                message: "a move number is written `N.` before the first mover's turn or \
+                          `N...` before the second mover's"
+                    .into(),
+                span: number_span,
+                token: self.token_text_boxed(number_span),
+                ..Default::default()
+            });
+        }
+        Ok(MoveNumber {
+            number: value.unwrap_or(u64::MAX),
+            second: dots == 3,
+            too_large: value.is_none(),
+            span: number_span,
+        })
     }
 
     /// A move number with no turn after it.

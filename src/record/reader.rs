@@ -252,39 +252,11 @@ impl Splitter {
         let mut consumed = 0;
         let mut out = None;
         while consumed < data.len() {
-            // Fast path: inside a line of movetext only `{`, `[` and the
-            // line's end matter, inside a comment only `}` and the line's
-            // end; the bytes before them are copied in one go.
-            let skip = match self.state {
-                State::Normal if !self.only_blank_on_line && self.seen_movetext => {
-                    memchr::memchr3(b'{', b'[', b'\n', &data[consumed..])
-                }
-                State::Comment => memchr::memchr2(b'}', b'\n', &data[consumed..]),
-                // Inside a tag pair: quotes, escapes, the closing bracket
-                // and the line's end.
-                State::Tag {
-                    quoted: true,
-                    escaped: false,
-                } => memchr::memchr3(b'"', b'\\', b'\n', &data[consumed..]),
-                State::Tag { quoted: false, .. } => {
-                    memchr::memchr3(b'"', b']', b'\n', &data[consumed..])
-                }
-                _ => Some(0),
-            }
-            .unwrap_or(data.len() - consumed);
+            // Fast path: the bytes before the next one that matters are
+            // copied in one go.
+            let skip = self.run_length(&data[consumed..]);
             if skip > 0 && self.fast {
-                // Past the cap only the current line's first bytes are kept
-                // (for the boundary checks), but the run is skipped in one
-                // go all the same.
-                let keep = if !self.truncated && self.buf.len() + skip < MAX_RECORD_BYTES {
-                    Some(skip)
-                } else if self.truncated {
-                    let line = self.buf.len() - self.line_start.min(self.buf.len());
-                    Some(skip.min(MAX_LINE_KEPT.saturating_sub(line)))
-                } else {
-                    None
-                };
-                if let Some(keep) = keep {
+                if let Some(keep) = self.kept(skip) {
                     self.buf.extend_from_slice(&data[consumed..consumed + keep]);
                     self.pos += skip;
                     consumed += skip;
@@ -296,66 +268,7 @@ impl Splitter {
             {
                 self.slow_steps += 1;
             }
-            match self.state {
-                State::Normal => match b {
-                    b'[' if self.only_blank_on_line && self.seen_movetext => {
-                        let at = self.line_start;
-                        out = Some(self.split_at(at));
-                        // This `[` starts the new chunk's tag section.
-                        self.state = State::Tag {
-                            quoted: false,
-                            escaped: false,
-                        };
-                        self.only_blank_on_line = false;
-                    }
-                    b'[' => {
-                        self.state = State::Tag {
-                            quoted: false,
-                            escaped: false,
-                        };
-                        self.only_blank_on_line = false;
-                    }
-                    b'{' => {
-                        self.state = State::Comment;
-                        self.seen_movetext = true;
-                        self.only_blank_on_line = false;
-                    }
-                    b' ' | b'\t' | b'\r' | b'\n' => {}
-                    0xEF | 0xBB | 0xBF if self.pos < 3 => {} // byte order mark
-                    _ => {
-                        self.seen_movetext = true;
-                        self.only_blank_on_line = false;
-                    }
-                },
-                State::Tag { quoted, escaped } => {
-                    self.state = match (b, quoted, escaped) {
-                        (b'\n', _, _) => State::Normal,
-                        (_, true, true) => State::Tag {
-                            quoted: true,
-                            escaped: false,
-                        },
-                        (b'\\', true, false) => State::Tag {
-                            quoted: true,
-                            escaped: true,
-                        },
-                        (b'"', q, _) => State::Tag {
-                            quoted: !q,
-                            escaped: false,
-                        },
-                        (b']', false, _) => State::Normal,
-                        _ => self.state,
-                    };
-                }
-                State::Comment => {
-                    if b == b'}' {
-                        self.state = State::Normal;
-                    } else if b == b'\n' && is_tag_line(&self.buf[self.line_start..]) {
-                        let at = self.line_start;
-                        out = Some(self.split_at(at));
-                        self.state = State::Normal;
-                    }
-                }
-            }
+            out = self.step(b);
             self.push(b);
             self.pos += 1;
             consumed += 1;
@@ -367,6 +280,112 @@ impl Splitter {
             }
         }
         (consumed, out)
+    }
+
+    /// How many bytes at the start of `data` can be copied in one go: in
+    /// movetext only `{`, `[` and the line's end matter, inside a comment
+    /// only `}` and the line's end, inside a tag pair quotes, escapes, the
+    /// closing bracket and the line's end.
+    #[inline]
+    fn run_length(&self, data: &[u8]) -> usize {
+        match self.state {
+            State::Normal if !self.only_blank_on_line && self.seen_movetext => {
+                memchr::memchr3(b'{', b'[', b'\n', data)
+            }
+            State::Comment => memchr::memchr2(b'}', b'\n', data),
+            // Inside a tag pair: quotes, escapes, the closing bracket
+            // and the line's end.
+            State::Tag {
+                quoted: true,
+                escaped: false,
+            } => memchr::memchr3(b'"', b'\\', b'\n', data),
+            State::Tag { quoted: false, .. } => memchr::memchr3(b'"', b']', b'\n', data),
+            _ => Some(0),
+        }
+        .unwrap_or(data.len())
+    }
+
+    /// How much of a run of `skip` bytes is kept: all of it under the cap;
+    /// past it only the current line's first bytes (for the boundary
+    /// checks); `None`: the run is not taken in one go.
+    #[inline]
+    fn kept(&self, skip: usize) -> Option<usize> {
+        if !self.truncated && self.buf.len() + skip < MAX_RECORD_BYTES {
+            Some(skip)
+        } else if self.truncated {
+            let line = self.buf.len() - self.line_start.min(self.buf.len());
+            Some(skip.min(MAX_LINE_KEPT.saturating_sub(line)))
+        } else {
+            None
+        }
+    }
+
+    /// Moves the state past byte `b`; a chunk boundary found here gives the
+    /// finished chunk.
+    #[inline]
+    fn step(&mut self, b: u8) -> Option<Chunk> {
+        let mut out = None;
+        match self.state {
+            State::Normal => match b {
+                b'[' if self.only_blank_on_line && self.seen_movetext => {
+                    let at = self.line_start;
+                    out = Some(self.split_at(at));
+                    // This `[` starts the new chunk's tag section.
+                    self.state = State::Tag {
+                        quoted: false,
+                        escaped: false,
+                    };
+                    self.only_blank_on_line = false;
+                }
+                b'[' => {
+                    self.state = State::Tag {
+                        quoted: false,
+                        escaped: false,
+                    };
+                    self.only_blank_on_line = false;
+                }
+                b'{' => {
+                    self.state = State::Comment;
+                    self.seen_movetext = true;
+                    self.only_blank_on_line = false;
+                }
+                b' ' | b'\t' | b'\r' | b'\n' => {}
+                0xEF | 0xBB | 0xBF if self.pos < 3 => {} // byte order mark
+                _ => {
+                    self.seen_movetext = true;
+                    self.only_blank_on_line = false;
+                }
+            },
+            State::Tag { quoted, escaped } => {
+                self.state = match (b, quoted, escaped) {
+                    (b'\n', _, _) => State::Normal,
+                    (_, true, true) => State::Tag {
+                        quoted: true,
+                        escaped: false,
+                    },
+                    (b'\\', true, false) => State::Tag {
+                        quoted: true,
+                        escaped: true,
+                    },
+                    (b'"', q, _) => State::Tag {
+                        quoted: !q,
+                        escaped: false,
+                    },
+                    (b']', false, _) => State::Normal,
+                    _ => self.state,
+                };
+            }
+            State::Comment => {
+                if b == b'}' {
+                    self.state = State::Normal;
+                } else if b == b'\n' && is_tag_line(&self.buf[self.line_start..]) {
+                    let at = self.line_start;
+                    out = Some(self.split_at(at));
+                    self.state = State::Normal;
+                }
+            }
+        }
+        out
     }
 }
 
