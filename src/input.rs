@@ -83,6 +83,21 @@ impl Format {
             other => registry::find_site(other).map(Format::Site),
         }
     }
+
+    /// Every input format's name and what it is, in the order help texts
+    /// and errors list them (`auto` is the front ends' own).
+    pub fn all() -> Vec<(&'static str, &'static str)> {
+        let mut all = vec![
+            ("text", "The record format"),
+            ("json", "A gamerec JSON document"),
+            ("jsonl", "gamerec JSON Lines"),
+            ("parquet", "A gamerec Parquet games table"),
+        ];
+        all.extend(registry::sites().map(|s| (s.format().name, s.format().title)));
+        all.push((records::NAME, records::TITLE));
+        all.push((links::NAME, links::TITLE));
+        all
+    }
 }
 
 fn first_token(head: &[u8]) -> &[u8] {

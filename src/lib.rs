@@ -36,7 +36,9 @@ pub mod decode;
 pub mod problem;
 // The envelope, and cutting an input into records:
 pub mod pipeline;
+// How problems are shown:
 pub mod record;
+pub mod report;
 // Seeded random streams:
 pub mod random;
 // The seam a game implements, and the games:
@@ -59,6 +61,8 @@ pub mod sites;
 pub mod stats;
 // Every input format:
 pub mod input;
+// Every output format, and one game converted to it:
+pub mod target;
 // Whole inputs, as every front end opens them:
 pub mod sources;
 

@@ -39,6 +39,8 @@ pub trait AnyGame: Sync {
     fn aliases(&self) -> &'static [&'static str];
     /// The side tags, first-named side first.
     fn sides(&self) -> [&'static str; 2];
+    /// The tags the game's settings are read from (`Rules::SETTINGS`).
+    fn settings(&self) -> &'static [&'static str];
     /// How this game's movetext is tokenised.
     fn style(&self) -> MovetextStyle;
     /// Replays the record and judges its result (`validate`).
@@ -244,6 +246,10 @@ impl<G: Facts + Picture> AnyGame for Registered<G> {
 
     fn sides(&self) -> [&'static str; 2] {
         G::SIDES
+    }
+
+    fn settings(&self) -> &'static [&'static str] {
+        G::SETTINGS
     }
 
     fn style(&self) -> MovetextStyle {

@@ -1,9 +1,24 @@
 //! The crate's shape, checked from its source (as rust-analyzer's tidy tests
-//! do): the library's modules depend one way, down the layers ARCHITECTURE.md
-//! describes; and no code outside `src/games/` and the registry names a
-//! game or a site notation, so a new game is its folder plus its registry
-//! line.
+//! do):
+//! - the library's modules depend one way, down the layers ARCHITECTURE.md
+//!   describes, however a path is written (a `use` tree grouped or nested,
+//!   `super::`, `self::`, a path written in full in code, an import placed
+//!   after a test module);
+//! - no code outside `src/games/` and the registry names a game, a site
+//!   notation or a game's settings tag (the command line and the Python
+//!   package included);
+//! - no command file of the command line (a file whose `Args` the command
+//!   enum holds) uses another command's file, no
+//!   two of its files use each other, and nothing outside `src/` compiles a
+//!   file of `src/` in with `#[path]`.
+//!
+//! A self-test copies the tree, puts each kind of violation into the copy,
+//! and must see every one of them reported.
 
+#[path = "architecture/source.rs"]
+mod source;
+
+use source::Code;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -13,7 +28,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&[&str]] = &[
     &["problem", "decode"],
     &["record"],
-    &["pipeline", "random"],
+    &["pipeline", "random", "report"],
     &["game"],
     &["games"],
     &["replay", "perft"],
@@ -21,7 +36,7 @@ const LAYERS: &[&[&str]] = &[
     &["gen"],
     &["registry"],
     &["archive", "stats", "sites"],
-    &["input"],
+    &["input", "target"],
     &["sources"],
 ];
 
@@ -29,8 +44,47 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// Which program a file belongs to.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Crate {
+    Library,
+    Cli,
+    Python,
+    Fuzz,
+}
+
+/// A source file as the checks read it.
+struct File {
+    /// The path from the tree's root, with `/`.
+    rel: String,
+    krate: Crate,
+    /// The file's module path in its crate (the crate root is empty).
+    module: Vec<String>,
+    /// The code, comments blanked and test code cut.
+    code: Code,
+}
+
+impl File {
+    /// The library's top-level module the file is in (`None` for the
+    /// crate root).
+    fn top(&self) -> Option<&str> {
+        match self.krate {
+            Crate::Library => self.module.first().map(String::as_str),
+            _ => None,
+        }
+    }
+
+    /// A file of unit tests only (`tests.rs` of a module, the test kit).
+    fn is_tests(&self) -> bool {
+        self.rel.ends_with("/tests.rs") || self.rel.ends_with("/testkit.rs")
+    }
+}
+
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in fs::read_dir(dir).unwrap() {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries {
         let path = entry.unwrap().path();
         if path.is_dir() {
             rust_files(&path, out);
@@ -40,110 +94,158 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The library's files, each with its top-level module (`None`: the crate
-/// root or the binary's command line, which sit above every layer).
-fn library_files() -> Vec<(Option<String>, PathBuf)> {
-    let src = root().join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    files.sort();
-    files
-        .into_iter()
-        .map(|path| {
-            let rel = path.strip_prefix(&src).unwrap();
-            let first = rel.components().next().unwrap().as_os_str();
-            let first = first.to_str().unwrap().trim_end_matches(".rs").to_string();
-            let module = match first.as_str() {
-                "lib" | "main" | "cli" => None,
-                _ => Some(first),
-            };
-            (module, path)
-        })
-        .collect()
+/// A file's module path from its crate's source folder: `convert/text.rs`
+/// is `convert::text`, a `mod.rs` is its folder, the crate roots are empty.
+fn module_path(rel_to_src: &Path) -> Vec<String> {
+    let mut parts: Vec<String> = rel_to_src
+        .iter()
+        .map(|p| p.to_str().unwrap().trim_end_matches(".rs").to_string())
+        .collect();
+    if parts.last().is_some_and(|p| p == "mod") {
+        parts.pop();
+    }
+    if parts.len() == 1 && ["lib", "main"].contains(&parts[0].as_str()) {
+        parts.clear();
+    }
+    parts
 }
 
-/// The code of a file without comments and without its test module at the
-/// end (tests may use any example they like).
-fn code(path: &Path) -> String {
-    let text = fs::read_to_string(path).unwrap();
-    let text = match text.rfind("#[cfg(test)]\nmod tests") {
-        Some(i) => &text[..i],
-        None => &text[..],
-    };
-    let mut out = String::new();
-    for line in text.lines() {
-        let code = match line.find("//") {
-            // A comment after code keeps only the code (a `//` inside a
-            // string literal is left alone).
-            Some(i) if !line[..i].contains('"') => &line[..i],
-            _ => line,
-        };
-        out.push_str(code);
-        out.push('\n');
+/// Every source file of the tree at `root`: the library and the binary
+/// (`src/`), the Python package (`python/src/`), the fuzz crate
+/// (`fuzz/src/`, `fuzz/fuzz_targets/`).
+fn files(root: &Path) -> Vec<File> {
+    let mut out = Vec::new();
+    for (dir, krate) in [
+        ("src", Crate::Library),
+        ("python/src", Crate::Python),
+        ("fuzz/src", Crate::Fuzz),
+        ("fuzz/fuzz_targets", Crate::Fuzz),
+    ] {
+        let base = root.join(dir);
+        let mut paths = Vec::new();
+        rust_files(&base, &mut paths);
+        paths.sort();
+        for path in paths {
+            let inner = path.strip_prefix(&base).unwrap();
+            let mut module = module_path(inner);
+            let mut krate = krate;
+            if krate == Crate::Library
+                && (module.first().is_some_and(|m| m == "cli") || inner == Path::new("main.rs"))
+            {
+                krate = Crate::Cli;
+            }
+            if krate == Crate::Fuzz && dir == "fuzz/fuzz_targets" {
+                module.clear();
+            }
+            let text = fs::read_to_string(&path).unwrap();
+            out.push(File {
+                rel: format!("{dir}/{}", inner.display()),
+                krate,
+                module,
+                code: source::without_tests(&source::read(&text)),
+            });
+        }
     }
     out
 }
 
-/// A file of unit tests only (`tests.rs` of a module, the test kit).
-fn is_test_file(path: &Path) -> bool {
-    path.file_name()
-        .is_some_and(|n| n == "tests.rs" || n == "testkit.rs")
+fn layer_of(module: &str) -> Option<usize> {
+    LAYERS.iter().position(|l| l.contains(&module))
 }
 
-fn layer_of(module: &str) -> usize {
-    LAYERS
-        .iter()
-        .position(|l| l.contains(&module))
-        .unwrap_or_else(|| panic!("module `{module}` is in no layer of tests/architecture.rs"))
-}
-
-#[test]
-fn modules_depend_only_on_lower_layers() {
-    let mut uses: BTreeMap<String, BTreeSet<(String, String)>> = BTreeMap::new();
-    for (module, path) in library_files() {
-        let Some(module) = module else { continue };
-        // Unit tests may use any part of the library.
-        if is_test_file(&path) {
+/// Uses against the layers: a library module naming a module of its own
+/// layer or a higher one.
+fn layering(files: &[File]) -> Vec<String> {
+    let mut wrong = BTreeSet::new();
+    for file in files {
+        let Some(top) = file.top() else { continue };
+        if file.is_tests() {
             continue;
         }
-        let text = code(&path);
-        for (i, _) in text.match_indices("crate::") {
-            let before = text[..i].chars().next_back();
-            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$') {
+        let Some(own) = layer_of(top) else {
+            wrong.insert(format!(
+                "{}: module `{top}` is in no layer of tests/architecture.rs",
+                file.rel
+            ));
+            continue;
+        };
+        for path in source::paths(&file.code, &file.module) {
+            let Some(other) = path.first() else { continue };
+            if other == top {
                 continue;
             }
-            let name: String = text[i + 7..]
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect();
-            let is_macro = text[i + 7 + name.len()..].starts_with('!');
-            if !name.is_empty() && name != module && !is_macro {
-                let file = path.strip_prefix(root()).unwrap().display().to_string();
-                uses.entry(module.clone()).or_default().insert((name, file));
+            if let Some(layer) = layer_of(other) {
+                if layer >= own {
+                    wrong.insert(format!("{}: `{top}` uses `{other}`", file.rel));
+                }
             }
         }
     }
-    let mut wrong = Vec::new();
-    for (module, used) in &uses {
-        for (other, file) in used {
-            if layer_of(other) >= layer_of(module) {
-                wrong.push(format!("{file}: `{module}` uses `{other}`"));
+    wrong.into_iter().collect()
+}
+
+/// The command line's files: a command's file uses no other command's
+/// file, and no two files use each other.
+fn command_line(files: &[File]) -> Vec<String> {
+    let mut wrong = BTreeSet::new();
+    let mut uses: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let cli: Vec<&File> = files
+        .iter()
+        .filter(|f| f.krate == Crate::Cli && f.module.len() == 2)
+        .collect();
+    let names: BTreeSet<&str> = cli.iter().map(|f| f.module[1].as_str()).collect();
+    // The commands are the files whose `Args` the command enum holds
+    // (`Validate(validate::Args)`); the others are what they share.
+    let commands: BTreeSet<&str> = files
+        .iter()
+        .find(|f| f.krate == Crate::Cli && f.module == ["cli"])
+        .map(|f| {
+            names
+                .iter()
+                .copied()
+                .filter(|n| f.code.masked.contains(&format!("({n}::")))
+                .collect()
+        })
+        .unwrap_or_default();
+    for file in cli {
+        let own = &file.module[1];
+        for path in source::paths(&file.code, &file.module) {
+            if path.len() < 2
+                || path[0] != "cli"
+                || &path[1] == own
+                || !names.contains(path[1].as_str())
+            {
+                continue;
+            }
+            let other = &path[1];
+            uses.entry(own.clone()).or_default().insert(other.clone());
+            if commands.contains(own.as_str()) && commands.contains(other.as_str()) {
+                wrong.insert(format!(
+                    "{}: the command `{own}` uses the command `{other}`",
+                    file.rel
+                ));
             }
         }
     }
-    assert!(
-        wrong.is_empty(),
-        "uses against the layers:\n{}",
-        wrong.join("\n")
-    );
-    // The replay knows nothing of what is built on it.
-    let replay = code(&root().join("src/replay.rs"));
-    for upper in ["convert", "gen", "stats", "registry"] {
-        assert!(
-            !replay.contains(&format!("crate::{upper}")),
-            "replay uses {upper}"
-        );
+    for (a, used) in &uses {
+        for b in used {
+            if a < b && uses.get(b).is_some_and(|u| u.contains(a)) {
+                wrong.insert(format!("src/cli: `{a}` and `{b}` use each other"));
+            }
+        }
     }
+    wrong.into_iter().collect()
+}
+
+/// Files outside `src/` compiled in with `#[path]` (the Python package and
+/// the fuzz crate use the library, not copies of the binary's files).
+fn path_includes(files: &[File]) -> Vec<String> {
+    files
+        .iter()
+        .filter(|f| matches!(f.krate, Crate::Python | Crate::Fuzz))
+        .filter(|f| f.code.masked.contains("#[path"))
+        .map(|f| format!("{}: compiles a file in with #[path]", f.rel))
+        .collect()
 }
 
 /// Every name a game or a site notation goes by.
@@ -160,6 +262,18 @@ fn game_names() -> Vec<String> {
     names
 }
 
+/// The tags that hold a game's settings (`Rules::SETTINGS`): only the
+/// game's folder and what reads them from there spell them.
+fn settings_tags() -> Vec<String> {
+    let mut tags: Vec<String> = gamerec::registry::GAMES
+        .iter()
+        .flat_map(|g| g.settings().iter().map(|t| t.to_string()))
+        .collect();
+    tags.sort();
+    tags.dedup();
+    tags
+}
+
 fn names_word(text: &str, name: &str) -> bool {
     let text = text.to_ascii_lowercase();
     let name = name.to_ascii_lowercase();
@@ -170,49 +284,267 @@ fn names_word(text: &str, name: &str) -> bool {
     })
 }
 
+/// Game knowledge outside the games: a game's name (anywhere in code), or
+/// a settings tag written as a string literal.
+fn game_literals(files: &[File], names: &[String], tags: &[String]) -> Vec<String> {
+    let mut found = Vec::new();
+    for file in files {
+        let rel = &file.rel;
+        if rel.starts_with("src/games/") || rel == "src/registry.rs" || file.krate == Crate::Fuzz {
+            continue;
+        }
+        // The sites' file formats name the sites (AbstractPlay, the Garden
+        // Gate), whose game notations share those names; they name no game.
+        let site_file = rel.starts_with("src/sites/");
+        if !site_file {
+            for name in names {
+                if names_word(&file.code.text, name) {
+                    found.push(format!("{rel} names `{name}`"));
+                }
+            }
+        }
+        for tag in tags {
+            if file.code.text.contains(&format!("\"{tag}\"")) {
+                found.push(format!("{rel} spells the settings tag `{tag}`"));
+            }
+        }
+    }
+    found
+}
+
+/// Everything the checks find in the tree at `root`.
+fn check(root: &Path) -> Vec<String> {
+    let files = files(root);
+    let mut all = layering(&files);
+    all.extend(command_line(&files));
+    all.extend(path_includes(&files));
+    all.extend(game_literals(&files, &game_names(), &settings_tags()));
+    all
+}
+
+#[test]
+fn modules_depend_only_on_lower_layers() {
+    let files = files(root());
+    let wrong = layering(&files);
+    assert!(
+        wrong.is_empty(),
+        "uses against the layers:\n{}",
+        wrong.join("\n")
+    );
+    // Every library file is in a layer, and the replay knows nothing of
+    // what is built on it.
+    assert!(files.iter().filter(|f| f.krate == Crate::Library).count() > 50);
+    let replay = files.iter().find(|f| f.rel == "src/replay.rs").unwrap();
+    for path in source::paths(&replay.code, &replay.module) {
+        let first = path.first().map(String::as_str);
+        assert!(
+            !matches!(first, Some("convert" | "gen" | "stats" | "registry")),
+            "replay uses {path:?}"
+        );
+    }
+}
+
+#[test]
+fn command_files_use_no_other_command_and_no_file_circles() {
+    let files = files(root());
+    let mut wrong = command_line(&files);
+    wrong.extend(path_includes(&files));
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 #[test]
 fn only_the_games_and_the_registry_name_a_game() {
     let names = game_names();
     assert!(names.len() >= 5);
-    let mut found = Vec::new();
-    for (_, path) in library_files() {
-        let rel = path.strip_prefix(root()).unwrap().display().to_string();
-        // The sites' file formats name the sites (AbstractPlay, the Garden
-        // Gate), whose game notations share those names; they name no game.
-        if rel.starts_with("src/games/")
-            || rel == "src/registry.rs"
-            || rel.starts_with("src/sites/")
-        {
-            continue;
-        }
-        let text = code(&path);
-        for name in &names {
-            if names_word(&text, name) {
-                found.push(format!("{rel} names `{name}`"));
-            }
-        }
-    }
+    let tags = settings_tags();
+    assert!(!tags.is_empty());
+    let found = game_literals(&files(root()), &names, &tags);
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
 
+fn copy_tree(from: &Path, to: &Path) {
+    for dir in ["src", "python/src", "fuzz/src", "fuzz/fuzz_targets"] {
+        let mut paths = Vec::new();
+        rust_files(&from.join(dir), &mut paths);
+        for path in paths {
+            let dest = to.join(path.strip_prefix(from).unwrap());
+            fs::create_dir_all(dest.parent().unwrap()).unwrap();
+            fs::copy(&path, &dest).unwrap();
+        }
+    }
+}
+
+/// Each kind of violation, put into a copy of the tree: the file, what is
+/// appended to it, and what the checks must then report.
+const INJECTIONS: &[(&str, &str, &str)] = &[
+    (
+        "src/record/mod.rs",
+        "use crate::registry::GAMES;",
+        "`record` uses `registry`",
+    ),
+    (
+        "src/record/mod.rs",
+        "use crate::{problem::Problem, sources};",
+        "`record` uses `sources`",
+    ),
+    (
+        "src/record/reader.rs",
+        "use crate::{problem::{self, Problem}, game::{Rules}};",
+        "`record` uses `game`",
+    ),
+    (
+        "src/select.rs",
+        "use super::registry::GAMES;",
+        "`select` uses `registry`",
+    ),
+    (
+        "src/convert/text.rs",
+        "use super::super::stats::Summary;",
+        "`convert` uses `stats`",
+    ),
+    (
+        "src/record/mod.rs",
+        "pub use self::super::input::read;",
+        "`record` uses `input`",
+    ),
+    (
+        "src/record/mod.rs",
+        "fn injected() -> usize { crate::registry::GAMES.len() }",
+        "`record` uses `registry`",
+    ),
+    (
+        "src/convert/text.rs",
+        "fn injected() { let _ = super::super::archive::validate; }",
+        "`convert` uses `archive`",
+    ),
+    (
+        "src/problem.rs",
+        "#[cfg(test)]\nmod injected_tests {\n    use crate::registry;\n}\nuse crate::record::Span;",
+        "`problem` uses `record`",
+    ),
+    (
+        "src/problem.rs",
+        "mod inner {\n    use super::super::decode;\n    use super::super::games;\n}",
+        "`problem` uses `games`",
+    ),
+    (
+        "src/convert/mod.rs",
+        "fn injected() -> &'static str { \"oshi\" }",
+        "names `oshi`",
+    ),
+    (
+        "python/src/lib.rs",
+        "fn injected() -> &'static str { \"Retsami\" }",
+        "names `Retsami`",
+    ),
+    (
+        "src/cli/view.rs",
+        "fn injected() { \"vagabond\"; }",
+        "names `vagabond`",
+    ),
+    (
+        "src/picture/svg.rs",
+        "fn injected() -> &'static str { \"Coords\" }",
+        "settings tag `Coords`",
+    ),
+    (
+        "src/cli/view.rs",
+        "use super::convert::Args as A;",
+        "the command `view` uses the command `convert`",
+    ),
+    (
+        "src/cli/view.rs",
+        "fn injected() { let _ = crate::cli::stats::run; }",
+        "the command `view` uses the command `stats`",
+    ),
+    (
+        "src/cli/messages.rs",
+        "use super::jobs::Jobs as J;",
+        "`jobs` and `messages` use each other",
+    ),
+    (
+        "fuzz/src/lib.rs",
+        "#[path = \"../../src/cli/mod.rs\"]\nmod cli2;",
+        "compiles a file in with #[path]",
+    ),
+];
+
+/// What must not be reported: the same shapes in comments, strings and a
+/// test module, and uses that go down the layers.
+const HARMLESS: &[(&str, &str)] = &[
+    (
+        "src/record/mod.rs",
+        "// use crate::registry;\n/* crate::sources::x /* nested */ */",
+    ),
+    (
+        "src/record/mod.rs",
+        "const INJECTED: &str = \"use crate::registry; crate::input\";",
+    ),
+    (
+        "src/record/mod.rs",
+        "const INJECTED_R: &str = r#\"super::super::stats \"quoted\"\"#;",
+    ),
+    (
+        "src/record/mod.rs",
+        "#[cfg(test)]\nmod injected_tests {\n    use crate::registry;\n}",
+    ),
+    (
+        "src/sources.rs",
+        "use crate::{input::{self, read_input}, registry::{AnyGame}};",
+    ),
+    (
+        "src/record/mod.rs",
+        "fn injected<'a>(c: &'a str) -> char { let _ = '{'; c.chars().next().unwrap_or('}') }",
+    ),
+];
+
+/// What the checks find in the copy at `base` with `added` appended to
+/// `file`, beyond what they found in the tree as it is (`before`); the
+/// file is put back after.
+fn found_with(base: &Path, before: &[String], file: &str, added: &str) -> Vec<String> {
+    let path = base.join(file);
+    let original = fs::read_to_string(&path).unwrap();
+    fs::write(&path, format!("{original}\n{added}\n")).unwrap();
+    let found = check(base)
+        .into_iter()
+        .filter(|f| !before.contains(f))
+        .collect();
+    fs::write(&path, &original).unwrap();
+    println!("{file} + {:?}:", added.replace('\n', " "));
+    found
+}
+
 #[test]
-fn the_checks_above_can_fail() {
+fn the_checks_can_fail_on_every_kind_of_violation() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path();
+    copy_tree(root(), base);
+    let before = check(base);
+    println!("the tree as it is: {} findings", before.len());
+    for finding in &before {
+        println!("  {finding}");
+    }
+    for (file, injected, expected) in INJECTIONS {
+        let found = found_with(base, &before, file, injected);
+        for f in &found {
+            println!("  found: {f}");
+        }
+        assert!(
+            found.iter().any(|f| f.contains(expected)),
+            "{file}: `{injected}` was not reported as {expected:?}; found {found:?}"
+        );
+    }
+    for (file, harmless) in HARMLESS {
+        let found = found_with(base, &before, file, harmless);
+        println!("  {} findings", found.len());
+        assert!(
+            found.is_empty(),
+            "{file}: `{harmless}` was reported: {found:?}"
+        );
+    }
     // The word check finds a name in code and not inside another word.
     assert!(names_word("find(\"oshi\")", "oshi"));
     assert!(!names_word("roshis", "oshi"));
-    // Comments and the test module are not code.
-    let dir = std::env::temp_dir().join(format!("gamerec-arch-{}", std::process::id()));
-    fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("x.rs");
-    fs::write(
-        &file,
-        "// about oshi\nfn f() { g(\"roshi\") }\n#[cfg(test)]\nmod tests {\n    \"oshi\"\n}\n",
-    )
-    .unwrap();
-    let text = code(&file);
-    assert!(!names_word(&text, "oshi"), "{text}");
-    assert!(names_word(&text, "roshi"), "{text}");
-    fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -566,7 +566,7 @@ fn help_texts_name_files_that_exist_and_every_option_says_what_it_does() {
         assert!(root().join("notation").join(name).exists(), "{name}");
     }
     let (_, help, _) = run(&["stats", "--help"], None);
-    for option in ["--format <FORMAT>", "--color <WHEN>"] {
+    for option in ["--to <FORMAT>", "--color <WHEN>"] {
         let line = help.lines().find(|l| l.contains(option)).unwrap();
         let said = line.split(option).nth(1).unwrap().trim();
         assert!(

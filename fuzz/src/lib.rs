@@ -1,12 +1,10 @@
 //! What the fuzz targets share: each target hands its bytes to one of
 //! these functions, which run them through the same library code the
-//! command line uses (and the command line's diagnostics, compiled in from
-//! `src/cli/`) and assert what must hold for any input. A panic is a
+//! command line uses (its diagnostics included: `gamerec::report`) and
+//! assert what must hold for any input. A panic is a
 //! finding; so is an overflow (the targets build with overflow checks).
 
-pub mod cli;
-
-use cli::render::problem_report;
+use gamerec::report::problem_report;
 use gamerec::archive::{report, JsonError, Options};
 use gamerec::convert::json::{self, JsonSink};
 use gamerec::convert::out::Rendered;
@@ -22,6 +20,7 @@ use gamerec::registry::{self, tell, AnyGame, GAMES};
 use gamerec::sites::links::LinkSink;
 use gamerec::sites::records::RecordSink;
 use gamerec::stats::{game_row, summary_cell, Summary};
+use gamerec::target::To;
 use std::io::{BufRead, Cursor};
 use std::ops::ControlFlow;
 
@@ -249,13 +248,16 @@ fn to_site_file(format: Format, canonical: &str) -> Option<String> {
         &Options::default(),
         |_, game: &mut dyn ReadGame<'_>, rules| {
             let site = rules.as_ref().ok()?.site()?;
-            let tags: Vec<_> = game
-                .tags()
-                .iter()
-                .filter(|t| !(matches!(format, Format::SiteLinks) && t.name == "Options"))
-                .cloned()
-                .collect();
-            if !site.can_carry(&tags) {
+            let to = match (format, site.format().files) {
+                (Format::SiteRecords, SiteFiles::Records { name, implied }) => {
+                    To::SiteRecord(site, name, implied)
+                }
+                (Format::SiteLinks, SiteFiles::Links { game_type, options }) => {
+                    To::SiteLink(site, game_type, options)
+                }
+                _ => return None,
+            };
+            if !to.can_carry(game.tags()) {
                 return None;
             }
             let trace = TraceOptions {
@@ -263,13 +265,19 @@ fn to_site_file(format: Format, canonical: &str) -> Option<String> {
                 ..TRACE
             };
             let mut out = Rendered::new();
-            match (format, site.format().files) {
-                (Format::SiteRecords, SiteFiles::Records { name }) => {
-                    tell(game, rules, trace, &mut RecordSink::new(&mut out, name))
-                }
-                (Format::SiteLinks, SiteFiles::Links { game_type }) => {
-                    tell(game, rules, trace, &mut LinkSink::new(&mut out, game_type))
-                }
+            match to {
+                To::SiteRecord(_, name, implied) => tell(
+                    game,
+                    rules,
+                    trace,
+                    &mut RecordSink::new(&mut out, name, implied),
+                ),
+                To::SiteLink(_, game_type, options) => tell(
+                    game,
+                    rules,
+                    trace,
+                    &mut LinkSink::new(&mut out, game_type, options),
+                ),
                 _ => return None,
             }
             Some(out.into_string())

@@ -235,9 +235,10 @@ fn how(format: Option<&str>, game: Option<&str>, encoding: Option<&str>) -> PyRe
         None | Some("auto") => None,
         Some(name) => Some(Format::named(name).ok_or_else(|| {
             PyValueError::new_err(format!(
-                "unknown format {name:?}: one of auto, text, json, jsonl, parquet, or a site's ({})",
-                registry::sites()
-                    .map(|s| s.format().name)
+                "unknown format {name:?}: one of auto, {}",
+                Format::all()
+                    .iter()
+                    .map(|(name, _)| *name)
                     .collect::<Vec<_>>()
                     .join(", ")
             ))

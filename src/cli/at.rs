@@ -4,11 +4,11 @@
 
 use super::input::{format, EncodingArg, Open, Opened, Source};
 use super::messages;
-use super::render::problem_report;
 use gamerec::input::read_nth;
 use gamerec::problem::{Code, Problem};
 use gamerec::record::{title, Chunk, ReadGame, Record, RecordSource};
 use gamerec::registry::{self, AnyGame};
+use gamerec::report::problem_report;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 

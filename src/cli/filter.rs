@@ -3,26 +3,27 @@
 //! written as they were in the input (byte for byte for the record
 //! format), or in any `convert` format; `--rest` takes the others.
 
-use super::convert::{self, To};
 use super::input::{expand, options, read_all_formats, InputArgs, Item, LenientArgs, Output};
 use super::jobs::Jobs;
 use super::messages;
 use super::passthrough::{second, written, Sink, Tiler, Written};
 use super::progress::Progress;
-use super::render::{repair_lines, Repaired};
 use gamerec::input::Format;
 use gamerec::problem::{Problem, Repair};
 use gamerec::record::{Chunk, ReadGame, RecordSource, ResultToken, Tag};
 use gamerec::registry::AnyGame;
+use gamerec::report::{repair_lines, Repaired};
 use gamerec::select::{Examined, Probe};
+use gamerec::target::To;
 use regex::Regex;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
-#[command(mut_arg("game", |a| a.help("Only games of these rules (here records without a Game \
-tag get none: they stay invalid, as validate says)")))]
+#[command(mut_arg("game", |a| a.long("only-game").alias("game").help("Only games of these \
+rules (records without a Game tag get none here: they stay invalid, as validate says; `--game` \
+is the same option)")))]
 #[command(
     after_help = "Exit codes (grep's): 0 some game matched; 1 none did; 2 a usage or \
 I/O error. Invalid games are not errors here: select them with --invalid."
@@ -75,7 +76,7 @@ pub struct Args {
     any: bool,
     /// Write the matching games in this format instead of as they were
     /// (text, json, jsonl, csv or a site's format, as for convert).
-    #[arg(long, value_name = "FORMAT", value_parser = convert::to_values())]
+    #[arg(long, visible_alias = "format", value_name = "FORMAT", value_parser = super::options::to_values())]
     to: Option<String>,
     /// Print only how many games matched.
     #[arg(long, conflicts_with_all = ["to", "output"])]

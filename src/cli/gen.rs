@@ -24,14 +24,15 @@ pub struct Args {
     /// The game.
     #[arg(long, value_name = "GAME", help = format!("The game: {}", super::game_names()))]
     game: String,
-    /// How many games.
-    #[arg(long, default_value_t = 1, value_name = "N")]
+    /// How many games (`--count` is the same option).
+    #[arg(long = "games", alias = "count", default_value_t = 1, value_name = "N")]
     count: u64,
     /// The seed.
     #[arg(long, default_value_t = 1, value_name = "S")]
     seed: u64,
-    /// Stop a game after this many plies (unfinished, `*`).
-    #[arg(long, default_value_t = GenOptions::default().max_plies, value_name = "P")]
+    /// Stop a game after this many plies (unfinished, `*`; `--max-plies`
+    /// is the same option).
+    #[arg(long = "stop-after", alias = "max-plies", default_value_t = GenOptions::default().max_plies, value_name = "P")]
     max_plies: usize,
     /// Bias towards finishing: where a legal move ends the game, play one.
     #[arg(long)]

@@ -16,7 +16,6 @@ use gamerec::lenient::Lenient;
 use gamerec::problem::Problem;
 use gamerec::record::{Chunk, ReadGame};
 use gamerec::registry::{self, AnyGame};
-use gamerec::sites::{links, records};
 use gamerec::sources::read_input;
 use std::fs::{File, Metadata};
 use std::io::{self, BufRead, Write};
@@ -142,19 +141,11 @@ impl EncodingArg {
 /// `--from`'s values: `auto`, the formats of the record itself, and every
 /// registered site notation.
 pub fn from_values() -> PossibleValuesParser {
-    let mut values = vec![
-        PossibleValue::new("auto").help("Decide from the file name and its first bytes"),
-        PossibleValue::new("text").help("The record format"),
-        PossibleValue::new("json").help("A gamerec JSON document"),
-        PossibleValue::new("jsonl").help("gamerec JSON Lines"),
-        PossibleValue::new("parquet").help("A gamerec Parquet games table"),
-    ];
-    values.extend(
-        registry::sites().map(|s| PossibleValue::new(s.format().name).help(s.format().title)),
-    );
-    values.push(PossibleValue::new(records::NAME).help(records::TITLE));
-    values.push(PossibleValue::new(links::NAME).help(links::TITLE));
-    PossibleValuesParser::new(values)
+    let auto = PossibleValue::new("auto").help("Decide from the file name and its first bytes");
+    let all = Format::all().into_iter();
+    PossibleValuesParser::new(
+        std::iter::once(auto).chain(all.map(|(name, help)| PossibleValue::new(name).help(help))),
+    )
 }
 
 /// Opening a [`Source`] with its bytes counted on the progress bar.
@@ -370,9 +361,9 @@ pub fn escape_for_terminal(bytes: &[u8], out: &mut dyn Write, end: bool) -> io::
     let mut chunks = bytes.utf8_chunks().peekable();
     while let Some(chunk) = chunks.next() {
         let mut rest = chunk.valid();
-        while let Some(i) =
-            rest.find(|c: char| (c.is_control() || messages::is_bidi(c)) && c != '\n' && c != '\t')
-        {
+        while let Some(i) = rest.find(|c: char| {
+            (c.is_control() || gamerec::report::is_bidi(c)) && c != '\n' && c != '\t'
+        }) {
             out.write_all(&rest.as_bytes()[..i])?;
             let c = rest[i..].chars().next().expect("found");
             write!(out, "\\u{{{:x}}}", c as u32)?;

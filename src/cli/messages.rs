@@ -7,7 +7,8 @@
 //! Every message starts `gamerec:` and has its control characters escaped:
 //! hostile bytes in a file name or a token never reach the terminal raw.
 
-use std::fmt::{self, Display};
+use gamerec::report::Escaped;
+use std::fmt::Display;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
@@ -151,62 +152,5 @@ pub fn exit_code() -> i32 {
         EXIT_PIPE
     } else {
         EXIT_VALID
-    }
-}
-
-/// Text with its control characters escaped for a terminal: a line break
-/// and a tab stay, every other control character (ESC, BEL, NUL, DEL, C1…)
-/// and every bidirectional control (U+202A–U+202E, U+2066–U+2069, the
-/// marks U+200E, U+200F and U+061C, which reorder what a terminal shows)
-/// becomes `\u{1b}`-style text.
-pub struct Escaped<'a>(pub &'a str);
-
-impl Display for Escaped<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut rest = self.0;
-        while let Some(i) =
-            rest.find(|c: char| (c.is_control() || is_bidi(c)) && c != '\n' && c != '\t')
-        {
-            f.write_str(&rest[..i])?;
-            let c = rest[i..].chars().next().expect("found a character");
-            write!(f, "\\u{{{:x}}}", c as u32)?;
-            rest = &rest[i + c.len_utf8()..];
-        }
-        f.write_str(rest)
-    }
-}
-
-/// A bidirectional formatting character: embeddings, overrides, isolates
-/// and the directional marks.
-pub fn is_bidi(c: char) -> bool {
-    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}')
-}
-
-/// [`Escaped`], as a string.
-pub fn escape(text: &str) -> String {
-    Escaped(text).to_string()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn control_characters_are_escaped_and_text_is_not() {
-        assert_eq!(
-            escape("e3\x1b]0;owned\x07-e4\0"),
-            "e3\\u{1b}]0;owned\\u{7}-e4\\u{0}"
-        );
-        assert_eq!(escape("café\tline\nnext"), "café\tline\nnext");
-        assert_eq!(escape("\u{9b}2J"), "\\u{9b}2J");
-    }
-
-    #[test]
-    fn bidi_controls_are_escaped() {
-        assert_eq!(
-            escape("a\u{202e}gnp.exe\u{2066}b\u{200f}"),
-            "a\\u{202e}gnp.exe\\u{2066}b\\u{200f}"
-        );
-        assert_eq!(escape("שלום abc"), "שלום abc");
     }
 }

@@ -3,7 +3,7 @@
 
 use super::at::{answer, write_failure, Failure, PlaceArgs, PlyArg};
 use super::messages;
-use super::render::ColorChoice;
+use super::options::ColorChoice;
 use std::ops::ControlFlow;
 
 #[derive(clap::Args)]

@@ -3,7 +3,6 @@
 //! that nothing between them is lost or written twice; other inputs as
 //! canonical text, or any `convert` format.
 
-use super::convert::{self, Dest, Job, To};
 use super::input::{expand, Output, Source};
 use super::messages;
 use gamerec::convert::out::Rendered;
@@ -12,6 +11,7 @@ use gamerec::input::Format;
 use gamerec::problem::Problem;
 use gamerec::record::{Chunk, Parsed, RecordSource, Span};
 use gamerec::registry::AnyGame;
+use gamerec::target::{self, Dest, GameOut, Job, To};
 use std::io::{self, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -19,13 +19,13 @@ use std::path::{Path, PathBuf};
 pub enum Written {
     /// The record as it was in the input: where it is in its chunk.
     Raw(Range<usize>),
-    Converted(Box<convert::Read>),
+    Converted(Box<GameOut>),
 }
 
 /// An output and its format's state.
 pub struct Sink {
     to: Option<To>,
-    out: Dest,
+    out: Dest<super::input::Writer>,
     any: bool,
     held: Option<Rendered>,
 }
@@ -45,7 +45,7 @@ impl Sink {
             }
         };
         if let Some(to) = to {
-            if let Err(e) = convert::head(to, &mut out) {
+            if let Err(e) = target::head(to, &mut out) {
                 messages::finished(Err(e));
                 return None;
             }
@@ -102,16 +102,16 @@ impl Sink {
             (Written::Converted(read), to) => {
                 let any = std::mem::replace(&mut self.any, true);
                 let to = to.unwrap_or(To::Text);
-                convert::write(to, &mut self.out, file, index, *read, any, &mut self.held)
+                target::write(to, &mut self.out, file, index, *read, any, &mut self.held)
             }
         }
     }
 
     pub fn finish(mut self) -> io::Result<()> {
         if let Some(to) = self.to {
-            convert::tail(to, &mut self.out, self.any, self.held.take())?;
+            target::tail(to, &mut self.out, self.any, self.held.take())?;
         }
-        self.out.commit()
+        self.out.finish()?.commit()
     }
 }
 
@@ -221,7 +221,7 @@ pub fn written(
                 spreadsheet_safe: false,
             };
             let mut again = RecordSource::new(record, parsed.error.clone());
-            Written::Converted(Box::new(convert::read_one(job, chunk, &mut again, rules)))
+            Written::Converted(Box::new(target::convert_one(job, chunk, &mut again, rules)))
         }
     }
 }

@@ -3,7 +3,7 @@
 //! move generator; with `--divide`, the count under each first move.
 
 use super::at::{answer, write_failure, PlaceArgs};
-use super::render::ColorChoice;
+use super::options::ColorChoice;
 
 #[derive(clap::Args)]
 #[command(

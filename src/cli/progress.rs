@@ -3,7 +3,7 @@
 //! the same terminal), and only once a run has taken more than a second.
 //! It counts the input bytes read (compressed bytes for compressed files).
 
-use super::input::Source;
+use gamerec::sources::Source;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{self, IsTerminal, Read};
 use std::time::Duration;

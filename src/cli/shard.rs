@@ -7,7 +7,6 @@
 //! shards (`--format jsonl|parquet`, or text from another input format) are
 //! converted as `convert` would.
 
-use super::convert::{self, Dest, Job, To};
 use super::input::{
     expand, format, options, parse_size, read_all, InputArgs, Item, Open, Opened, Output, Source,
 };
@@ -19,6 +18,7 @@ use gamerec::convert::TraceOptions;
 use gamerec::decode::{Compression, Input};
 use gamerec::input::Format;
 use gamerec::record::{each_game, Chunk, ChunkReader, ReadGame, MAX_RECORD_BYTES};
+use gamerec::target::{self, Dest, GameOut, Job, To};
 use std::cell::RefCell;
 use std::io::{self, BufRead, Write};
 use std::ops::ControlFlow;
@@ -73,7 +73,13 @@ pub struct Args {
     #[arg(long, value_enum, value_name = "HOW")]
     compress: Option<CompressArg>,
     /// The shards' format.
-    #[arg(long, value_enum, default_value = "text")]
+    #[arg(
+        long = "to",
+        visible_alias = "format",
+        value_enum,
+        default_value = "text",
+        value_name = "FORMAT"
+    )]
     format: ShardFormat,
     /// Say nothing on stderr but problems.
     #[arg(short, long)]
@@ -112,7 +118,7 @@ struct Shards {
 }
 
 struct Shard {
-    out: Dest,
+    out: Dest<super::input::Writer>,
     games: u64,
     bytes: u64,
     /// A converted game was written (for the separators).
@@ -245,9 +251,9 @@ impl Shards {
     fn close(&mut self) -> io::Result<()> {
         if let Some(mut shard) = self.current.take() {
             if shard.any {
-                convert::tail(self.to(), &mut shard.out, true, shard.held.take())?;
+                target::tail(self.to(), &mut shard.out, true, shard.held.take())?;
             }
-            shard.out.commit()?;
+            shard.out.finish()?.commit()?;
         }
         Ok(())
     }
@@ -634,9 +640,9 @@ fn converted(
             file,
             spreadsheet_safe: false,
         };
-        convert::read_one(job, chunk, game, rules)
+        target::convert_one(job, chunk, game, rules)
     };
-    let each = |name: &str, item: Item<'_, convert::Read>| {
+    let each = |name: &str, item: Item<'_, GameOut>| {
         let Item::Game(_, read) = item else {
             messages::warning(format!("{name}: no game here: the input is empty"));
             return Ok(ControlFlow::Continue(()));
@@ -660,11 +666,11 @@ fn converted(
         let shard = shards.current()?;
         let any = std::mem::replace(&mut shard.any, true);
         if !any {
-            convert::head(to, &mut shard.out)?;
+            target::head(to, &mut shard.out)?;
         } else if shard.last.is_some_and(|b| b != b'\n') && matches!(to, To::Text) {
             shard.out.write_all(b"\n")?;
         }
-        convert::write(to, &mut shard.out, name, index, read, any, &mut shard.held)?;
+        target::write(to, &mut shard.out, name, index, read, any, &mut shard.held)?;
         // Text and JSON Lines end their games with a line break.
         shard.last = Some(b'\n');
         Ok(ControlFlow::Continue(()))

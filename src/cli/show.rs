@@ -5,7 +5,7 @@
 use super::at::{answer_into, Failure, PlaceArgs, PlyArg};
 use super::input::{expand, Output};
 use super::messages;
-use super::render::ColorChoice;
+use super::options::ColorChoice;
 use gamerec::picture::svg::{self, SvgOptions};
 use gamerec::picture::text::{self, TextOptions};
 use std::io::{self, IsTerminal, Write};
@@ -31,7 +31,12 @@ pub struct Args {
     #[command(flatten)]
     at: PlyArg,
     /// `text` or `svg` (default: svg when -o names a .svg file, else text).
-    #[arg(long, value_enum, value_name = "FORMAT")]
+    #[arg(
+        long = "to",
+        visible_alias = "format",
+        value_enum,
+        value_name = "FORMAT"
+    )]
     format: Option<PictureFormat>,
     /// Write the picture to FILE (never one of the inputs) instead of
     /// standard output.

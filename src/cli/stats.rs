@@ -1,11 +1,10 @@
 //! `gamerec stats`: statistics per game, or a summary per game type, as
 //! JSON Lines or CSV with a fixed header (notation/stats.md).
 
-use super::convert::csv_error;
 use super::input::{expand, options, read_all, InputArgs, Item, LenientArgs, Output, Writer};
 use super::messages;
+use super::options::ColorChoice;
 use super::progress::Progress;
-use super::render::{problem_report, repair_lines, ColorChoice, Repaired};
 use clap::ValueEnum;
 use gamerec::convert::csv::spreadsheet_safe;
 use gamerec::convert::parquet::Table;
@@ -13,10 +12,12 @@ use gamerec::convert::Converted;
 use gamerec::problem::{Problem, Repair};
 use gamerec::record::{title, Chunk, ReadGame};
 use gamerec::registry::AnyGame;
+use gamerec::report::{problem_report, repair_lines, Repaired};
 use gamerec::stats::{
     game_header, game_kinds, game_row, summary_cell, summary_kinds, traced, Summary,
     SUMMARY_COLUMNS,
 };
+use gamerec::target::csv_error;
 use serde_json::Value;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
@@ -26,6 +27,9 @@ use std::path::PathBuf;
 pub enum Per {
     /// One row per game.
     Game,
+    /// One row per game type: results, win reasons, lengths, the first
+    /// mover's win rate, the most common first turns (`--summary`).
+    Type,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -50,17 +54,22 @@ pub struct Args {
     input: InputArgs,
     #[command(flatten)]
     lenient: LenientArgs,
-    /// One row per game (the default).
+    /// A row per game (the default) or per game type.
     #[arg(long, value_enum, default_value = "game", conflicts_with = "summary")]
     per: Per,
-    /// One row per game type instead: results, win reasons, lengths, the
-    /// first mover's win rate, the most common first turns.
+    /// One row per game type: the same as `--per type`.
     #[arg(long)]
     summary: bool,
     /// `json`: JSON Lines, one object per row; `csv`: CSV with the fixed
     /// header notation/stats.md documents; `parquet`: the CSV's columns,
     /// typed (notation/parquet.md).
-    #[arg(long, value_enum, default_value = "json")]
+    #[arg(
+        long = "to",
+        visible_alias = "format",
+        value_enum,
+        default_value = "json",
+        value_name = "FORMAT"
+    )]
     format: StatsFormat,
     /// Write here instead of stdout (through a temporary file beside it,
     /// put in place at the end; never one of the inputs).
@@ -136,6 +145,7 @@ impl Out {
 }
 
 pub fn run(args: Args) {
+    let per_type = args.summary || args.per == Per::Type;
     let Some(opts) = options(args.input.game.as_deref()) else {
         return;
     };
@@ -155,7 +165,7 @@ pub fn run(args: Args) {
     };
     let mut out = match args.format {
         StatsFormat::Parquet => {
-            let (table, kinds) = match args.summary {
+            let (table, kinds) = match per_type {
                 true => ("summary", summary_kinds()),
                 false => ("stats", game_kinds()),
             };
@@ -175,7 +185,7 @@ pub fn run(args: Args) {
         StatsFormat::Json => Out::Json(writer),
     };
     let color = args.color.for_stderr();
-    let header = match (args.format, args.summary) {
+    let header = match (args.format, per_type) {
         (StatsFormat::Json | StatsFormat::Parquet, _) => Ok(()),
         (StatsFormat::Csv, true) => out.row(SUMMARY_COLUMNS.map(String::from)),
         (StatsFormat::Csv, false) => out.row(game_header()),
@@ -221,7 +231,7 @@ pub fn run(args: Args) {
                 });
             }
         }
-        if args.summary {
+        if per_type {
             summary.add(&game);
             return Ok(ControlFlow::Continue(()));
         }
@@ -235,7 +245,7 @@ pub fn run(args: Args) {
     };
     let result = header
         .and_then(|()| read_all(sources, &args.input, &opts, &progress, map, each))
-        .and_then(|_| match args.summary {
+        .and_then(|_| match per_type {
             true => write_summary(&mut out, args.format, &summary),
             false => Ok(()),
         });

@@ -4,11 +4,12 @@
 use super::input::{expand, options, read_all, InputArgs, Item, LenientArgs, Output};
 use super::jobs::Jobs;
 use super::messages;
+use super::options::ColorChoice;
 use super::progress::Progress;
-use super::render::{place, problem_report, repair_lines, ColorChoice, Repaired};
 use gamerec::archive::{self, GameReport, JsonGame};
 use gamerec::record::{Chunk, ReadGame};
 use gamerec::replay::Outcome;
+use gamerec::report::{place, problem_report, repair_lines, Repaired};
 use std::io::{self, IsTerminal, Write};
 use std::ops::ControlFlow;
 use std::time::Instant;
@@ -21,7 +22,13 @@ pub struct Args {
     lenient: LenientArgs,
     /// `human`: diagnostics and a summary; `json`: one JSON object per game
     /// per line (schema: notation/validate-json.md).
-    #[arg(long, value_enum, default_value = "human")]
+    #[arg(
+        long = "to",
+        visible_alias = "format",
+        value_enum,
+        default_value = "human",
+        value_name = "FORMAT"
+    )]
     format: Format,
     /// Colour in diagnostics (`auto`: on a terminal, unless NO_COLOR is set).
     #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
@@ -107,7 +114,7 @@ fn write_report(
             (None, Some(o)) if args.verbose => writeln!(
                 out,
                 "{}: {}: {}",
-                messages::escape(name),
+                gamerec::report::escape(name),
                 place(report.index, report.title.as_deref(), None),
                 outcome_line(o)
             ),

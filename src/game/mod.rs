@@ -29,7 +29,9 @@ pub use facts::{Column, Effect, Facts, First, Fold, Max, MoveFacts, Stat, Statis
 pub use notation::{
     fields_with_offsets, no_draw_marks, split_draw_offer, MoveSyntaxError, Notation, PositionError,
 };
-pub use picture::{Board, Cell, Glyph, Kind, Label, Line, Marks, Note, Picture, Piece, Shape};
+pub use picture::{
+    Board, Cell, Glyph, Kind, Label, Line, LineKind, Marks, Note, Picture, Piece, Shape,
+};
 pub use rules::{any_move, collect_moves, tag_value, Generator, RuleError, Rules, SetupError};
 pub use site::{SiteFiles, SiteFormat, SiteNotation};
 

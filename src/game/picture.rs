@@ -54,10 +54,21 @@ pub struct Cell {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Line {
     pub points: Vec<(f64, f64)>,
-    /// What it is (`way`, `edge`, `grid`).
+    /// What it is in the game (`way`, `edge`, `grid`): its SVG class.
     pub class: &'static str,
+    /// How it is drawn.
+    pub kind: LineKind,
     /// Whose it is, for its colour (an edge's owner).
     pub side: Option<Side>,
+}
+
+/// How a board line is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineKind {
+    /// A line of the board (the Way, a grid line): thin.
+    Guide,
+    /// A border a side owns (a goal edge): thick, in the side's colour.
+    Border,
 }
 
 /// A coordinate label beside the board.

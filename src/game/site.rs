@@ -40,10 +40,18 @@ pub enum SiteFiles {
     None,
     /// AbstractPlay's JSON game records (one, or bulk arrays of them):
     /// the game's name in `header.game.name`. Seat 0 plays the first side.
-    Records { name: &'static str },
+    /// `implied`: the settings tags a record implies without holding them
+    /// (its moves are in the site's labels, whatever a labels tag says).
+    Records {
+        name: &'static str,
+        implied: &'static [&'static str],
+    },
     /// The Garden Gate's game links: the game's `gameType` number; the
-    /// link's `gameOptions` are the game's `Options` tag.
-    Links { game_type: u32 },
+    /// link's `gameOptions` are the game's settings tag `options`.
+    Links {
+        game_type: u32,
+        options: &'static str,
+    },
 }
 
 /// A game's site notation.

@@ -9,7 +9,7 @@
 //! data-cell="LABEL">` per piece: what tests and stylesheets look for.
 
 use super::Scene;
-use crate::game::{Board, Cell, Kind, Shape};
+use crate::game::{Board, Cell, Kind, LineKind, Shape};
 use std::fmt::Write;
 
 /// User units per board unit.
@@ -215,7 +215,10 @@ pub fn board(scene: &Scene, place: &Place) -> String {
         for l in &b.lines {
             let pts: Vec<(f64, f64)> = l.points.iter().map(|&p| place.at(p)).collect();
             let colour = l.side.map_or("#6d4c41", |s| scene.colours[s.index()]);
-            let width = if l.class == "edge" { 14 } else { 3 };
+            let width = match l.kind {
+                LineKind::Border => 14,
+                LineKind::Guide => 3,
+            };
             let _ = writeln!(
                 out,
                 "<polyline class=\"{}\" points=\"{}\" fill=\"none\" stroke=\"{colour}\" \

@@ -192,9 +192,18 @@ pub fn read(text: &str, span: Span) -> Link {
     }
     let game_type = get("gameType").unwrap_or("1");
     let site = game_type.parse::<u32>().ok().and_then(|n| {
-        registry::sites().find(|s| s.format().files == SiteFiles::Links { game_type: n })
+        registry::sites().find(
+            |s| matches!(s.format().files, SiteFiles::Links { game_type, .. } if game_type == n),
+        )
     });
     let Some(site) = site else {
+        return Link::Other(format!("gameType {game_type}"));
+    };
+    let SiteFiles::Links {
+        options: options_tag,
+        ..
+    } = site.format().files
+    else {
         return Link::Other(format!("gameType {game_type}"));
     };
     let Some(moves) = get("game") else {
@@ -233,7 +242,7 @@ pub fn read(text: &str, span: Span) -> Link {
             _ => extra.push(raw.as_str()),
         }
     }
-    let named = [(sides[0], host), (sides[1], guest), ("Options", options)];
+    let named = [(sides[0], host), (sides[1], guest), (options_tag, options)];
     for (name, value) in named {
         if let Some(value) = value {
             tags.push((name.to_string(), value));
@@ -315,6 +324,8 @@ fn encode_name(name: &str) -> String {
 pub struct LinkSink<'o> {
     out: &'o mut crate::convert::out::Rendered,
     game_type: u32,
+    /// The settings tag the link's `gameOptions` are.
+    options: &'static str,
     sides: [&'static str; 2],
     tags: Vec<(String, String)>,
     turns: Vec<String>,
@@ -323,10 +334,15 @@ pub struct LinkSink<'o> {
 }
 
 impl<'o> LinkSink<'o> {
-    pub fn new(out: &'o mut crate::convert::out::Rendered, game_type: u32) -> Self {
+    pub fn new(
+        out: &'o mut crate::convert::out::Rendered,
+        game_type: u32,
+        options: &'static str,
+    ) -> Self {
         LinkSink {
             out,
             game_type,
+            options,
             sides: ["", ""],
             tags: Vec::new(),
             turns: Vec::new(),
@@ -360,7 +376,7 @@ impl crate::convert::GameSink for LinkSink<'_> {
         };
         let carried = [
             "Game",
-            "Options",
+            self.options,
             "Result",
             "LinkExtra",
             self.sides[0],
@@ -375,7 +391,7 @@ impl crate::convert::GameSink for LinkSink<'_> {
         let head = LinkHead {
             host: tag(self.sides[0]),
             guest: tag(self.sides[1]),
-            options: tag("Options").unwrap_or_default(),
+            options: tag(self.options).unwrap_or_default(),
             extra: tag("LinkExtra").unwrap_or_default(),
         };
         let link = write(self.game_type, &head, &turns);

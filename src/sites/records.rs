@@ -263,7 +263,7 @@ fn header_and_moves<'c>(
         .take("name")
         .ok_or_else(|| r.malformed("`header.game` has no `name`", Some(game)))?;
     let name = r.string(name_raw, "`header.game.name`")?;
-    let here = |s: &&'static dyn AnySite| matches!(s.format().files, SiteFiles::Records { name: n } if n == name);
+    let here = |s: &&'static dyn AnySite| matches!(s.format().files, SiteFiles::Records { name: n, .. } if n == name);
     let Some(site) = registry::sites().find(here) else {
         return Ok(Read::Other(name));
     };
@@ -697,6 +697,8 @@ impl serde::Serialize for Obj {
 pub struct RecordSink<'o> {
     out: &'o mut crate::convert::out::Rendered,
     name: &'static str,
+    /// Settings tags the record implies (`SiteFiles::Records`).
+    implied: &'static [&'static str],
     sides: [&'static str; 2],
     tags: Vec<(String, String)>,
     moves: Vec<Box<RawValue>>,
@@ -705,11 +707,17 @@ pub struct RecordSink<'o> {
 }
 
 impl<'o> RecordSink<'o> {
-    /// A record of the site game called `name` there.
-    pub fn new(out: &'o mut crate::convert::out::Rendered, name: &'static str) -> Self {
+    /// A record of the site game called `name` there, which implies the
+    /// settings tags `implied`.
+    pub fn new(
+        out: &'o mut crate::convert::out::Rendered,
+        name: &'static str,
+        implied: &'static [&'static str],
+    ) -> Self {
         RecordSink {
             out,
             name,
+            implied,
             sides: ["", ""],
             tags: Vec::new(),
             moves: Vec::new(),
@@ -761,7 +769,8 @@ impl crate::convert::GameSink for RecordSink<'_> {
         use serde_json::Value;
         let [first, second] = self.sides;
         let mut entries = std::mem::take(&mut self.moves);
-        let mut used: Vec<String> = vec!["Game".into(), "Result".into(), "Coords".into()];
+        let mut used: Vec<String> = vec!["Game".into(), "Result".into()];
+        used.extend(self.implied.iter().map(|t| t.to_string()));
         let mut take = |name: &str| -> Option<String> {
             used.push(name.to_string());
             self.tag(name).map(str::to_string)

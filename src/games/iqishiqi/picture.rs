@@ -10,7 +10,7 @@ use super::notation::Move;
 use super::position::Position;
 use super::Iqishiqi;
 use crate::game::{Board, Cell as BoardCell, Glyph, Kind, Label, Line, Marks, Note};
-use crate::game::{Picture, Piece, Rules, Shape};
+use crate::game::{LineKind, Picture, Piece, Rules, Shape};
 use std::sync::LazyLock;
 
 /// By grid index: the cell's index on the board (cells in grid order).
@@ -189,6 +189,7 @@ impl Picture for Iqishiqi {
             board.lines.push(Line {
                 points: cells.into_iter().map(|(x, y)| (x + nx, y + ny)).collect(),
                 class: "edge",
+                kind: LineKind::Border,
                 side: Some(edge.owner()),
             });
         }

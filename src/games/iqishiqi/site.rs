@@ -45,7 +45,10 @@ impl SiteNotation for Iqishiqi {
         commas: true,
         game_start: None,
         recognizes: looks_abstractplay,
-        files: SiteFiles::Records { name: "Iqishiqi" },
+        files: SiteFiles::Records {
+            name: "Iqishiqi",
+            implied: &["Coords"],
+        },
     };
 
     fn site_move(_: &Position, mv: &Move, after: &Position, _: &MoveFacts) -> String {

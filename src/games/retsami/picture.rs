@@ -6,7 +6,7 @@ use super::geometry::{OnTheWay, Square, HOME};
 use super::notation::{Action, Move};
 use super::position::Position;
 use super::Retsami;
-use crate::game::{Board, Glyph, Kind, Line, Marks, Note, Picture, Piece, Side};
+use crate::game::{Board, Glyph, Kind, Line, LineKind, Marks, Note, Picture, Piece, Side};
 use crate::games::grid::square_board;
 
 fn centre(sq: Square) -> (f64, f64) {
@@ -47,6 +47,7 @@ impl Picture for Retsami {
         board.lines.push(Line {
             points: (1..=HOME).map(|w| centre(Square::at_way(w))).collect(),
             class: "way",
+            kind: LineKind::Guide,
             side: None,
         });
         board

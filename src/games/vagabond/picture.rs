@@ -11,7 +11,7 @@ use super::position::Position;
 use super::tiles::Code;
 use super::Vagabond;
 use crate::game::{Board, Cell, Glyph, Kind, Label, Line, Marks, Note, Picture, Piece};
-use crate::game::{Shape, Side};
+use crate::game::{LineKind, Shape, Side};
 use std::sync::LazyLock;
 
 static CELL: LazyLock<[u16; GRID]> = LazyLock::new(|| {
@@ -168,11 +168,13 @@ impl Picture for Vagabond {
             board.lines.push(Line {
                 points: vec![(k, -lo), (k, -hi)],
                 class: "grid",
+                kind: LineKind::Guide,
                 side: None,
             });
             board.lines.push(Line {
                 points: vec![(lo, -k), (hi, -k)],
                 class: "grid",
+                kind: LineKind::Guide,
                 side: None,
             });
         }

@@ -22,7 +22,10 @@ impl SiteNotation for Vagabond {
         commas: false,
         game_start: Some("0H."),
         recognizes: looks_garden_gate,
-        files: SiteFiles::Links { game_type: 2 },
+        files: SiteFiles::Links {
+            game_type: 2,
+            options: "Options",
+        },
     };
 
     /// The turn as The Garden Gate writes it: `0H.L(0,-6)`.

@@ -1,40 +1,14 @@
-//! How problems are shown: ariadne diagnostics for people, JSON for scripts.
+//! How problems are shown: ariadne diagnostics for people (a problem with
+//! the lines of input around it, a repair as one line), JSON for scripts,
+//! and text from the input escaped for a terminal. Every front end prints
+//! problems through this module (the command line, the fuzz crate).
 
-use super::messages::escape;
+use crate::problem::{Problem, Repair};
+use crate::record::{Chunk, Span};
 use ariadne::{Color, Config, IndexType, Label, Report, ReportKind, Source};
-use gamerec::problem::{Problem, Repair};
-use gamerec::record::{Chunk, Span};
 use serde::Serialize;
-use std::io::{self, IsTerminal, Write};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum ColorChoice {
-    Auto,
-    Always,
-    Never,
-}
-
-impl ColorChoice {
-    /// `auto`: colour only on a terminal, and never when `NO_COLOR` is set
-    /// to a non-empty value.
-    pub fn enabled(self, terminal: bool) -> bool {
-        match self {
-            ColorChoice::Always => true,
-            ColorChoice::Never => false,
-            ColorChoice::Auto => {
-                terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-            }
-        }
-    }
-
-    pub fn for_stdout(self) -> bool {
-        self.enabled(io::stdout().is_terminal())
-    }
-
-    pub fn for_stderr(self) -> bool {
-        self.enabled(io::stderr().is_terminal())
-    }
-}
+use std::fmt::{self, Display};
+use std::io::{self, Write};
 
 /// Line, column (characters, 1-based) and byte offset of a span's start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -120,7 +94,7 @@ fn excerpt(chunk: &Chunk, span: Span) -> (String, std::ops::Range<usize>) {
             for c in chunk.valid().chars() {
                 match c {
                     '\r' | '\t' => out.push(' '),
-                    c if c.is_control() || super::messages::is_bidi(c) => {
+                    c if c.is_control() || is_bidi(c) => {
                         out.push_str(&format!("\\u{{{:x}}}", c as u32))
                     }
                     c => out.push(c),
@@ -312,48 +286,37 @@ fn fix_gutter(rendered: &str, offset: usize) -> String {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use gamerec::problem::Problem;
+/// Text with its control characters escaped for a terminal: a line break
+/// and a tab stay, every other control character (ESC, BEL, NUL, DEL, C1…)
+/// and every bidirectional control (U+202A–U+202E, U+2066–U+2069, the
+/// marks U+200E, U+200F and U+061C, which reorder what a terminal shows)
+/// becomes `\u{1b}`-style text.
+pub struct Escaped<'a>(pub &'a str);
 
-    fn render(chunk: &Chunk, problem: &Problem, color: bool) -> String {
-        let mut out = Vec::new();
-        diagnostic(&mut out, "f.grec", chunk, Some(2), None, problem, color).unwrap();
-        String::from_utf8(out).unwrap()
+impl Display for Escaped<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut rest = self.0;
+        while let Some(i) =
+            rest.find(|c: char| (c.is_control() || is_bidi(c)) && c != '\n' && c != '\t')
+        {
+            f.write_str(&rest[..i])?;
+            let c = rest[i..].chars().next().expect("found a character");
+            write!(f, "\\u{{{:x}}}", c as u32)?;
+            rest = &rest[i + c.len_utf8()..];
+        }
+        f.write_str(rest)
     }
+}
 
-    #[test]
-    fn margin_numbers_are_the_files_line_numbers() {
-        let text = "[Game \"oshi\"]\n1. e3-e4 zz *\n";
-        let chunk = Chunk {
-            bytes: text.as_bytes().to_vec(),
-            offset: 5000,
-            line: 998,
-            column: 1,
-            truncated: false,
-        };
-        let at = 5000 + text.find("zz").unwrap();
-        let p = Problem::new(
-            gamerec::problem::Code::MalformedMove,
-            "bad",
-            Span::new(at, at + 2),
-        );
-        let plain = render(&chunk, &p, false);
-        assert!(plain.contains("f.grec:999:10"), "{plain}");
-        assert!(plain.contains(" 999 │ 1. e3-e4 zz *"), "{plain}");
-        assert!(!plain.contains(" 2 │"), "{plain}");
-        // Every margin is as wide as the widest number.
-        let bar_columns: Vec<usize> = plain
-            .lines()
-            .skip(1)
-            .filter_map(|l| l.find('│').map(|b| l[..b].chars().count()))
-            .collect();
-        assert!(bar_columns.windows(2).all(|w| w[0] == w[1]), "{plain}");
-        let colored = render(&chunk, &p, true);
-        assert!(colored.contains("999"), "{colored}");
-        assert!(colored.contains('\x1b'));
-    }
+/// A bidirectional formatting character: embeddings, overrides, isolates
+/// and the directional marks.
+pub fn is_bidi(c: char) -> bool {
+    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}')
+}
+
+/// [`Escaped`], as a string.
+pub fn escape(text: &str) -> String {
+    Escaped(text).to_string()
 }
 
 /// Writes the repairs `--lenient` made to one game, a line each:
@@ -442,5 +405,68 @@ pub fn problem_report(
                 .as_deref()
                 .map_or(String::new(), |t| format!(" (`{}`)", escape(&shorten(t))))
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::Problem;
+
+    fn render(chunk: &Chunk, problem: &Problem, color: bool) -> String {
+        let mut out = Vec::new();
+        diagnostic(&mut out, "f.grec", chunk, Some(2), None, problem, color).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn margin_numbers_are_the_files_line_numbers() {
+        let text = "[Game \"oshi\"]\n1. e3-e4 zz *\n";
+        let chunk = Chunk {
+            bytes: text.as_bytes().to_vec(),
+            offset: 5000,
+            line: 998,
+            column: 1,
+            truncated: false,
+        };
+        let at = 5000 + text.find("zz").unwrap();
+        let p = Problem::new(
+            crate::problem::Code::MalformedMove,
+            "bad",
+            Span::new(at, at + 2),
+        );
+        let plain = render(&chunk, &p, false);
+        assert!(plain.contains("f.grec:999:10"), "{plain}");
+        assert!(plain.contains(" 999 │ 1. e3-e4 zz *"), "{plain}");
+        assert!(!plain.contains(" 2 │"), "{plain}");
+        // Every margin is as wide as the widest number.
+        let bar_columns: Vec<usize> = plain
+            .lines()
+            .skip(1)
+            .filter_map(|l| l.find('│').map(|b| l[..b].chars().count()))
+            .collect();
+        assert!(bar_columns.windows(2).all(|w| w[0] == w[1]), "{plain}");
+        let colored = render(&chunk, &p, true);
+        assert!(colored.contains("999"), "{colored}");
+        assert!(colored.contains('\x1b'));
+    }
+
+    #[test]
+    fn control_characters_are_escaped_and_text_is_not() {
+        assert_eq!(
+            escape("e3\x1b]0;owned\x07-e4\0"),
+            "e3\\u{1b}]0;owned\\u{7}-e4\\u{0}"
+        );
+        assert_eq!(escape("café\tline\nnext"), "café\tline\nnext");
+        assert_eq!(escape("\u{9b}2J"), "\\u{9b}2J");
+    }
+
+    #[test]
+    fn bidi_controls_are_escaped() {
+        assert_eq!(
+            escape("a\u{202e}gnp.exe\u{2066}b\u{200f}"),
+            "a\\u{202e}gnp.exe\\u{2066}b\\u{200f}"
+        );
+        assert_eq!(escape("שלום abc"), "שלום abc");
     }
 }
