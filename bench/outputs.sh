@@ -101,7 +101,7 @@ run back.parquet-stats stats -j 2 sample-roshi.grec.parquet
 dir=$PWD
 run filter.winner filter fixtures/ --winner first
 run filter.count filter fixtures/ --min-plies 10 --count
-run filter.only filter fixtures/ --game oshi --valid --to jsonl
+run filter.only filter fixtures/ --only-game oshi --valid --to jsonl
 run filter.opening filter "$OUT/inputs/oshi.grec" --opening "1. e3-e4" --count
 run_o filter.rest filter-rest.grec filter fixtures/ --invalid --rest "$OUT/filter-rest-others.grec"
 cat "$OUT/inputs/oshi.grec" "$OUT/inputs/oshi.grec" > "$OUT/inputs/oshi-twice.grec"

@@ -6,9 +6,9 @@
 //! `cargo bench --bench replay` (all), `cargo bench --bench replay -- oshi`.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use gamerec::archive;
-use gamerec::convert::text::write_game;
+use gamerec::formats::text::write_game;
 use gamerec::gen::GenOptions;
+use gamerec::inputs;
 use gamerec::record::{parse_chunk, ChunkReader};
 use gamerec::registry::{AnyGame, GAMES};
 use std::hint::black_box;
@@ -71,7 +71,7 @@ fn parse_and_replay(c: &mut Criterion) {
         group.bench_function("replay", |b| {
             b.iter(|| {
                 let mut valid = 0;
-                archive::validate(&input[..], &mut |_, r| {
+                inputs::validate(&input[..], &mut |_, r| {
                     valid += usize::from(r.is_valid());
                     Ok(())
                 })

@@ -1,18 +1,16 @@
-//! Streams an input (a file or stdin) game by game: cut into chunks, parse
-//! the envelope, find the game's rules, replay. Memory is bounded by the
-//! largest game, not by the input.
+//! What reading a game needs and what validating it finds, for every
+//! format: how an input is read ([`Options`]), the rules a game asks for
+//! (its `Game` tag, `--game`, or under `--lenient` the one game that
+//! accepts it), a game's report ([`GameReport`], validated as it is
+//! read), and the report as `validate --to json` writes it
+//! ([`JsonGame`]). The readers themselves are the formats' (`formats`).
 
 use crate::lenient::Lenient;
 use crate::problem::{Code, Problem, Repair, RepairCode};
-use crate::record::{
-    each_game, parse_chunk_with, title, Chunk, ChunkReader, MovetextStyle, Parsed, ReadGame,
-    Record, RecordSource, Span, StreamTurns, Tag, MAX_RECORD_BYTES,
-};
+use crate::record::{title, Chunk, MovetextStyle, ReadGame, Record, Span, Tag, MAX_RECORD_BYTES};
 use crate::registry::{self, AnyGame};
 use crate::replay::Outcome;
 use serde::Serialize;
-use std::io::{self, BufRead};
-use std::ops::ControlFlow;
 
 /// What validating one game found.
 #[derive(Clone, Debug)]
@@ -34,15 +32,17 @@ pub struct GameReport {
 }
 
 impl GameReport {
-    /// The report of an input that holds no game at all (`no-games`).
-    pub fn no_game() -> GameReport {
+    /// The report of an input that holds no game gamerec plays
+    /// (`no-games`): none at all, or only `skipped` records of other
+    /// games.
+    pub fn no_game(skipped: usize) -> GameReport {
         GameReport {
             index: None,
             game: None,
             title: None,
             plies: 0,
             outcome: None,
-            error: Some(no_games()),
+            error: Some(no_games(skipped)),
             repairs: Vec::new(),
         }
     }
@@ -70,12 +70,20 @@ pub struct Options {
     /// or compressed) spooled to a temporary file to be read (`None`:
     /// [`DEFAULT_MAX_SPOOL`]).
     pub max_spool: Option<u64>,
+    /// How many threads replay games (0: one per core; 1: all on the
+    /// calling thread).
+    pub jobs: usize,
 }
 
 /// The default cap on a spooled Parquet input: 1 GiB.
 pub const DEFAULT_MAX_SPOOL: u64 = 1 << 30;
 
 impl Options {
+    /// How many threads replay games: [`Options::jobs`], one per core for 0.
+    pub fn threads(&self) -> usize {
+        crate::pipeline::threads(self.jobs)
+    }
+
     /// The movetext style of a record, from its tags.
     pub fn style(&self, tags: &[Tag]) -> MovetextStyle {
         let named = tags
@@ -269,15 +277,6 @@ fn guess_game(
     }
 }
 
-/// Validates one parsed record.
-pub fn check(parsed: &Parsed, index: usize, opts: &Options) -> GameReport {
-    let mut source = RecordSource::new(&parsed.record, parsed.error.clone());
-    let rules = rules_for(&parsed.record, opts);
-    let mut report = report(&mut source, rules, opts.titles);
-    report.index = Some(index);
-    report
-}
-
 /// Validates a game as it is read, under `rules` (or reports why it has
 /// none); `titles`: give a valid game its title too. A game read only in
 /// part is replayed as far as it was read (its legal plies count); the
@@ -317,13 +316,15 @@ pub fn report(
     report
 }
 
-/// The problem of an input with no game at all.
-pub fn no_games() -> Problem {
-    Problem::new(
-        Code::NoGames,
-        "no game here: the input is empty or holds only white space",
-        Span::new(0, 0),
-    )
+/// The problem of an input with no game gamerec plays: none at all, or
+/// only `skipped` records of games it does not play.
+pub fn no_games(skipped: usize) -> Problem {
+    let message = match skipped {
+        0 => "no game here: the input is empty or holds only white space".to_string(),
+        1 => "no game here that gamerec plays: its one record is of another game".to_string(),
+        n => format!("no game here that gamerec plays: its {n} records are of other games"),
+    };
+    Problem::new(Code::NoGames, message, Span::new(0, 0))
 }
 
 /// The problem of a record longer than [`MAX_RECORD_BYTES`] (a truncated
@@ -338,100 +339,6 @@ pub fn too_large(chunk: &Chunk) -> Problem {
         ),
         Span::new(at, at + 1),
     )
-}
-
-/// Reads every game of `input`, calling `each` with the chunk it came from
-/// (for locating problems) and its report, in input order (replayed in
-/// parallel as [`validate_until`] says). Returns the number of games.
-pub fn validate<R: BufRead + Send>(
-    input: R,
-    each: &mut dyn FnMut(&Chunk, GameReport) -> io::Result<()>,
-) -> io::Result<usize> {
-    validate_with(input, &Options::default(), each)
-}
-
-/// [`validate`] with options.
-pub fn validate_with<R: BufRead + Send>(
-    input: R,
-    opts: &Options,
-    each: &mut dyn FnMut(&Chunk, GameReport) -> io::Result<()>,
-) -> io::Result<usize> {
-    validate_until(input, opts, &mut |chunk, report| {
-        each(chunk, report).map(|()| ControlFlow::Continue(()))
-    })
-}
-
-/// Every game of one chunk, checked (indices are filled in by the caller).
-fn check_chunk(chunk: &Chunk, opts: &Options) -> Vec<GameReport> {
-    if chunk.truncated {
-        return vec![GameReport {
-            index: None,
-            game: None,
-            title: None,
-            plies: 0,
-            outcome: None,
-            error: Some(too_large(chunk)),
-            repairs: Vec::new(),
-        }];
-    }
-    each_game(chunk, &|tags| opts.style(tags), &mut |game| {
-        let mut game = StreamTurns::lean(game);
-        let rules = rules_for_game(&mut game, opts);
-        report(&mut game, rules, opts.titles)
-    })
-}
-
-/// [`validate_with`], until `each` breaks. Games are replayed on as many
-/// threads as [`crate::pipeline::jobs`] says (the CLI's `--jobs`; one:
-/// all on this thread); reports still come in input order. Returns the
-/// number of games reported.
-pub fn validate_until<R: BufRead + Send>(
-    input: R,
-    opts: &Options,
-    each: &mut dyn FnMut(&Chunk, GameReport) -> io::Result<ControlFlow<()>>,
-) -> io::Result<usize> {
-    let mut index = 0;
-    let mut stopped = false;
-    crate::pipeline::map_chunks(
-        input,
-        |chunk| check_chunk(chunk, opts),
-        |chunk, reports| {
-            for mut report in reports {
-                index += 1;
-                report.index = Some(index);
-                if each(&chunk, report)?.is_break() {
-                    stopped = true;
-                    return Ok(ControlFlow::Break(()));
-                }
-            }
-            Ok(ControlFlow::Continue(()))
-        },
-    )?;
-    if index == 0 && !stopped {
-        let report = GameReport::no_game();
-        // The walk ends here whatever `each` answers.
-        let _ = each(&Chunk::from_bytes(Vec::new()), report)?;
-    }
-    Ok(index)
-}
-
-/// The `n`th (1-based) game of `input`, with the chunk it came from.
-pub fn nth_game<R: BufRead>(
-    input: R,
-    n: usize,
-    opts: &Options,
-) -> io::Result<Option<(Chunk, Parsed)>> {
-    let mut index = 0;
-    for chunk in ChunkReader::new(input) {
-        let chunk = chunk?;
-        for parsed in parse_chunk_with(&chunk, &|tags| opts.style(tags)) {
-            index += 1;
-            if index == n {
-                return Ok(Some((chunk, parsed)));
-            }
-        }
-    }
-    Ok(None)
 }
 
 /// One game's report as `validate --format json` writes it

@@ -7,17 +7,17 @@
 //! small trait per concern; [`games`] holds the games; [`replay`] drives any
 //! game through a record; [`convert`], [`gen`] and [`perft`] build on it;
 //! [`registry`] lists the games and lets the rest pick one by name;
-//! [`sites`] reads and writes the sites' own game files (AbstractPlay
-//! records, Garden Gate links); [`stats`], [`archive`] and [`input`]
-//! stream whole inputs game by game.
+//! [`formats`] reads and writes every format, one module each (the table
+//! [`formats::FORMATS`]); [`sources`] and [`output`] are whole inputs and
+//! outputs; [`inputs`] is the one reading path every front end takes.
 //! ARCHITECTURE.md has the whole map.
 //!
 //! ```
-//! use gamerec::archive;
+//! use gamerec::inputs;
 //!
 //! let input = b"[Game \"oshi\"]\n[Result \"*\"]\n1. e3-e4 e7-e6 2. c2-c5 *\n";
 //! let mut reports = Vec::new();
-//! archive::validate(&input[..], &mut |chunk, report| {
+//! inputs::validate(&input[..], &mut |chunk, report| {
 //!     reports.push((chunk.clone(), report));
 //!     Ok(())
 //! })
@@ -55,16 +55,23 @@ pub mod picture;
 pub mod select;
 // The list of games, and choosing one by name:
 pub mod registry;
-// Whole inputs:
+// What reading a game needs, and a game's report:
 pub mod archive;
-pub mod sites;
+// Every format, read and written:
+pub mod formats;
+// Statistics; where output goes:
+pub mod output;
 pub mod stats;
-// Every input format:
-pub mod input;
-// Every output format, and one game converted to it:
-pub mod target;
 // Whole inputs, as every front end opens them:
 pub mod sources;
+// The one reading path:
+pub mod inputs;
+// What commands do with whole inputs: records written as they were,
+// selected, without duplicates, in shards:
+pub mod dedup;
+pub mod filter;
+pub mod passthrough;
+pub mod shard;
 
 #[cfg(test)]
 mod testkit;

@@ -10,42 +10,10 @@ use crossbeam_channel::{bounded, unbounded};
 use std::collections::BTreeMap;
 use std::io::{self, BufRead};
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// The number of worker threads (0: one per core).
-static JOBS: AtomicUsize = AtomicUsize::new(0);
-
-/// Sets how many threads map chunks (0: one per core).
-pub fn set_jobs(n: usize) {
-    JOBS.store(n, Ordering::Relaxed);
-}
-
-thread_local! {
-    /// [`with_jobs`]'s width on this thread (0: none set).
-    static THREAD_JOBS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-}
-
-/// Runs `f` with `n` threads mapping the chunks of the inputs it reads on
-/// this thread (0: one per core), whatever [`set_jobs`] said: for a
-/// library caller (the Python package) whose calls each choose their own.
-pub fn with_jobs<T>(n: usize, f: impl FnOnce() -> T) -> T {
-    let n = match n {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    };
-    let before = THREAD_JOBS.with(|j| j.replace(n));
-    let out = f();
-    THREAD_JOBS.with(|j| j.set(before));
-    out
-}
-
-/// How many threads map chunks.
-pub fn jobs() -> usize {
-    let here = THREAD_JOBS.with(|j| j.get());
-    if here != 0 {
-        return here;
-    }
-    match JOBS.load(Ordering::Relaxed) {
+/// `jobs` threads, or one per core for 0.
+pub fn threads(jobs: usize) -> usize {
+    match jobs {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
     }
@@ -60,23 +28,12 @@ const BATCH_CHUNKS: usize = 4096;
 
 /// Cuts `input` into chunks, maps each with `map` and hands each chunk and
 /// its result to `each` in input order, until `each` breaks. With one job
-/// ([`jobs`]) everything runs on this thread; with more, up to that many
-/// worker threads map while a reader thread reads — once the input is seen
-/// to hold more than one batch (a small input is not worth the threads),
-/// and never more workers than batches. A read error ends the walk after
-/// the chunks before it.
-pub fn map_chunks<R, T, M, E>(input: R, map: M, each: E) -> io::Result<()>
-where
-    R: BufRead + Send,
-    T: Send,
-    M: Fn(&Chunk) -> T + Sync,
-    E: FnMut(Chunk, T) -> io::Result<ControlFlow<()>>,
-{
-    map_chunks_with(jobs(), input, map, each)
-}
-
-/// [`map_chunks`] with `jobs` threads.
-pub fn map_chunks_with<R, T, M, E>(jobs: usize, input: R, map: M, mut each: E) -> io::Result<()>
+/// everything runs on this thread; with more, up to `jobs` worker threads
+/// map while a reader thread reads — once the input is seen to hold more
+/// than one batch (a small input is not worth the threads), and never
+/// more workers than batches. A read error ends the walk after the chunks
+/// before it.
+pub fn map_chunks<R, T, M, E>(jobs: usize, input: R, map: M, mut each: E) -> io::Result<()>
 where
     R: BufRead + Send,
     T: Send,
@@ -331,7 +288,7 @@ mod tests {
 
     fn lengths(input: &[u8], threads: usize, stop_after: Option<usize>) -> Vec<(usize, usize)> {
         let mut seen = Vec::new();
-        map_chunks_with(
+        map_chunks(
             threads,
             input,
             |c| c.bytes.len(),
@@ -375,7 +332,7 @@ mod tests {
         let input = archive(900);
         assert!(input.len() > 2 * BATCH_BYTES && input.len() < 3 * BATCH_BYTES);
         let threads = std::sync::Mutex::new(std::collections::HashSet::new());
-        map_chunks_with(
+        map_chunks(
             1000,
             &input[..],
             |_| {
@@ -419,7 +376,7 @@ mod tests {
         let input = archive(10_000);
         for (threads, ok) in [(1, 100_000), (2, 100_000), (2, 1_000_000)] {
             let mut seen = 0;
-            let r = map_chunks_with(
+            let r = map_chunks(
                 threads,
                 io::BufReader::new(Failing { data: &input, ok }),
                 |c| c.offset + c.bytes.len(),

@@ -1,55 +1,94 @@
 //! Whole inputs, opened the same way by every front end (the command line
-//! and the Python package): what an input is ([`Source`]), its name's
-//! extension and announced compression, the record files of a folder, and
-//! [`read_input`], which detects an opened input's format and reads its
-//! games (a Parquet file on disk in place, everything else streamed).
+//! and the Python package): what an input is ([`Source`]: a file, standard
+//! input, bytes or a reader of the caller's), its name's extension and
+//! announced compression, and the one walk of the paths a user names
+//! ([`walk`]): folders walked for record files, links followed, each file
+//! once, the output never among the inputs.
 
-use crate::archive::Options;
 use crate::decode::{self, Compression, Encoding, Input};
-use crate::input::{self, detect, Format, Reading};
-use crate::problem::Problem;
-use crate::record::{Chunk, ReadGame};
-use crate::registry::AnyGame;
+use crate::output::{file_id, FileId, Output};
+use std::collections::HashSet;
 use std::fs::File;
-use std::io::{self, BufRead, Read};
-use std::ops::ControlFlow;
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 /// Extensions of record files picked up when walking a directory.
 pub const RECORD_EXTENSIONS: &[&str] = &["grec", "txt", "json", "jsonl", "parquet"];
 
+/// A reader of the caller's, read once (the Python package's file
+/// objects).
+pub type Shared = Arc<Mutex<Option<Box<dyn Read + Send>>>>;
+
 /// One input to read.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone)]
 pub enum Source {
     Stdin,
     File(PathBuf),
     /// Standard input, copied to this temporary file (to be read twice).
     Spooled(PathBuf),
+    /// Bytes in memory, and the name reports give them.
+    Bytes(String, Arc<[u8]>),
+    /// A reader of the caller's, read once, and the name reports give it
+    /// (its extension tells the format, as a file's does).
+    Reader(String, Shared),
+}
+
+impl std::fmt::Debug for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Source::Stdin => f.write_str("Stdin"),
+            Source::File(p) => write!(f, "File({p:?})"),
+            Source::Spooled(p) => write!(f, "Spooled({p:?})"),
+            Source::Bytes(name, b) => write!(f, "Bytes({name:?}, {} bytes)", b.len()),
+            Source::Reader(name, _) => write!(f, "Reader({name:?})"),
+        }
+    }
+}
+
+impl PartialEq for Source {
+    fn eq(&self, other: &Source) -> bool {
+        match (self, other) {
+            (Source::Stdin, Source::Stdin) => true,
+            (Source::File(a), Source::File(b)) | (Source::Spooled(a), Source::Spooled(b)) => a == b,
+            (Source::Bytes(a, x), Source::Bytes(b, y)) => a == b && x == y,
+            (Source::Reader(_, a), Source::Reader(_, b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
 }
 
 impl Source {
-    /// The name reports give it: the path as given, `<stdin>`.
+    /// A reader of the caller's, named.
+    pub fn reader(name: impl Into<String>, reader: Box<dyn Read + Send>) -> Source {
+        Source::Reader(name.into(), Arc::new(Mutex::new(Some(reader))))
+    }
+
+    /// The name reports give it: the path as given, `<stdin>`, the name
+    /// given with bytes or a reader.
     pub fn name(&self) -> String {
         match self {
             Source::Stdin | Source::Spooled(_) => "<stdin>".into(),
             Source::File(p) => p.display().to_string(),
+            Source::Bytes(name, _) | Source::Reader(name, _) => name.clone(),
         }
     }
 
     /// The file name's extension, lowercase, after any compression suffix
-    /// (`games.grec.gz` → `grec`); `None` for stdin.
+    /// (`games.grec.gz` → `grec`); `None` for stdin and bytes.
     pub fn extension(&self) -> Option<String> {
         match self {
-            Source::Stdin | Source::Spooled(_) => None,
             Source::File(p) => extension(p),
+            Source::Reader(name, _) => extension(Path::new(name)),
+            _ => None,
         }
     }
 
     /// The compression the file's name announces.
     pub fn named_compression(&self) -> Option<Compression> {
         match self {
-            Source::Stdin | Source::Spooled(_) => None,
             Source::File(p) => named_compression(p),
+            _ => None,
         }
     }
 
@@ -62,6 +101,18 @@ impl Source {
         parquet_file(p)
     }
 
+    /// How many bytes it holds, where that is known before it is read (a
+    /// file's size; not standard input's, nor a reader's).
+    pub fn size(&self) -> Option<u64> {
+        match self {
+            Source::File(p) | Source::Spooled(p) => {
+                Some(std::fs::metadata(p).map_or(0, |m| m.len()))
+            }
+            Source::Bytes(_, b) => Some(b.len() as u64),
+            Source::Stdin | Source::Reader(..) => None,
+        }
+    }
+
     /// Opens the input: its raw bytes through `wrap` (to count them, say),
     /// decompressed when it is gzip or Zstandard, as UTF-8.
     pub fn open_with(
@@ -72,6 +123,12 @@ impl Source {
         let raw: Box<dyn Read + Send> = match self {
             Source::Stdin => Box::new(io::stdin()),
             Source::File(p) | Source::Spooled(p) => Box::new(File::open(p)?),
+            Source::Bytes(_, b) => Box::new(io::Cursor::new(b.clone())),
+            Source::Reader(_, shared) => shared
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .take()
+                .ok_or_else(|| io::Error::other("this reader was read already"))?,
         };
         decode::open(wrap(raw), self.named_compression(), encoding)
     }
@@ -111,100 +168,160 @@ pub fn is_record_file(path: &Path) -> bool {
     extension(path).is_some_and(|e| RECORD_EXTENSIONS.contains(&e.as_str()))
 }
 
-/// Reads every game of an opened input: its format is `from`, or detected
-/// from `extension` (the input's name's, lowercase) and its first bytes;
-/// `in_place`, when the input is a Parquet file on disk, is read where it
-/// is instead of being streamed. `map` and `each` as for
-/// [`input::read_mapped`], `map` also told the format.
-pub fn read_input<T, M, E>(
-    mut input: Input,
-    extension: Option<&str>,
-    in_place: Option<File>,
-    from: Option<Format>,
-    opts: &Options,
-    map: M,
-    each: E,
-) -> io::Result<Reading>
-where
-    T: Send,
-    M: Fn(
-            Format,
-            Option<&Chunk>,
-            &mut dyn ReadGame<'_>,
-            Result<&'static dyn AnyGame, Problem>,
-        ) -> T
-        + Sync,
-    E: FnMut(Option<&Chunk>, T) -> io::Result<ControlFlow<()>>,
-{
-    let format = match from {
-        Some(f) => f,
-        None => {
-            let head = input.fill_buf()?;
-            let format = detect(extension, head);
-            if matches!(format, Format::Text) {
-                not_text(head)?;
-            }
-            format
+/// The file among `sources` that `output` would write over, if one is.
+pub fn among<'s>(output: &Output, sources: &'s [Source]) -> Option<&'s Path> {
+    sources.iter().find_map(|s| match s {
+        Source::File(p) => std::fs::metadata(p)
+            .ok()
+            .filter(|m| output.is(p, m))
+            .map(|_| p.as_path()),
+        _ => None,
+    })
+}
+
+/// What a walk says of what it passed over (a note) or could not read (an
+/// error: the rest is still walked), in the order met.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Said {
+    Note(String),
+    Error(String),
+}
+
+/// What [`walk`] found: the inputs in order, what it said, and whether it
+/// refused to go on (an input is the output: nothing may be read or
+/// written).
+#[derive(Debug, Default)]
+pub struct Walked {
+    pub sources: Vec<Source>,
+    pub said: Vec<Said>,
+    pub refused: bool,
+}
+
+/// The real folders and files a walk has reached already.
+#[derive(Default)]
+struct Seen {
+    dirs: HashSet<Option<FileId>>,
+    files: HashSet<FileId>,
+}
+
+/// Expands the paths a user names: `-` is stdin, a directory is walked
+/// (sorted, recursively, symbolic links followed, loops skipped, each real
+/// folder and file read once however many links reach it, gamerec's own
+/// temporaries never) for record files (every file with `all`). What
+/// cannot be read is said, and the rest walked. The output is never an
+/// input: when a named file or one found in a walk is the output, that is
+/// said and the walk is refused.
+pub fn walk(paths: &[PathBuf], all: bool, output: &Output) -> Walked {
+    let mut out = Walked::default();
+    let mut seen = Seen::default();
+    for path in paths {
+        if path.as_os_str() == "-" {
+            out.sources.push(Source::Stdin);
+            continue;
         }
-    };
-    let map =
-        |chunk: Option<&Chunk>, game: &mut dyn ReadGame<'_>, rules| map(format, chunk, game, rules);
-    match in_place.filter(|_| matches!(format, Format::Parquet)) {
-        Some(file) => input::read_parquet_in_place(file, opts, map, each),
-        None => input::read_mapped(input, format, opts, map, each),
+        match std::fs::metadata(path) {
+            Err(e) => out
+                .said
+                .push(Said::Error(format!("{}: {e}", path.display()))),
+            Ok(m) if m.is_dir() => {
+                let before = out.sources.len();
+                let again = seen.dirs.contains(&file_id(&m));
+                walk_dir(path, all, output, &mut seen, &mut out);
+                if out.refused {
+                    return out;
+                }
+                if out.sources.len() == before && !again {
+                    let none = format!("no record file found in {}", path.display());
+                    out.said.push(Said::Error(none));
+                }
+            }
+            Ok(m) => {
+                if output.is(path, &m) {
+                    refuse(path, &mut out);
+                    return out;
+                }
+                out.sources.push(Source::File(path.clone()));
+            }
+        }
     }
+    out
 }
 
-/// Refuses an input detected as the record format whose first bytes are
-/// not text at all: UTF-16 without a byte-order mark (every other byte
-/// NUL: it says which `--encoding` reads it), or binary data (an eighth or
-/// more of them NUL). A stray NUL in a record is only a bad byte: it costs
-/// its value, not the file.
-pub fn not_text(head: &[u8]) -> io::Result<()> {
-    let head = &head[..head.len().min(4096)];
-    let nuls = head.iter().filter(|&&b| b == 0).count();
-    if head.len() < 16 || nuls * 8 < head.len() {
-        return Ok(());
-    }
-    let pairs = head.len() / 2;
-    let at = |odd: usize| (0..pairs).filter(|i| head[2 * i + odd] == 0).count();
-    let (even, odd) = (at(0), at(1));
-    let utf16 = |zeros: usize, other: usize| zeros * 10 >= pairs * 9 && other * 10 <= pairs;
-    let message = if utf16(odd, even) {
-        "this looks like UTF-16 (little-endian) without a byte-order mark: read it with \
-         --encoding utf-16le"
-            .to_string()
-    } else if utf16(even, odd) {
-        "this looks like UTF-16 (big-endian) without a byte-order mark: read it with \
-         --encoding utf-16be"
-            .to_string()
-    } else {
-        format!(
-            "not a record file: binary data ({nuls} of its first {} bytes are NUL)",
-            head.len()
-        )
-    };
-    Err(io::Error::new(io::ErrorKind::InvalidData, message))
+/// An input that is also the output: said, and the walk refused.
+fn refuse(path: &Path, out: &mut Walked) {
+    out.said.push(Said::Error(format!(
+        "{}: is also the output; refusing to write over an input",
+        path.display()
+    )));
+    out.refused = true;
 }
 
-/// The record files under `dir` ([`is_record_file`]), sorted by name,
-/// recursively, symbolic links followed (a link back to a folder above it
-/// is skipped); the first entry that cannot be read is the error.
-pub fn record_files(dir: &Path) -> io::Result<Vec<PathBuf>> {
+/// Walks `dir` into `out` (refused when a file found is the output).
+fn walk_dir(dir: &Path, all: bool, output: &Output, seen: &mut Seen, out: &mut Walked) {
+    let dirs = std::cell::RefCell::new(std::mem::take(&mut seen.dirs));
+    // A folder reached again (through another link) is not walked again:
+    // 50 links to one folder read its files once, not 50 times.
     let walker = walkdir::WalkDir::new(dir)
         .follow_links(true)
-        .sort_by_file_name();
-    let mut out = Vec::new();
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| {
+            // gamerec's own temporaries (`-o`'s `.gamerec-XXXX.part`, a
+            // shard's `.gamerec-shards-XXXX` staging folder, left by a run
+            // that was killed) are never inputs found in a walk.
+            if e.depth() > 0 && e.file_name().to_string_lossy().starts_with(".gamerec-") {
+                return false;
+            }
+            !e.file_type().is_dir()
+                || e.metadata()
+                    .ok()
+                    .and_then(|m| file_id(&m))
+                    .is_none_or(|id| dirs.borrow_mut().insert(Some(id)))
+        });
     for entry in walker {
         match entry {
-            Ok(e) if e.file_type().is_file() && is_record_file(e.path()) => out.push(e.into_path()),
-            Ok(_) => {}
-            Err(e) if e.loop_ancestor().is_some() => {}
-            Err(e) => {
-                let name = e.path().unwrap_or(dir).display().to_string();
-                return Err(io::Error::other(format!("{name}: {e}")));
+            Ok(e) if e.file_type().is_dir() => {}
+            Ok(e) if !(all || is_record_file(e.path())) => {}
+            Ok(e) if !e.file_type().is_file() => out.said.push(Said::Note(format!(
+                "{}: skipped: not a regular file",
+                e.path().display()
+            ))),
+            Ok(e) => {
+                let meta = e.metadata().ok();
+                if meta.as_ref().is_some_and(|m| output.is(e.path(), m)) {
+                    refuse(e.path(), out);
+                    break;
+                }
+                let id = meta.as_ref().and_then(file_id);
+                if id.is_none_or(|id| seen.files.insert(id)) {
+                    out.sources.push(Source::File(e.into_path()));
+                }
             }
+            Err(e) => walk_error(dir, all, &e, out),
         }
     }
-    Ok(out)
+    seen.dirs = dirs.into_inner();
+}
+
+/// What a walk could not read, said (a loop is a note, the rest errors).
+fn walk_error(dir: &Path, all: bool, e: &walkdir::Error, out: &mut Walked) {
+    let name = e
+        .path()
+        .map_or_else(|| dir.display().to_string(), |p| p.display().to_string());
+    if e.loop_ancestor().is_some() {
+        out.said.push(Said::Note(format!(
+            "{name}: skipped: a link back to a folder above it"
+        )));
+    } else if e
+        .io_error()
+        .is_some_and(|io| io.kind() == io::ErrorKind::NotFound)
+        && e.path().is_some_and(|p| p.is_symlink())
+    {
+        if all || e.path().is_some_and(is_record_file) {
+            out.said
+                .push(Said::Error(format!("{name}: a link to nothing (dangling)")));
+        }
+    } else {
+        out.said.push(Said::Error(format!("{name}: {e}")));
+    }
 }

@@ -1,14 +1,16 @@
 //! Statistics: one row per game (`--per game`) and a summary per game type
 //! (`--summary`), as JSON or CSV with fixed columns (notation/stats.md).
 
-use crate::convert::parquet::Kind;
 use crate::convert::{Collect, Converted, TraceOptions};
+use crate::formats::csv::{csv_error, spreadsheet_safe};
+use crate::formats::parquet::{Kind, Table};
 use crate::problem::Problem;
 use crate::record::{ReadGame, ResultToken};
 use crate::registry::{stats_columns, tell, AnyGame};
 use serde::Serialize;
 use serde_json::{Map, Number, Value};
 use std::collections::{BTreeMap, HashMap};
+use std::io::{self, Write};
 
 /// The columns every game has, before the game-specific ones.
 pub const GAME_COLUMNS: [&str; 19] = [
@@ -432,4 +434,164 @@ pub fn summary_cell(v: &Value) -> String {
             .join(";"),
         other => cell(other),
     }
+}
+
+/// The formats statistics are written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Written {
+    /// JSON Lines: one object per row.
+    Json,
+    /// CSV with a fixed header.
+    Csv,
+    /// A Parquet table with the CSV's columns, typed.
+    Parquet,
+}
+
+/// Where rows go, in their format.
+enum Out<W: Write + Send> {
+    Csv(Box<csv::Writer<W>>, bool),
+    Json(W),
+    Parquet(Box<Table<W>>),
+}
+
+/// Statistics being written: a row per game, or (`per_type`) the games
+/// gathered into a summary row per game type written at the end.
+pub struct Writer<W: Write + Send> {
+    out: Out<W>,
+    format: Written,
+    per_type: bool,
+    summary: Summary,
+}
+
+impl<W: Write + Send> Writer<W> {
+    /// Starts writing to `out` (the CSV header first); `spreadsheet_safe`:
+    /// CSV cells that would start a formula are quoted with `'`.
+    pub fn new(
+        out: W,
+        format: Written,
+        per_type: bool,
+        spreadsheet_safe: bool,
+    ) -> io::Result<Self> {
+        let out = match format {
+            Written::Parquet => {
+                let (table, kinds) = match per_type {
+                    true => ("summary", summary_kinds()),
+                    false => ("stats", game_kinds()),
+                };
+                Out::Parquet(Box::new(Table::new(out, table, &kinds)?))
+            }
+            Written::Csv => Out::Csv(
+                Box::new(
+                    csv::WriterBuilder::new()
+                        .has_headers(false)
+                        .from_writer(out),
+                ),
+                spreadsheet_safe,
+            ),
+            Written::Json => Out::Json(out),
+        };
+        let mut writer = Writer {
+            out,
+            format,
+            per_type,
+            summary: Summary::default(),
+        };
+        match (format, per_type) {
+            (Written::Json | Written::Parquet, _) => {}
+            (Written::Csv, true) => writer.out.row(SUMMARY_COLUMNS.map(String::from))?,
+            (Written::Csv, false) => writer.out.row(game_header())?,
+        }
+        Ok(writer)
+    }
+
+    /// Adds game `g` of input `file`: its row, or its share of the summary.
+    pub fn add(&mut self, file: &str, g: &Converted) -> io::Result<()> {
+        if self.per_type {
+            self.summary.add(g);
+            return Ok(());
+        }
+        let row = game_row(file, g);
+        match self.format {
+            Written::Csv => self.out.row(row.to_csv()),
+            Written::Json => self.out.json(&row.to_json()),
+            Written::Parquet => self.out.values(&row.cells()),
+        }
+    }
+
+    /// Writes the summary's rows (per type) and the format's end; gives
+    /// the output back.
+    pub fn finish(mut self) -> io::Result<W> {
+        if self.per_type {
+            write_summary(&mut self.out, self.format, &self.summary)?;
+        }
+        self.out.finish()
+    }
+}
+
+impl<W: Write + Send> Out<W> {
+    fn row<I: IntoIterator<Item = String>>(&mut self, record: I) -> io::Result<()> {
+        match self {
+            Out::Csv(w, safe) => {
+                let cells = record.into_iter().map(|c| {
+                    if *safe {
+                        spreadsheet_safe(&c).into_owned()
+                    } else {
+                        c
+                    }
+                });
+                w.write_record(cells).map_err(csv_error)
+            }
+            Out::Json(_) | Out::Parquet(_) => Ok(()),
+        }
+    }
+
+    /// A row of typed values (Parquet only).
+    fn values(&mut self, row: &[Value]) -> io::Result<()> {
+        match self {
+            Out::Parquet(t) => t.push(row),
+            _ => Ok(()),
+        }
+    }
+
+    fn json(&mut self, value: &Value) -> io::Result<()> {
+        match self {
+            Out::Json(w) => {
+                serde_json::to_writer(&mut *w, value)?;
+                w.write_all(b"\n")
+            }
+            Out::Csv(..) | Out::Parquet(_) => Ok(()),
+        }
+    }
+
+    fn finish(self) -> io::Result<W> {
+        match self {
+            Out::Csv(w, _) => w
+                .into_inner()
+                .map_err(|e| io::Error::new(e.error().kind(), e.error().to_string())),
+            Out::Json(w) => Ok(w),
+            Out::Parquet(t) => t.finish(),
+        }
+    }
+}
+
+fn write_summary<W: Write + Send>(
+    out: &mut Out<W>,
+    format: Written,
+    summary: &Summary,
+) -> io::Result<()> {
+    for row in summary.rows() {
+        match format {
+            Written::Csv => out.row(row.iter().map(|(_, v)| summary_cell(v)))?,
+            Written::Parquet => {
+                let values: Vec<Value> = row.into_iter().map(|(_, v)| v).collect();
+                out.values(&values)?
+            }
+            Written::Json => {
+                let obj: serde_json::Map<String, Value> =
+                    row.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+                out.json(&Value::Object(obj))?;
+            }
+        }
+    }
+    Ok(())
 }

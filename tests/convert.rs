@@ -168,7 +168,7 @@ fn csv_rows_parse_one_per_turn_under_the_fixed_header() {
         .sum();
     let mut r = csv::Reader::from_reader(out.as_bytes());
     let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
-    assert_eq!(header, gamerec::convert::csv::HEADER);
+    assert_eq!(header, gamerec::formats::csv::HEADER);
     let rows: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
     assert_eq!(rows.len(), turns);
     for row in &rows {
@@ -357,7 +357,7 @@ fn the_documented_headers_are_the_written_ones() {
     let stats = doc("stats.md");
     assert!(stats.contains(&gamerec::stats::game_header().join(",")));
     assert!(stats.contains(&gamerec::stats::SUMMARY_COLUMNS.join(",")));
-    assert!(doc("convert.md").contains(&gamerec::convert::csv::HEADER.join(",")));
+    assert!(doc("convert.md").contains(&gamerec::formats::csv::HEADER.join(",")));
     let (_, out, _) = run(&["stats", "-q", "--format", "csv", SAMPLES[0]], None);
     assert_eq!(
         out.lines().next().unwrap(),

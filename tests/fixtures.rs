@@ -1,7 +1,8 @@
 //! Replays every fixture under fixtures/<game>/ and compares each game with
 //! the expectation written beside it in fixtures/<game>/expected.tsv.
 
-use gamerec::archive::{self, GameReport};
+use gamerec::archive::GameReport;
+use gamerec::inputs;
 use gamerec::record::Chunk;
 use std::collections::BTreeMap;
 use std::fs;
@@ -81,7 +82,7 @@ fn every_fixture_game_matches_its_expectation() {
             let name = file.file_name().unwrap().to_string_lossy().into_owned();
             let input = fs::read(&file).unwrap();
             let mut failures = Vec::new();
-            archive::validate(&input[..], &mut |chunk, report| {
+            inputs::validate(&input[..], &mut |chunk, report| {
                 let index = report.index.map_or("-".into(), |i| i.to_string());
                 let got = describe(chunk, &report);
                 match expected.remove(&(name.clone(), index.clone())) {

@@ -390,7 +390,7 @@ fn every_column_of_the_games_table_is_documented() {
     use arrow_schema::DataType;
     let doc = fs::read_to_string(root().join("notation/parquet.md")).unwrap();
     let documented = |name: &str| doc.contains(&format!("| `{name}` |"));
-    let schema = gamerec::convert::parquet::games_schema();
+    let schema = gamerec::formats::parquet::games_schema();
     let mut missing = Vec::new();
     for field in schema.fields() {
         if !documented(field.name()) {

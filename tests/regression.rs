@@ -954,7 +954,7 @@ fn a_parquet_footer_counting_more_elements_than_bytes_is_refused_as_damaged() {
         let size = u32::from_le_bytes(bytes[n - 8..n - 4].try_into().unwrap()) as usize;
         bytes[n - 8 - size..n - 8].to_vec()
     };
-    assert!(!gamerec::convert::parquet::footer_holds_together(&footer));
+    assert!(!gamerec::formats::parquet::footer_holds_together(&footer));
     let out = gamerec()
         .args(["validate", "--format", "json"])
         .arg(&file)

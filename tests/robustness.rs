@@ -3,18 +3,40 @@
 //! read game by game.
 
 use gamerec::archive;
-use gamerec::convert::text::TextWriter;
-use gamerec::convert::{csv, json, TraceOptions};
-use gamerec::input as read;
-use gamerec::registry::convert;
+use gamerec::convert::TraceOptions;
+use gamerec::formats::text::TextWriter;
+use gamerec::formats::{self, csv, json, Cx, Format};
+use gamerec::inputs;
+use gamerec::problem::Problem;
+use gamerec::record::Parsed;
+use gamerec::registry::{convert, AnyGame};
 use gamerec::stats;
 use proptest::prelude::*;
 use std::io::Read;
+use std::ops::ControlFlow;
+
+/// Reads every game of `bytes` in `format` whole, on this thread.
+fn read_whole(
+    bytes: &[u8],
+    format: Format,
+    each: &mut dyn FnMut(Parsed, Result<&'static dyn AnyGame, Problem>),
+) {
+    let opts = archive::Options::default();
+    let cx = Cx {
+        input: "x",
+        format,
+        opts: &opts,
+    };
+    formats::read(bytes, cx, &mut |v| {
+        each(v.game.record(), v.rules);
+        Ok(ControlFlow::Continue(()))
+    })
+    .unwrap();
+}
 
 /// Runs the convert and stats pipeline over `bytes` read as `format`:
 /// every writer, and the JSON read back.
-fn convert_all(bytes: &[u8], format: read::Format) {
-    let opts = archive::Options::default();
+fn convert_all(bytes: &[u8], format: Format) {
     let trace = TraceOptions {
         syntax_only: false,
         branching: true,
@@ -26,7 +48,7 @@ fn convert_all(bytes: &[u8], format: read::Format) {
     };
     let mut json = String::new();
     let mut text = TextWriter::default();
-    read::read(bytes, format, &opts, &mut |_, parsed, rules| {
+    read_whole(bytes, format, &mut |parsed, rules| {
         let _ = text.game(&convert(
             1,
             parsed.record.clone(),
@@ -40,26 +62,17 @@ fn convert_all(bytes: &[u8], format: read::Format) {
         let _ = stats::game_row("x", &g).to_csv();
         json.push_str(&json::game_value("x", &g, None).unwrap());
         json.push('\n');
-        Ok(())
-    })
-    .unwrap();
-    read::read(
-        json.as_bytes(),
-        read::Format::Jsonl,
-        &opts,
-        &mut |_, parsed, rules| {
-            let _ = convert(1, parsed.record, parsed.error, rules, trace);
-            Ok(())
-        },
-    )
-    .unwrap();
+    });
+    read_whole(json.as_bytes(), Format::Jsonl, &mut |parsed, rules| {
+        let _ = convert(1, parsed.record, parsed.error, rules, trace);
+    });
 }
 
 fn validate_all(bytes: &[u8]) -> usize {
-    convert_all(bytes, read::Format::Text);
-    convert_all(bytes, read::detect(None, bytes));
+    convert_all(bytes, Format::Text);
+    convert_all(bytes, formats::detect(None, bytes));
     let mut reports = 0;
-    archive::validate(bytes, &mut |chunk, report| {
+    inputs::validate(bytes, &mut |chunk, report| {
         reports += 1;
         if let Some(p) = &report.error {
             let end = chunk.offset + chunk.bytes.len();
@@ -170,7 +183,7 @@ fn a_long_stream_is_read_game_by_game() {
     let mut valid = 0;
     let mut biggest_chunk = 0;
     let mut last_offset = 0;
-    archive::validate(reader, &mut |chunk, report| {
+    inputs::validate(reader, &mut |chunk, report| {
         assert!(report.is_valid(), "{:?}", report.error);
         valid += 1;
         biggest_chunk = biggest_chunk.max(chunk.bytes.len());

@@ -3,9 +3,9 @@
 //! `--fail-fast` / `--max-errors` stop where they say.
 
 use assert_cmd::Command;
-use gamerec::archive;
-use gamerec::convert::text::write_game;
+use gamerec::formats::text::write_game;
 use gamerec::gen::GenOptions;
+use gamerec::inputs;
 use gamerec::record::ResultToken;
 use serde_json::Value;
 use std::io::Write;
@@ -38,7 +38,7 @@ fn generated_games_validate_for_every_game_and_seed() {
                     write_game(&rules.generate(seed, i, &opts), &mut text);
                 }
                 let mut n = 0;
-                archive::validate(text.as_bytes(), &mut |_, report| {
+                inputs::validate(text.as_bytes(), &mut |_, report| {
                     n += 1;
                     let what = format!("{} seed {seed} game {n}", rules.name());
                     assert!(report.is_valid(), "{what}: {:?}", report.error);

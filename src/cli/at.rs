@@ -2,13 +2,14 @@
 //! file (any input format), a bare position of a named game, or a game's
 //! start; and how a failure to reach it is reported.
 
-use super::input::{format, EncodingArg, Open, Opened, Source};
 use super::messages;
-use gamerec::input::read_nth;
+use super::options::EncodingArg;
+use gamerec::inputs::{self, How};
 use gamerec::problem::{Code, Problem};
 use gamerec::record::{title, Chunk, ReadGame, Record, RecordSource};
 use gamerec::registry::{self, AnyGame};
 use gamerec::report::problem_report;
+use gamerec::sources::Source;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -163,33 +164,29 @@ fn nth_game(
     };
     let name = source.name();
     let io_fail = |e: io::Error| Failure::Usage(format!("{name}: {e}"));
-    let opts = match game {
-        None => gamerec::archive::Options::default(),
-        Some(g) => options_for(g)?,
+    let how = How {
+        encoding: encoding.encoding(),
+        opts: match game {
+            None => gamerec::archive::Options::default(),
+            Some(g) => options_for(g)?,
+        },
+        ..How::default()
     };
-    let reader = source
-        .open(encoding.encoding(), &super::progress::Progress::none())
-        .map_err(io_fail)?;
-    let mut opened = Opened {
-        extension: source.extension(),
-        reader,
-    };
-    let fmt = format("auto", &mut opened).map_err(io_fail)?;
-    let answered = read_nth(opened.reader, fmt, &opts, n, |chunk, game, rules| {
+    let answered = inputs::read_nth(&source, &how, n, |v| {
         let index = Some(n);
-        match rules {
+        match v.rules {
             Ok(rules) => {
                 let mut loaded = Loaded {
                     rules,
-                    game,
+                    game: v.game,
                     name: &name,
-                    chunk,
+                    chunk: v.chunk,
                     index,
                 };
                 answer_with(&mut loaded, color, work, out);
             }
             // A game without rules cannot be replayed.
-            Err(p) => report_invalid(&name, chunk, index, None, &p, color),
+            Err(p) => report_invalid(&name, v.chunk, index, None, &p, color),
         }
     })
     .map_err(io_fail)?;

@@ -2,17 +2,17 @@
 //! CSV, or a site's move strings (every site notation the registry's games
 //! have). The targets and the framing are the library's (`target`).
 
-use super::input::{expand, options, read_all, InputArgs, Item, LenientArgs, Output};
 use super::messages;
-use super::options::ColorChoice;
-use super::progress::Progress;
+use super::options::{Color, InputArgs, Jobs, LenientArgs, OutputArg, Quiet};
+use super::run::{self, Run};
 use gamerec::convert::TraceOptions;
-use gamerec::record::{Chunk, ReadGame};
+use gamerec::formats::write::Framed;
+use gamerec::formats::{self, convert_one, Dest, Format, GameOut, Job, Visit};
+use gamerec::inputs::{Item, Seen};
+use gamerec::output::Output;
 use gamerec::registry;
 use gamerec::report::{problem_report, repair_lines, Repaired};
-use gamerec::target::{self, convert_one, Dest, GameOut, Job, To};
 use std::ops::ControlFlow;
-use std::path::PathBuf;
 
 /// How input formats are detected, with each site notation's example.
 fn after_help() -> String {
@@ -45,19 +45,15 @@ pub struct Args {
     /// The output format.
     #[arg(long, visible_alias = "format", default_value = "text", value_name = "FORMAT", value_parser = super::options::to_values())]
     to: String,
-    /// Write here instead of stdout (through a temporary file beside it,
-    /// put in place at the end; never one of the inputs).
-    #[arg(short, long, value_name = "FILE")]
-    output: Option<PathBuf>,
+    #[command(flatten)]
+    output: OutputArg,
     /// Leave invalid games out instead of converting them up to their error.
     #[arg(long)]
     skip_invalid: bool,
-    /// Say nothing on stderr but problems.
-    #[arg(short, long)]
-    quiet: bool,
-    /// Colour the problem reports on stderr.
-    #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
-    color: ColorChoice,
+    #[command(flatten)]
+    quiet: Quiet,
+    #[command(flatten)]
+    color: Color,
     /// Check and rewrite the envelope only (tags, movetext, comments,
     /// results): moves are not replayed and stay as written. Text output
     /// only.
@@ -68,7 +64,7 @@ pub struct Args {
     #[arg(long)]
     spreadsheet_safe: bool,
     #[command(flatten)]
-    jobs: super::jobs::Jobs,
+    jobs: Jobs,
 }
 
 /// What the run saw, for the closing notes.
@@ -82,138 +78,137 @@ struct Tally {
     not_games: usize,
     /// What the target format dropped: tags, comments, results.
     dropped: [usize; 3],
-    /// The game's index in its input, and the input.
-    index: usize,
-    input: String,
-    /// A game was written already (for the separators).
-    any: bool,
     repaired: Repaired,
 }
 
 pub fn run(args: Args) {
-    let Some(to) = To::named(&args.to) else {
+    let Some(to) = formats::writer(&args.to) else {
         return messages::error(format!("no output format `{}`", args.to));
     };
-    if args.syntax_only && !matches!(to, To::Text) {
+    if args.syntax_only && !matches!(to, Format::Text) {
         return messages::error("--syntax-only writes text only (--to text)");
     }
-    let Some(opts) = options(args.input.game.as_deref()) else {
+    if run::options(args.input.game.as_deref()).is_none() {
         return;
-    };
+    }
     if args.syntax_only && args.lenient.on() {
         return messages::error("--syntax-only replays nothing: it cannot repair (--lenient)");
     }
-    let opts = args.lenient.apply(opts);
-    args.jobs.init();
-    let output = Output::new(args.output.as_deref());
-    let Some(sources) = expand(&args.input.paths, args.input.all, &output) else {
+    let output = Output::new(args.output.output.as_deref());
+    let Some(run) = Run::start(&args.input, &args.jobs, &output) else {
         return;
     };
-    if matches!(to, To::Parquet) && output.is_terminal() {
-        return messages::error(
-            "Parquet is a binary format: write it to a file with -o, or pipe it",
-        );
+    if run::binary_to_terminal(to, &output) {
+        return;
     }
-    let Some(out) = output.create() else {
+    let Some(out) = run::create(&output) else {
         return;
     };
-    let mut out = match Dest::new(to, out) {
+    let framed = Dest::new(to, out).and_then(|out| Framed::new(to, out));
+    let mut out = match framed {
         Ok(out) => out,
         Err(e) => return messages::finished(Err(e)),
     };
-    if let Err(e) = target::head(to, &mut out) {
-        return messages::finished(Err(e));
-    }
-    let color = args.color.for_stderr();
+    // Not over output on the same terminal.
+    let run = run
+        .lenient(&args.lenient)
+        .progress(args.quiet.quiet || output.is_terminal());
     let trace = TraceOptions {
         syntax_only: args.syntax_only,
         branching: false,
         site: to.site().is_some(),
     };
     let mut tally = Tally::default();
-    let mut held = None;
-    // Not over output on the same terminal.
-    let progress = Progress::for_sources(&sources, args.quiet || output.is_terminal());
-    let map = |file: &str, chunk: Option<&Chunk>, game: &mut dyn ReadGame<'_>, rules| {
+    let map = |v: Visit<'_, '_>| {
         let job = Job {
             to,
             trace,
-            file,
+            file: v.input,
             spreadsheet_safe: args.spreadsheet_safe,
         };
-        convert_one(job, chunk, game, rules)
+        convert_one(job, v.chunk, v.game, v.rules)
     };
-    let each = |name: &str, item: Item<'_, GameOut>| {
-        let Item::Game(chunk, read) = item else {
-            messages::warning(format!("{name}: no game here: the input is empty"));
-            return Ok(ControlFlow::Continue(()));
+    let each = |item: Item<'_, GameOut>| {
+        let seen = match item {
+            Item::Game(seen) => seen,
+            Item::Empty { input, skipped } => {
+                run::no_game_warning(input, skipped);
+                return Ok(ControlFlow::Continue(()));
+            }
+            Item::Failed { .. } => return Ok(ControlFlow::Continue(())),
         };
-        if tally.input != name {
-            (tally.input, tally.index) = (name.to_string(), 0);
+        let (input, index) = (seen.input, seen.index);
+        if let Some(game) = converted(&args, to, &mut tally, seen) {
+            tally.written += 1;
+            out.write(input, index, game)?;
         }
-        tally.index += 1;
-        tally.games += 1;
-        let index = tally.index;
-        tally.repaired.add(&read.repairs);
-        if !read.repairs.is_empty() && !args.quiet {
-            let title = read.title.as_deref();
-            messages::to_stderr(|err| {
-                repair_lines(err, name, chunk, Some(index), title, &read.repairs)
-            });
-        }
-        if let Some(p) = &read.error {
-            tally.invalid += 1;
-            messages::invalid();
-            let title = read.title.as_deref();
-            messages::to_stderr(|err| {
-                problem_report(err, name, chunk, Some(index), title, p, color)
-            });
-            if read.nothing_read {
-                // Text between games (or no game at all): nothing to write.
-                tally.not_games += 1;
-                return Ok(ControlFlow::Continue(()));
-            }
-            if args.skip_invalid {
-                return Ok(ControlFlow::Continue(()));
-            }
-        }
-        if let Some(why) = target::left_out(to, read.game, index, read.carried) {
-            if !why.is_empty() {
-                messages::error(format!("{name}: {why}"));
-            }
-            return Ok(ControlFlow::Continue(()));
-        }
-        tally.written += 1;
-        for (total, n) in tally.dropped.iter_mut().zip(read.dropped) {
-            *total += n;
-        }
-        let any = std::mem::replace(&mut tally.any, true);
-        target::write(to, &mut out, name, index, read, any, &mut held)?;
         Ok(ControlFlow::Continue(()))
     };
-    let read = read_all(sources, &args.input, &opts, &progress, map, each);
-    progress.finish();
-    let any = tally.any;
-    let result = read.and_then(|_| target::tail(to, &mut out, any, held));
-    messages::finished(result.and_then(|()| out.finish()?.commit()));
-    if !args.quiet {
+    let read = run.read(map, each);
+    let result = read.and_then(|_| out.finish());
+    messages::finished(result.and_then(|w| w.commit()));
+    if !args.quiet.quiet {
         closing_notes(&args, to, &tally);
     }
 }
 
+/// Reports a converted game's repairs and problem (said on stderr) and
+/// counts it; the game when it is to be written.
+fn converted(
+    args: &Args,
+    to: Format,
+    tally: &mut Tally,
+    seen: Seen<'_, GameOut>,
+) -> Option<GameOut> {
+    let Seen {
+        input,
+        index,
+        chunk,
+        value: game,
+    } = seen;
+    tally.games += 1;
+    tally.repaired.add(&game.repairs);
+    let title = game.title.as_deref();
+    if !game.repairs.is_empty() && !args.quiet.quiet {
+        messages::to_stderr(|err| {
+            repair_lines(err, input, chunk, Some(index), title, &game.repairs)
+        });
+    }
+    if let Some(p) = &game.error {
+        tally.invalid += 1;
+        messages::invalid();
+        let color = args.color.color.for_stderr();
+        messages::to_stderr(|err| problem_report(err, input, chunk, Some(index), title, p, color));
+        if game.nothing_read {
+            // Text between games (or no game at all): nothing to write.
+            tally.not_games += 1;
+            return None;
+        }
+        if args.skip_invalid {
+            return None;
+        }
+    }
+    if let Some(why) = to.left_out(game.game, index, game.carried) {
+        if !why.is_empty() {
+            messages::error(format!("{input}: {why}"));
+        }
+        return None;
+    }
+    for (total, n) in tally.dropped.iter_mut().zip(game.dropped) {
+        *total += n;
+    }
+    Some(game)
+}
+
 /// What the run converted and what the target format left out.
-fn closing_notes(args: &Args, to: To, tally: &Tally) {
+fn closing_notes(args: &Args, to: Format, tally: &Tally) {
     let [tags, comments, results] = tally.dropped;
-    if matches!(
-        to,
-        To::Csv | To::Site(_) | To::SiteRecord(..) | To::SiteLink(..)
-    ) && tags + comments + results > 0
-    {
+    if to.drops() && tags + comments + results > 0 {
         messages::note(format!(
             "{} cannot carry tags, {}or results: left out {tags} tags, {comments} comments \
              and {results} results",
             args.to,
-            if matches!(to, To::Csv) {
+            if matches!(to, Format::Csv) {
                 "comments before the first turn "
             } else {
                 "comments "

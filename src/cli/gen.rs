@@ -2,14 +2,14 @@
 //! text format, for benchmarks and tests. The same seed gives the same
 //! games on every run, with any number of jobs.
 
-use super::input::Output;
-use super::jobs::Jobs;
 use super::messages;
-use gamerec::convert::text::write_game;
+use super::options::{Jobs, OutputArg};
+use super::run::{self};
+use gamerec::formats::text::write_game;
 use gamerec::gen::GenOptions;
+use gamerec::output::Output;
 use rayon::prelude::*;
 use std::io::Write;
-use std::path::PathBuf;
 
 /// Games generated together before they are written, in order.
 const BATCH: u64 = 512;
@@ -37,10 +37,8 @@ pub struct Args {
     /// Bias towards finishing: where a legal move ends the game, play one.
     #[arg(long)]
     finish: bool,
-    /// Write here instead of stdout (through a temporary file beside it,
-    /// put in place at the end).
-    #[arg(short, long, value_name = "FILE")]
-    output: Option<PathBuf>,
+    #[command(flatten)]
+    output: OutputArg,
     #[command(flatten)]
     jobs: Jobs,
 }
@@ -53,14 +51,14 @@ pub fn run(args: Args) {
             gamerec::registry::names().join(", ")
         ));
     };
-    let jobs = args.jobs.init();
+    let jobs = args.jobs.threads();
     // No more threads than batches of games.
     let threads = jobs.min(args.count.div_ceil(BATCH).max(1) as usize);
     let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
         Ok(p) => p,
         Err(e) => return messages::error(format!("cannot start {threads} threads: {e}")),
     };
-    let Some(mut out) = Output::new(args.output.as_deref()).create() else {
+    let Some(mut out) = run::create(&Output::new(args.output.output.as_deref())) else {
         return;
     };
     let opts = GenOptions {

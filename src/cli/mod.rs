@@ -1,10 +1,10 @@
-//! Command-line interface: one file per subcommand, each with its options
-//! beside its `run`; `input` opens every input and output the same way;
-//! `messages` prints what is not a diagnostic and keeps the exit code.
-//!
-//! Exit codes are a contract: 0 every game valid, 1 some record invalid,
-//! 2 a usage or I/O error (the rest of the input is still processed), 141
-//! the output pipe closed early (1 when an invalid game was already seen).
+//! Command-line interface, thin over the library: one file per subcommand,
+//! each its options and calls into the library; the options several
+//! commands share are declared once (`options`) and flattened into them;
+//! `run` is the run every command that reads archives shares (inputs,
+//! each game's index, progress, messages); `messages` prints what is not a
+//! diagnostic and keeps the exit code ([`EXIT_CODES`], one rule for every
+//! command).
 
 mod at;
 mod completions;
@@ -12,32 +12,32 @@ mod convert;
 mod dedup;
 mod filter;
 mod gen;
-mod input;
 mod interrupt;
-mod jobs;
 mod messages;
 mod moves;
 mod options;
-mod passthrough;
 mod perft;
 mod progress;
+mod run;
 mod shard;
 mod show;
 mod stats;
 mod validate;
 mod view;
 
-use clap::{CommandFactory, Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use gamerec::registry;
 
+/// The exit codes: one rule for every command, shown in the help of each
+/// (and in the README).
+pub const EXIT_CODES: &str = "Exit codes: 0 done, and every game read is valid; 1 some \
+record is invalid (a game its rules or the record format refuse, or an input that holds no \
+game gamerec plays) — for filter, grep's: no game matched; 2 a usage or I/O error (the other \
+inputs are still read); 141 the output pipe closed early (1 if an invalid record was seen \
+before).";
+
 #[derive(Parser)]
-#[command(
-    name = "gamerec",
-    version,
-    about = about(),
-    after_help = "Exit codes: 0 every game valid, 1 some record invalid, 2 usage or I/O error, \
-141 the output pipe closed early (1 if an invalid game was already seen)."
-)]
+#[command(name = "gamerec", version, about = about(), after_help = EXIT_CODES)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -76,9 +76,16 @@ enum Command {
     Man(completions::ManArgs),
 }
 
-/// The command line's definition, for completions and the manual page.
+/// The command line's definition (for parsing, completions and the manual
+/// page): every command's help ends with the exit codes.
 pub fn definition() -> clap::Command {
-    Cli::command()
+    Cli::command().mut_subcommands(|c| {
+        if matches!(c.get_name(), "completions" | "man") {
+            return c;
+        }
+        let own = c.get_after_help().map(|h| format!("{h}\n\n"));
+        c.after_help(format!("{}{EXIT_CODES}", own.unwrap_or_default()))
+    })
 }
 
 /// "Validate, convert and analyse recorded games of A, B and C", the
@@ -130,7 +137,10 @@ pub fn stdout_was_closed() {
 /// Runs the command line; returns the exit code (from [`messages`]).
 pub fn run() -> i32 {
     interrupt::install();
-    let cli = match Cli::try_parse() {
+    let parsed = definition()
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();

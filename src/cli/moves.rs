@@ -3,14 +3,14 @@
 
 use super::at::{answer, write_failure, Failure, PlaceArgs, PlyArg};
 use super::messages;
-use super::options::ColorChoice;
+use super::options::Color;
 use std::ops::ControlFlow;
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Exit codes: 0 listed; 1 the game is invalid before the asked point \
-(with --each, the counts before its error are printed first); 2 a usage mistake (no such \
-game or ply, an unknown game, a bad --position)."
+    after_help = "A game invalid before the asked point makes the exit code 1 (with --each, \
+the counts before its error are printed first); no such game or ply, an unknown game or a bad \
+--position is a usage error (2)."
 )]
 pub struct Args {
     #[command(flatten)]
@@ -27,13 +27,12 @@ pub struct Args {
     /// Print the position itself first, in the game's Position notation.
     #[arg(long)]
     show_position: bool,
-    /// Colour in diagnostics.
-    #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
-    color: ColorChoice,
+    #[command(flatten)]
+    color: Color,
 }
 
 pub fn run(args: Args) {
-    answer(&args.place, args.color.for_stderr(), |loaded, out| {
+    answer(&args.place, args.color.color.for_stderr(), |loaded, out| {
         let rules = loaded.rules;
         if args.each {
             // The legal prefix as it is replayed, then the problem that

@@ -1,11 +1,104 @@
-//! Options several commands share, declared once and flattened into the
-//! commands that take them.
+//! The options several commands share, each declared once here and
+//! flattened into the commands that take it: the inputs (`PATHS`, `--all`,
+//! `--from`, `--game`, `--encoding`, `--max-spool`), `--lenient`, `-o`,
+//! `--quiet`, `--color`, `-j`; and the values `--from` and `--to` take,
+//! from the library's table of formats.
 
 use clap::builder::{PossibleValue, PossibleValuesParser};
-use gamerec::target::To;
+use gamerec::archive::Options;
+use gamerec::decode::Encoding;
+use gamerec::formats;
+use gamerec::lenient::Lenient;
 use std::io::{self, IsTerminal};
+use std::path::PathBuf;
 
-/// `--color`: when to colour what is printed.
+/// The inputs, as every command that reads archives takes them.
+#[derive(clap::Args, Clone, Debug)]
+pub struct InputArgs {
+    /// Files or directories (walked for .grec, .txt, .json, .jsonl and
+    /// .parquet files, also compressed); `-` reads standard input.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// In directories, read every file, not only record files.
+    #[arg(long)]
+    pub all: bool,
+    /// The input format (default: detected per input).
+    #[arg(long, default_value = "auto", value_name = "FORMAT", value_parser = from_values())]
+    pub from: String,
+    /// The rules for records without a [Game] tag.
+    #[arg(long, value_name = "GAME", help = super::default_game_help())]
+    pub game: Option<String>,
+    /// The inputs' text encoding (default: UTF-8, or UTF-16 after a
+    /// UTF-16 byte-order mark).
+    #[arg(long, value_enum, default_value = "auto", value_name = "ENCODING")]
+    pub encoding: EncodingArg,
+    /// A Parquet input that is not a file on disk (piped, compressed) is
+    /// copied to a temporary file to be read: at most this much of it
+    /// (e.g. 512M, 4G).
+    #[arg(long, default_value = "1G", value_name = "SIZE", value_parser = parse_size)]
+    pub max_spool: u64,
+}
+
+/// `--lenient` and `--keep-broken`.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct LenientArgs {
+    /// Repair what can be repaired without guessing, and list every repair:
+    /// wrong move numbers, a result the replay contradicts, a missing Game
+    /// tag (when one game accepts every turn), a comment or tag value left
+    /// open (closed at the end of its line), a truncated last move
+    /// (notation/lenient.md).
+    #[arg(long)]
+    pub lenient: bool,
+    /// From the first illegal turn on, keep the rest of a game as a comment
+    /// instead of an error (implies --lenient).
+    #[arg(long)]
+    pub keep_broken: bool,
+}
+
+impl LenientArgs {
+    /// `opts`, reading leniently when asked to.
+    pub fn apply(&self, opts: Options) -> Options {
+        Options {
+            lenient: self.on().then_some(Lenient {
+                keep_broken: self.keep_broken,
+            }),
+            ..opts
+        }
+    }
+
+    pub fn on(&self) -> bool {
+        self.lenient || self.keep_broken
+    }
+}
+
+/// `-o FILE`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct OutputArg {
+    /// Write here instead of standard output (through a temporary file
+    /// beside it, put in place at the end; never one of the inputs).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+/// `--quiet`.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct Quiet {
+    /// Say nothing on stderr but problems: no progress bar, no notes, no
+    /// closing line.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// `--color`.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct Color {
+    /// Colour in diagnostics (`auto`: on a terminal, unless NO_COLOR is
+    /// set).
+    #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
+    pub color: ColorChoice,
+}
+
+/// `--color`'s values: when to colour what is printed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum ColorChoice {
     Auto,
@@ -35,11 +128,104 @@ impl ColorChoice {
     }
 }
 
-/// `--to`'s values: every output format the library writes.
-pub(super) fn to_values() -> PossibleValuesParser {
+/// `--jobs N`: how many threads replay games.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct Jobs {
+    /// Threads that replay games (default, or 0: one per core; 1 runs
+    /// everything on the main thread, reporting each game as it is read; at
+    /// most 4 per core).
+    #[arg(short, long, value_name = "N")]
+    pub jobs: Option<usize>,
+}
+
+impl Jobs {
+    /// The number of threads from `--jobs` (clamped, with a note, to 4
+    /// threads per core).
+    pub fn threads(&self) -> usize {
+        let cores = gamerec::pipeline::threads(0);
+        let ceiling = 4 * cores;
+        match self.jobs {
+            None | Some(0) => cores,
+            Some(n) if n > ceiling => {
+                super::messages::note(format!(
+                    "--jobs {n} is more than 4 threads per core: using {ceiling}"
+                ));
+                ceiling
+            }
+            Some(n) => n,
+        }
+    }
+}
+
+/// `--encoding`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum EncodingArg {
+    /// UTF-8, or UTF-16 when the input starts with its byte-order mark.
+    Auto,
+    #[value(name = "utf-8")]
+    Utf8,
+    /// ISO 8859-1: every byte is one character.
+    #[value(name = "latin-1")]
+    Latin1,
+    #[value(name = "utf-16le")]
+    Utf16Le,
+    #[value(name = "utf-16be")]
+    Utf16Be,
+}
+
+impl EncodingArg {
+    pub fn encoding(self) -> Encoding {
+        match self {
+            EncodingArg::Auto => Encoding::Auto,
+            EncodingArg::Utf8 => Encoding::Utf8,
+            EncodingArg::Latin1 => Encoding::Latin1,
+            EncodingArg::Utf16Le => Encoding::Utf16Le,
+            EncodingArg::Utf16Be => Encoding::Utf16Be,
+        }
+    }
+}
+
+/// `--from`'s values: `auto`, then every format the library reads.
+pub fn from_values() -> PossibleValuesParser {
+    let auto = PossibleValue::new("auto").help("Decide from the file name and its first bytes");
+    let all = formats::readable().into_iter();
     PossibleValuesParser::new(
-        To::all()
+        std::iter::once(auto).chain(all.map(|(name, help)| PossibleValue::new(name).help(help))),
+    )
+}
+
+/// `--to`'s values: every format the library writes.
+pub fn to_values() -> PossibleValuesParser {
+    PossibleValuesParser::new(
+        formats::writable()
             .into_iter()
             .map(|(name, help)| PossibleValue::new(name).help(help)),
     )
+}
+
+/// `64M` → 64 × 1024²; plain digits are bytes.
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let t = t
+        .strip_suffix("iB")
+        .or_else(|| t.strip_suffix(['B', 'b']))
+        .unwrap_or(t);
+    let (digits, shift) = match t.char_indices().last() {
+        Some((i, 'k' | 'K')) => (&t[..i], 10),
+        Some((i, 'm' | 'M')) => (&t[..i], 20),
+        Some((i, 'g' | 'G')) => (&t[..i], 30),
+        Some((i, 't' | 'T')) => (&t[..i], 40),
+        _ => (t, 0),
+    };
+    let n: u64 = digits
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a size like 1000, 500K, 64M or 2G"))?;
+    let bytes = n
+        .checked_mul(1u64 << shift)
+        .ok_or_else(|| format!("`{s}` is too large"))?;
+    if bytes == 0 {
+        return Err("a size of at least one byte".into());
+    }
+    Ok(bytes)
 }

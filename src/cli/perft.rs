@@ -3,7 +3,7 @@
 //! move generator; with `--divide`, the count under each first move.
 
 use super::at::{answer, write_failure, PlaceArgs};
-use super::options::ColorChoice;
+use super::options::Color;
 
 #[derive(clap::Args)]
 #[command(
@@ -25,13 +25,12 @@ pub struct Args {
     /// The count under each legal first move, then the total.
     #[arg(long)]
     divide: bool,
-    /// Colour in diagnostics.
-    #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
-    color: ColorChoice,
+    #[command(flatten)]
+    color: Color,
 }
 
 pub fn run(args: Args) {
-    answer(&args.place, args.color.for_stderr(), |loaded, out| {
+    answer(&args.place, args.color.color.for_stderr(), |loaded, out| {
         let ply = args.ply.map(|k| k as usize);
         let divided = loaded
             .rules

@@ -21,12 +21,7 @@ impl Progress {
     /// nothing when stderr is not a terminal or the run is quiet. Messages
     /// are printed with the bar cleared.
     pub fn for_sources(sources: &[Source], quiet: bool) -> Progress {
-        let total = sources.iter().try_fold(0, |sum, s| match s {
-            Source::Stdin => None,
-            Source::File(p) | Source::Spooled(p) => {
-                Some(sum + std::fs::metadata(p).map_or(0, |m| m.len()))
-            }
-        });
+        let total = sources.iter().try_fold(0, |sum, s| Some(sum + s.size()?));
         let progress = Progress::new(total, quiet);
         if let Some(bar) = progress.bar.clone() {
             super::messages::set_suspend(Some(Box::new(move |f| {

@@ -3,11 +3,13 @@
 //! as terminal text or as a standalone SVG.
 
 use super::at::{answer_into, Failure, PlaceArgs, PlyArg};
-use super::input::{expand, Output};
 use super::messages;
-use super::options::ColorChoice;
+use super::options::{Color, OutputArg};
+use super::run::{self};
+use gamerec::output::Output;
 use gamerec::picture::svg::{self, SvgOptions};
 use gamerec::picture::text::{self, TextOptions};
+use gamerec::sources;
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -21,9 +23,13 @@ pub enum PictureFormat {
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Exit codes: 0 shown; 1 the game is invalid before the asked position \
-(the position its error stopped at is shown, with the error); 2 a usage or I/O error (no such \
-game or ply, an unknown game, a bad --position)."
+    mut_arg("output", |a| a.help("Write the picture to FILE (never one of the inputs) instead \
+of standard output")),
+    mut_arg("color", |a| a.help("Colour in text pictures and diagnostics (`auto`: on a \
+terminal, unless NO_COLOR is set)")),
+    after_help = "A game invalid before the asked position is shown where its error stopped \
+it, with the error (exit code 1); no such game or ply, an unknown game or a bad --position is a \
+usage error (2)."
 )]
 pub struct Args {
     #[command(flatten)]
@@ -38,17 +44,13 @@ pub struct Args {
         value_name = "FORMAT"
     )]
     format: Option<PictureFormat>,
-    /// Write the picture to FILE (never one of the inputs) instead of
-    /// standard output.
-    #[arg(short = 'o', long, value_name = "FILE")]
-    output: Option<PathBuf>,
+    #[command(flatten)]
+    output: OutputArg,
     /// Plain ASCII text instead of Unicode.
     #[arg(long)]
     ascii: bool,
-    /// Colour in text pictures and diagnostics (`auto`: on a terminal,
-    /// unless NO_COLOR is set).
-    #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
-    color: ColorChoice,
+    #[command(flatten)]
+    color: Color,
     /// The SVG's width in pixels (its height follows).
     #[arg(long, value_name = "PX", default_value_t = 480, value_parser = clap::value_parser!(u32).range(16..=16384))]
     size: u32,
@@ -72,16 +74,15 @@ pub fn run(mut args: Args) {
     {
         place.file = Some(PathBuf::from("-"));
     }
-    let output = Output::new(args.output.as_deref());
+    let output = Output::new(args.output.output.as_deref());
     if let Some(file) = &args.place.file {
-        if expand(std::slice::from_ref(file), false, &output).is_none() {
-            return;
+        let walked = sources::walk(std::slice::from_ref(file), false, &output);
+        if walked.refused {
+            return run::said(walked.said);
         }
     }
     let format = args.format.unwrap_or_else(|| {
-        let svg_file = args
-            .output
-            .as_ref()
+        let svg_file = (args.output.output.as_ref())
             .and_then(|p| p.extension())
             .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
         match svg_file {
@@ -95,7 +96,7 @@ pub fn run(mut args: Args) {
     }
     let text_opts = TextOptions {
         ascii: args.ascii,
-        color: args.color.enabled(output.is_terminal()),
+        color: args.color.color.enabled(output.is_terminal()),
         flip: args.flip,
     };
     let svg_opts = SvgOptions {
@@ -107,7 +108,7 @@ pub fn run(mut args: Args) {
     let mut picture: Option<String> = None;
     answer_into(
         &args.place,
-        args.color.for_stderr(),
+        args.color.color.for_stderr(),
         &mut io::sink(),
         |loaded, _| {
             let shown = loaded.rules.scene_at(loaded.game, ply);
@@ -123,7 +124,7 @@ pub fn run(mut args: Args) {
     let Some(picture) = picture else {
         return;
     };
-    let Some(mut out) = output.create() else {
+    let Some(mut out) = run::create(&output) else {
         return;
     };
     let written = out.write_all(picture.as_bytes());

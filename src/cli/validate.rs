@@ -1,13 +1,13 @@
 //! `gamerec validate PATH...`: parse and replay every game; report each
 //! invalid one with its location; a summary at the end.
 
-use super::input::{expand, options, read_all, InputArgs, Item, LenientArgs, Output};
-use super::jobs::Jobs;
 use super::messages;
-use super::options::ColorChoice;
-use super::progress::Progress;
+use super::options::{Color, InputArgs, Jobs, LenientArgs, Quiet};
+use super::run::Run;
 use gamerec::archive::{self, GameReport, JsonGame};
-use gamerec::record::{Chunk, ReadGame};
+use gamerec::inputs::{Item, Read};
+use gamerec::output::Output;
+use gamerec::record::Chunk;
 use gamerec::replay::Outcome;
 use gamerec::report::{place, problem_report, repair_lines, Repaired};
 use std::io::{self, IsTerminal, Write};
@@ -15,6 +15,8 @@ use std::ops::ControlFlow;
 use std::time::Instant;
 
 #[derive(clap::Args)]
+#[command(mut_arg("quiet", |a| a.help("Print only the errors: no summary, no per-game lines, no \
+progress bar").conflicts_with("verbose")))]
 pub struct Args {
     #[command(flatten)]
     input: InputArgs,
@@ -30,12 +32,10 @@ pub struct Args {
         value_name = "FORMAT"
     )]
     format: Format,
-    /// Colour in diagnostics (`auto`: on a terminal, unless NO_COLOR is set).
-    #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
-    color: ColorChoice,
-    /// Print only the errors: no summary, no per-game lines.
-    #[arg(short, long, conflicts_with = "verbose")]
-    quiet: bool,
+    #[command(flatten)]
+    color: Color,
+    #[command(flatten)]
+    quiet: Quiet,
     /// Also print one line for every valid game, with its outcome.
     #[arg(short, long)]
     verbose: bool,
@@ -66,10 +66,6 @@ struct Tally {
     invalid: usize,
     /// Inputs with no game.
     empty: usize,
-    /// The game's index in its input.
-    index: usize,
-    /// The input of the last game seen.
-    input: String,
     repaired: Repaired,
 }
 
@@ -95,7 +91,7 @@ fn write_report(
             serde_json::to_writer(&mut *out, &line)?;
             writeln!(out)
         }
-        Format::Human if !report.repairs.is_empty() && !args.quiet => {
+        Format::Human if !report.repairs.is_empty() && !args.quiet.quiet => {
             let title = report.title.as_deref();
             repair_lines(out, name, chunk, report.index, title, &report.repairs)?;
             let report = GameReport {
@@ -106,7 +102,7 @@ fn write_report(
         }
         Format::Human => match (&report.error, &report.outcome) {
             (Some(p), _) => messages::suspended(|| {
-                let color = args.color.for_stdout();
+                let color = args.color.color.for_stdout();
                 let title = report.title.as_deref();
                 problem_report(out, name, chunk, report.index, title, p, color)?;
                 out.flush()
@@ -125,27 +121,21 @@ fn write_report(
 
 pub fn run(args: Args) {
     let started = Instant::now();
-    let Some(opts) = options(args.input.game.as_deref()) else {
-        return;
-    };
-    let opts = archive::Options {
-        titles: args.verbose,
-        turns_only: true,
-        ..args.lenient.apply(opts)
-    };
-    let one_job = args.jobs.init() == 1;
-    let max_errors = if args.fail_fast {
-        Some(1)
-    } else {
-        args.max_errors
-    };
-    let Some(sources) = expand(&args.input.paths, args.input.all, &Output::new(None)) else {
+    let Some(mut run) = Run::start(&args.input, &args.jobs, &Output::new(None)) else {
         return;
     };
     if messages::stdout_closed() {
         return;
     }
-    let progress = Progress::for_sources(&sources, args.quiet);
+    run = run.lenient(&args.lenient).progress(args.quiet.quiet);
+    run.opts.titles = args.verbose;
+    run.opts.turns_only = true;
+    let (titles, one_job) = (run.opts.titles, run.opts.jobs == 1);
+    let max_errors = if args.fail_fast {
+        Some(1)
+    } else {
+        args.max_errors
+    };
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let mut tally = Tally::default();
@@ -154,44 +144,39 @@ pub fn run(args: Args) {
         Some(max) if errors as u64 >= max => ControlFlow::Break(()),
         _ => ControlFlow::Continue(()),
     };
-    let map = |_: &str, _: Option<&Chunk>, game: &mut dyn ReadGame<'_>, rules| {
-        archive::report(game, rules, opts.titles)
-    };
-    let each = |name: &str, item: Item<'_, GameReport>| {
-        let (chunk, mut report) = match item {
-            Item::Game(chunk, report) => (chunk, report),
-            Item::Empty => {
-                let report = GameReport::no_game();
+    let map = |v: gamerec::formats::Visit<'_, '_>| archive::report(v.game, v.rules, titles);
+    let each = |item: Item<'_, GameReport>| {
+        let seen = match item {
+            Item::Game(seen) => seen,
+            Item::Empty { input, skipped } => {
+                let report = GameReport::no_game(skipped);
                 let nothing = Chunk::from_bytes(Vec::new());
-                write_report(&mut out, &args, name, Some(&nothing), &report)?;
+                write_report(&mut out, &args, input, Some(&nothing), &report)?;
                 tally.empty += 1;
                 return Ok(stop(tally.invalid + tally.empty));
             }
+            Item::Failed { .. } => return Ok(ControlFlow::Continue(())),
         };
-        if tally.input != name {
-            (tally.input, tally.index) = (name.to_string(), 0);
-        }
-        tally.index += 1;
+        let mut report = seen.value;
         tally.games += 1;
         tally.repaired.add(&report.repairs);
-        report.index = Some(tally.index);
+        report.index = Some(seen.index);
         if report.is_valid() {
             tally.valid += 1;
         } else {
             tally.invalid += 1;
             messages::invalid();
         }
-        write_report(&mut out, &args, name, chunk, &report)?;
+        write_report(&mut out, &args, seen.input, seen.chunk, &report)?;
         // -j 1 reports each game as soon as it is read.
         if one_job || report.error.is_some() {
             out.flush()?;
         }
         Ok(stop(tally.invalid + tally.empty))
     };
-    let read = read_all(sources, &args.input, &opts, &progress, map, each);
-    progress.finish();
+    let read = run.read(map, each);
     let result = read.and_then(|read| {
-        if args.format == Format::Human && !args.quiet {
+        if args.format == Format::Human && !args.quiet.quiet {
             let elapsed = (args.time || io::stdout().is_terminal()).then(|| started.elapsed());
             summary(&mut out, &args, &tally, &read, elapsed)?;
         }
@@ -205,7 +190,7 @@ fn summary(
     out: &mut dyn Write,
     args: &Args,
     tally: &Tally,
-    read: &super::input::Read,
+    read: &Read,
     elapsed: Option<std::time::Duration>,
 ) -> io::Result<()> {
     let plural =

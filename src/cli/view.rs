@@ -2,25 +2,27 @@
 //! its inputs ply by ply (board, buttons and arrow keys, the move list, the
 //! tags, the outcome or the error), with a picker for an archive's games.
 
-use super::input::{expand, options, read_all, InputArgs, Item, Output};
 use super::messages;
-use super::progress::Progress;
+use super::options::{Color, InputArgs, Jobs, OutputArg, Quiet};
+use super::run::{self, Run};
+use gamerec::formats::Visit;
+use gamerec::inputs::Item;
+use gamerec::output::Output;
 use gamerec::picture::html::{Entry, Page, Part, Unplayable};
 use gamerec::picture::svg::SvgOptions;
 use gamerec::picture::ErrorAt;
-use gamerec::pipeline::with_jobs;
 use gamerec::problem::Problem;
-use gamerec::record::{title, Chunk, ReadGame};
-use gamerec::registry::AnyGame;
+use gamerec::record::title;
+use gamerec::report::problem_report;
 use std::io::IsTerminal;
 use std::ops::ControlFlow;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Exit codes: 0 every game valid; 1 some game invalid (it is in the \
-viewer with its error); 2 a usage or I/O error."
+    mut_arg("output", |a| a.help("Write the page to FILE (never one of the inputs) instead of \
+standard output")),
+    after_help = "An invalid game is in the viewer with its error, and reported on stderr."
 )]
 pub struct Args {
     #[command(flatten)]
@@ -28,10 +30,8 @@ pub struct Args {
     /// Only game N (1 for the first, counted over all inputs).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     index: Option<u64>,
-    /// Write the page to FILE (never one of the inputs) instead of standard
-    /// output.
-    #[arg(short = 'o', long, value_name = "FILE")]
-    output: Option<PathBuf>,
+    #[command(flatten)]
+    output: OutputArg,
     /// Seen from the other side: the boards turned half round.
     #[arg(long)]
     flip: bool,
@@ -39,16 +39,20 @@ pub struct Args {
     /// Gate's view of Vagabond Pai Sho).
     #[arg(long, value_name = "DEGREES", num_args = 0..=1, default_missing_value = "45", allow_negative_numbers = true)]
     rotate: Option<f64>,
-    /// No progress bar.
-    #[arg(long, short = 'q')]
-    quiet: bool,
+    #[command(flatten)]
+    quiet: Quiet,
+    #[command(flatten)]
+    color: Color,
+    #[command(flatten)]
+    jobs: Jobs,
 }
 
+/// A game drawn for the page (on a worker thread), with its problem and
+/// title when it is invalid.
+type Drawn = Option<(Part, Option<(Problem, Option<String>)>)>;
+
 pub fn run(args: Args) {
-    let Some(opts) = options(args.input.game.as_deref()) else {
-        return;
-    };
-    if args.output.is_none() && std::io::stdout().is_terminal() {
+    if args.output.output.is_none() && std::io::stdout().is_terminal() {
         messages::error(
             "the viewer is an HTML page: give -o FILE.html, or redirect standard output",
         );
@@ -58,58 +62,63 @@ pub fn run(args: Args) {
         messages::error(format!("--rotate {r}: give a number of degrees"));
         return;
     }
-    let output = Output::new(args.output.as_deref());
-    let Some(sources) = expand(&args.input.paths, args.input.all, &output) else {
+    let output = Output::new(args.output.output.as_deref());
+    let Some(mut run) = Run::start(&args.input, &args.jobs, &output) else {
         return;
     };
-    let heading = match sources.as_slice() {
+    let heading = match run.sources.as_slice() {
         [one] => format!("gamerec — {}", one.name()),
         _ => "gamerec".to_string(),
     };
-    let Some(mut out) = output.create() else {
+    let Some(mut out) = run::create(&output) else {
         return;
     };
-    let progress = Progress::for_sources(&sources, args.quiet);
+    let wanted = args.index.map(|n| n as usize);
+    // With --index the games are read on this thread, in order, and only
+    // the wanted one is replayed.
+    if wanted.is_some() {
+        run.opts.jobs = 1;
+    }
+    let run = run.progress(args.quiet.quiet);
     let svg_opts = SvgOptions {
         flip: args.flip,
         rotate: args.rotate.unwrap_or(0.0),
         ..SvgOptions::default()
     };
     let mut page = Page::new(&heading);
-    let wanted = args.index.map(|n| n as usize);
-    // With --index the games are read on this thread, in order, and only
-    // the wanted one is replayed.
     let read_so_far = AtomicUsize::new(0);
     let (mut seen, mut invalid) = (0usize, 0usize);
-    let map = |_: &str, _: Option<&Chunk>, game: &mut dyn ReadGame<'_>, rules| {
+    let color = args.color.color.for_stderr();
+    let map = |v: Visit<'_, '_>| -> Drawn {
         let n = read_so_far.fetch_add(1, Ordering::Relaxed) + 1;
         if wanted.is_some_and(|w| w != n) {
             return None;
         }
-        Some(Part::new(entry(game, rules), &svg_opts))
+        let (entry, problem) = entry(v);
+        Some((Part::new(entry, &svg_opts), problem))
     };
-    let each = |_: &str, item: Item<'_, Option<Part>>| {
-        if let Item::Game(_, part) = item {
-            seen += 1;
-            if let Some(part) = part.filter(|_| wanted.is_none_or(|n| n == seen)) {
-                if part.invalid() {
-                    invalid += 1;
-                    messages::invalid();
-                }
-                page.add(&mut out, seen, part)?;
+    let each = |item: Item<'_, Drawn>| {
+        let Item::Game(game) = item else {
+            return Ok(ControlFlow::Continue(()));
+        };
+        seen += 1;
+        if let Some((part, problem)) = game.value.filter(|_| wanted.is_none_or(|n| n == seen)) {
+            if let Some((p, title)) = problem {
+                invalid += 1;
+                messages::invalid();
+                let (input, chunk, title) = (game.input, game.chunk, title.as_deref());
+                messages::to_stderr(|err| {
+                    problem_report(err, input, chunk, Some(game.index), title, &p, color)
+                });
             }
-            if wanted.is_some_and(|n| seen >= n) {
-                return Ok(ControlFlow::Break(()));
-            }
+            page.add(&mut out, seen, part)?;
+        }
+        if wanted.is_some_and(|n| seen >= n) {
+            return Ok(ControlFlow::Break(()));
         }
         Ok(ControlFlow::Continue(()))
     };
-    let jobs = if wanted.is_some() { 1 } else { 0 };
-    let read = with_jobs(jobs, || {
-        read_all(sources, &args.input, &opts, &progress, map, each)
-    });
-    progress.finish();
-    if let Err(e) = read {
+    if let Err(e) = run.read(map, each) {
         messages::finished(Err(e));
         return;
     }
@@ -121,7 +130,7 @@ pub fn run(args: Args) {
         messages::error("no game to view");
         return;
     }
-    if invalid > 0 {
+    if invalid > 0 && !args.quiet.quiet {
         messages::note(format!(
             "{invalid} of {} game{} invalid: the viewer shows each with its error",
             page.len(),
@@ -133,11 +142,13 @@ pub fn run(args: Args) {
 }
 
 /// What the viewer shows of a game: its replay, or why it cannot be
-/// replayed.
-fn entry(game: &mut dyn ReadGame<'_>, rules: Result<&'static dyn AnyGame, Problem>) -> Entry {
-    let unplayable = |game: &dyn ReadGame<'_>, p: Problem, sides| {
-        Entry::Unplayable(Unplayable {
-            title: title(game.tags(), sides).unwrap_or_else(|| "a game".into()),
+/// replayed; and its problem with its title, when it is invalid.
+fn entry(v: Visit<'_, '_>) -> (Entry, Option<(Problem, Option<String>)>) {
+    let game = v.game;
+    let unplayable = |game: &dyn gamerec::record::ReadGame<'_>, p: Problem, sides| {
+        let title = title(game.tags(), sides);
+        let entry = Entry::Unplayable(Unplayable {
+            title: title.clone().unwrap_or_else(|| "a game".into()),
             tags: game
                 .tags()
                 .iter()
@@ -145,14 +156,18 @@ fn entry(game: &mut dyn ReadGame<'_>, rules: Result<&'static dyn AnyGame, Proble
                 .collect(),
             error: ErrorAt {
                 ply: p.ply,
-                token: p.token.map(String::from),
-                message: p.message,
+                token: p.token.as_deref().map(String::from),
+                message: p.message.clone(),
             },
-        })
+        });
+        (entry, Some((p, title)))
     };
-    match rules {
+    match v.rules {
         Ok(r) => match r.replayed(game) {
-            Ok(replayed) => Entry::Played(Box::new(replayed)),
+            Ok(replayed) => {
+                let problem = (replayed.problem.clone()).map(|p| (p, replayed.title.clone()));
+                (Entry::Played(Box::new(replayed)), problem)
+            }
             Err(p) => unplayable(game, p, r.sides()),
         },
         Err(p) => unplayable(game, p, ["White", "Black"]),

@@ -7,12 +7,7 @@
 //! [`tell`] is generic over a game's traits (the registry picks the game);
 //! the writers know no game.
 
-pub mod csv;
-pub mod json;
 pub mod out;
-pub mod parquet;
-pub mod site;
-pub mod text;
 
 use crate::game::{Facts, MoveFacts, Side, Statistics};
 use crate::problem::Problem;

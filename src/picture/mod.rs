@@ -177,6 +177,8 @@ pub struct Replayed {
     pub outcome: Option<String>,
     /// Why the game is invalid, and at which ply.
     pub error: Option<ErrorAt>,
+    /// The problem itself, located (for a diagnostic).
+    pub problem: Option<Problem>,
 }
 
 /// Why a game is invalid.
@@ -270,11 +272,12 @@ pub fn replayed<G: Picture>(game: &mut dyn ReadGame<'_>) -> Result<Replayed, Pro
         title,
         tags,
         outcome,
-        error: error.map(|p| ErrorAt {
+        error: error.as_ref().map(|p| ErrorAt {
             ply: p.ply,
-            token: p.token.map(String::from),
-            message: p.message,
+            token: p.token.as_deref().map(String::from),
+            message: p.message.clone(),
         }),
+        problem: error,
     })
 }
 

@@ -9,15 +9,77 @@
 //! `Termination` tag, and the players' `result` values the `Result` tag.
 //! Which games the site holds, and under what name, the games say
 //! ([`SiteFiles::Records`]); records of any other game are skipped.
+//! Detected by its first bytes (`{"header"`, `[{"header"`) whatever the
+//! file's name.
 
+use super::read::{broken, Cx, Each, Reading};
+use super::scan::{Scanned, Values};
+use super::{Format, Head, Line, Sure};
+use crate::archive::too_large;
+use crate::convert::out::Rendered;
 use crate::game::SiteFiles;
 use crate::problem::{Code, Problem};
-use crate::record::{Chunk, Comment, Record, ResultMark, ResultToken, Span, Tag, Turn};
+use crate::record::{
+    Chunk, Comment, Record, RecordSource, ResultMark, ResultToken, Span, Tag, Turn,
+    MAX_RECORD_BYTES,
+};
 use crate::registry::{self, AnySite};
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::fmt;
+use std::io::{self, BufRead};
+
+/// One record written: one game is one record, several an array of them.
+/// The first is held until a second one shows which.
+pub fn write_game(
+    out: &mut dyn io::Write,
+    rendered: Rendered,
+    any: bool,
+    held: &mut Option<Rendered>,
+) -> io::Result<()> {
+    if !any {
+        *held = Some(rendered);
+        return Ok(());
+    }
+    if let Some(first) = held.take() {
+        out.write_all(b"[\n")?;
+        first.write_to(out, 0, None)?;
+    }
+    out.write_all(b",\n")?;
+    rendered.write_to(out, 0, None)
+}
+
+/// After the last record: the one record held, or the array's end (an
+/// empty array when there was none).
+pub fn tail(out: &mut dyn io::Write, any: bool, held: Option<Rendered>) -> io::Result<()> {
+    match (held, any) {
+        (Some(one), _) => {
+            one.write_to(out, 0, None)?;
+            out.write_all(b"\n")
+        }
+        (None, true) => out.write_all(b"\n]\n"),
+        (None, false) => out.write_all(b"[]\n"),
+    }
+}
+
+/// The game whose records AbstractPlay keeps, among the registered site
+/// notations.
+fn site() -> Option<&'static dyn AnySite> {
+    registry::sites().find(|s| matches!(s.format().files, SiteFiles::Records { .. }))
+}
+
+/// The records' line in the table of formats.
+pub const LINE: Line = Line {
+    name: NAME,
+    read_help: TITLE,
+    write_help: TITLE,
+    formats: || site().map(Format::Records).into_iter().collect(),
+    detect: |head: &Head<'_>| {
+        let site = site().filter(|_| looks_records(head.bytes))?;
+        Some((Sure::Magic, Format::Records(site)))
+    },
+};
 
 /// The `--from`/`--to` name.
 pub const NAME: &str = "abstractplay-record";
@@ -900,6 +962,84 @@ impl crate::convert::GameSink for RecordSink<'_> {
         let text = serde_json::to_string(&record).expect("a JSON value");
         self.out.push_str(&text);
     }
+}
+
+/// Whether `head` starts an AbstractPlay record (`{"header"…`, white space
+/// allowed) or an array of them (`[{"header"…`, or an empty array).
+fn looks_records(head: &[u8]) -> bool {
+    let skip = |b: &[u8]| -> usize { b.iter().take_while(|c| c.is_ascii_whitespace()).count() };
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    let mut at = skip(head);
+    if head.get(at) == Some(&b'[') {
+        at += 1;
+        at += skip(&head[at..]);
+        if head.get(at) == Some(&b']') {
+            return true;
+        }
+    }
+    if head.get(at) != Some(&b'{') {
+        return false;
+    }
+    at += 1;
+    at += skip(&head[at..]);
+    head[at..].starts_with(b"\"header\"") || head[at..].starts_with(b"\"moves\"")
+}
+
+/// Reads AbstractPlay records, one by one as [`Values`] cuts them.
+pub fn read_all<R: BufRead>(input: R, cx: Cx<'_>, each: &mut Each<'_>) -> io::Result<Reading> {
+    let mut values = Values::new(input);
+    let mut reading = Reading::default();
+    while let Some(scanned) = values.next_value()? {
+        let flow = match scanned {
+            Scanned::Value(chunk) if chunk.truncated => {
+                let p = too_large(&chunk);
+                broken(cx, &chunk, p, each)?
+            }
+            Scanned::Value(chunk) => match read(&chunk) {
+                Read::Game(record, problem, site) => each(cx.visit(
+                    Some(&chunk),
+                    &mut RecordSource::new(&record, problem),
+                    Ok(site.game()),
+                )),
+                Read::Other(name) => {
+                    reading.skip(name);
+                    continue;
+                }
+                Read::Broken(p) => broken(cx, &chunk, p, each),
+            }?,
+            Scanned::Cut(chunk, end) => {
+                let p = Problem::new(
+                    Code::MalformedSiteRecord,
+                    "the file ends inside this record: it is cut short",
+                    Span::new(end, end),
+                );
+                let mut shown = chunk;
+                shown.bytes.truncate(MAX_RECORD_BYTES);
+                broken(cx, &shown, p, each)?
+            }
+            Scanned::Stray(byte, offset, line, column) => {
+                let chunk = Chunk {
+                    bytes: vec![byte],
+                    offset,
+                    line,
+                    column,
+                    truncated: false,
+                };
+                let p = Problem::new(
+                    Code::MalformedSiteRecord,
+                    format!("`{}` where a record should start", byte as char),
+                    Span::new(offset, offset + 1),
+                )
+                .with_token((byte as char).to_string());
+                broken(cx, &chunk, p, each)?
+            }
+        };
+        if flow.is_break() {
+            reading.stopped = true;
+            return Ok(reading);
+        }
+    }
+    Ok(reading)
 }
 
 #[cfg(test)]

@@ -1,14 +1,40 @@
-//! The JSON form (schema in notation/json.md): one document
-//! `{"format":"gamerec","version":1,"games":[…]}`, or JSON Lines with one
-//! game object per line. Both read back into records.
+//! A gamerec JSON document (schema in notation/json.md): one document
+//! `{"format":"gamerec","version":1,"games":[…]}`, detected by its
+//! extension `.json` or its first word `{"format"`, read game by game
+//! (each element of `games` read as JSON Lines reads a line), and written
+//! as the games are converted. The game object is JSON Lines' too
+//! ([`super::jsonl`]).
 
-use super::out::Rendered;
-use super::{Converted, GameSink, Head, Tail, TurnOut};
+use super::read::{with_record, Cx, Each, Reading};
+use super::scan::{Scanned, Values};
+use super::{Format, Head as Input, Line, Sure};
+use crate::archive::too_large;
+use crate::convert::out::Rendered;
+use crate::convert::{Converted, GameSink, Head, Tail, TurnOut};
 use crate::game::MoveFacts;
 use crate::problem::{Code, Problem};
 use crate::record::{Chunk, Comment, Record, ResultMark, ResultToken, Span, Tag, Turn, MAX_TAGS};
 use crate::replay::Outcome;
 use serde::{Deserialize, Serialize};
+use std::io::{self, BufRead};
+use std::ops::ControlFlow;
+
+/// The JSON document's line in the table of formats.
+pub const LINE: Line = Line {
+    name: "json",
+    read_help: "A gamerec JSON document",
+    write_help: "One JSON document holding every game (schema: notation/json.md)",
+    formats: || vec![Format::Json],
+    detect: |head: &Input<'_>| {
+        if head.extension == Some("json") {
+            Some((Sure::Extension, Format::Json))
+        } else if head.token.starts_with(b"{\"format\"") {
+            Some((Sure::Token, Format::Json))
+        } else {
+            None
+        }
+    },
+};
 
 /// The schema version written and read.
 pub const VERSION: u32 = 1;
@@ -252,6 +278,36 @@ pub fn document_start() -> String {
 
 pub const DOCUMENT_END: &str = "\n]}\n";
 
+/// A document's opening, before its first game.
+pub fn head(out: &mut dyn io::Write) -> io::Result<()> {
+    out.write_all(document_start().as_bytes())
+}
+
+/// One game's object (the body `rendered`, without its braces' opening)
+/// with its place first: `{"file":…,"index":…,` then the rest; after
+/// `any` game, a separator first (in a document).
+pub fn write_game(
+    out: &mut dyn io::Write,
+    file: &str,
+    index: usize,
+    rendered: Rendered,
+    separator: &[u8],
+) -> io::Result<()> {
+    out.write_all(separator)?;
+    let file = serde_json::Value::from(file).to_string();
+    write!(out, "{{\"file\":{file},\"index\":{index},")?;
+    rendered.write_to(out, 1, None)
+}
+
+/// A document's end (an empty `games` array when no game was written).
+pub fn tail(out: &mut dyn io::Write, any: bool) -> io::Result<()> {
+    if !any {
+        out.write_all(document_start().trim_end().as_bytes())?;
+        return out.write_all(b"]}\n");
+    }
+    out.write_all(DOCUMENT_END.as_bytes())
+}
+
 /// A game as read back from JSON: only what the record holds.
 #[derive(Debug, Deserialize)]
 pub struct GameIn {
@@ -410,4 +466,179 @@ impl GameIn {
             span: none,
         })
     }
+}
+
+/// A game read from JSON, or why none could be.
+pub(super) fn from_json(
+    cx: Cx<'_>,
+    chunk: Option<&Chunk>,
+    game: Result<GameIn, Problem>,
+    each: &mut Each<'_>,
+) -> io::Result<ControlFlow<()>> {
+    with_record(cx, chunk, game, each)
+}
+
+pub(super) fn malformed_json(e: serde_json::Error, line_base: usize) -> Problem {
+    Problem::new(
+        json_error_code(&e),
+        format!(
+            "not a gamerec JSON game (line {}, column {}): {e}",
+            e.line() + line_base,
+            e.column()
+        ),
+        Span::default(),
+    )
+}
+
+/// Reads a gamerec JSON document game by game: its object is walked key
+/// by key (each key and each other member's value capped as a record is),
+/// and its `games` array is cut into its elements, each read as JSON Lines
+/// reads a line: at most [`MAX_RECORD_BYTES`] of it (a longer one is
+/// `record-too-large`), located at its own offset, line and column. Memory
+/// follows the largest game, never the document. A `format` or `version`
+/// that is not this reader's stops the reading where it stands (the writer
+/// puts both before `games`).
+pub fn read<R: BufRead>(input: R, cx: Cx<'_>, each: &mut Each<'_>) -> io::Result<Reading> {
+    document(input, cx, each).map(Reading::flow)
+}
+
+/// [`read`], saying whether `each` stopped it.
+fn document<R: BufRead>(input: R, cx: Cx<'_>, each: &mut Each<'_>) -> io::Result<ControlFlow<()>> {
+    let mut doc = Values::new(input);
+    let fail = |doc: &Values<R>, code, message: String, each: &mut Each<'_>| {
+        let (offset, line, column) = doc.position();
+        let mut chunk = Chunk::from_bytes(Vec::new());
+        (chunk.offset, chunk.line, chunk.column) = (offset, line, column);
+        let p = Problem::new(code, message, Span::new(offset, offset));
+        from_json(cx, Some(&chunk), Err(p), each)
+    };
+    if doc.peek()? != Some(b'{') {
+        let what = "not a gamerec JSON document: it does not start with `{`".to_string();
+        return fail(&doc, Code::MalformedJson, what, each);
+    }
+    doc.bump()?;
+    loop {
+        match doc.peek()? {
+            Some(b'}') => return Ok(ControlFlow::Continue(())),
+            Some(b',') => {
+                doc.bump()?;
+                continue;
+            }
+            Some(b'"') => {}
+            Some(_) | None => {
+                let what = "not a gamerec JSON document: a member's name or the document's \
+                            end `}` was expected here"
+                    .to_string();
+                return fail(&doc, Code::MalformedJson, what, each);
+            }
+        }
+        let key = match doc.member()? {
+            Scanned::Value(c) if !c.truncated => serde_json::from_slice::<String>(&c.bytes).ok(),
+            _ => None,
+        };
+        if doc.peek()? != Some(b':') {
+            let what = "not a gamerec JSON document: a member's `:` was expected here".to_string();
+            return fail(&doc, Code::MalformedJson, what, each);
+        }
+        doc.bump()?;
+        doc.peek()?;
+        match key.as_deref() {
+            Some("games") if doc.peek()? == Some(b'[') => {
+                doc.enter_array()?;
+                if json_games(&mut doc, cx, each)?.is_break() {
+                    return Ok(ControlFlow::Break(()));
+                }
+            }
+            Some("games") => {
+                let what = "`games` is not an array of games".to_string();
+                return fail(&doc, Code::MalformedJson, what, each);
+            }
+            key => {
+                let value = match doc.member()? {
+                    Scanned::Value(c) if !c.truncated => {
+                        serde_json::from_slice::<serde_json::Value>(&c.bytes).ok()
+                    }
+                    _ => None,
+                };
+                let unsupported = match key {
+                    Some("format") => value.as_ref().and_then(|v| v.as_str()) != Some(FORMAT),
+                    Some("version") => {
+                        value.as_ref().and_then(serde_json::Value::as_u64) != Some(VERSION.into())
+                    }
+                    _ => false,
+                };
+                if unsupported {
+                    let what = format!(
+                        "this reads format `{FORMAT}` version {VERSION}, not {} `{}`",
+                        key.unwrap_or_default(),
+                        value.map_or("?".into(), |v| v.to_string())
+                    );
+                    return fail(&doc, Code::UnsupportedJson, what, each);
+                }
+            }
+        }
+    }
+}
+
+/// The elements of a document's `games` array, each a game.
+fn json_games<R: BufRead>(
+    doc: &mut Values<R>,
+    cx: Cx<'_>,
+    each: &mut Each<'_>,
+) -> io::Result<ControlFlow<()>> {
+    while let Some(scanned) = doc.next_value()? {
+        let (chunk, game) = match scanned {
+            Scanned::Value(chunk) if chunk.truncated => {
+                let p = too_large(&chunk);
+                (chunk, Err(p))
+            }
+            Scanned::Value(chunk) => {
+                let game = json_game(&chunk);
+                (chunk, game)
+            }
+            Scanned::Cut(chunk, end) => {
+                let p = Problem::new(
+                    Code::MalformedJson,
+                    "the document ends inside this game".to_string(),
+                    Span::new(end, end),
+                );
+                let flow = from_json(cx, Some(&chunk), Err(p), each)?;
+                return Ok(flow);
+            }
+            Scanned::Stray(b, offset, line, column) => {
+                let mut chunk = Chunk::from_bytes(Vec::new());
+                (chunk.offset, chunk.line, chunk.column) = (offset, line, column);
+                let p = Problem::new(
+                    Code::MalformedJson,
+                    format!(
+                        "`{}` where a game or the end of `games` was expected",
+                        b as char
+                    ),
+                    Span::new(offset, offset + 1),
+                );
+                (chunk, Err(p))
+            }
+        };
+        if from_json(cx, Some(&chunk), game, each)?.is_break() {
+            return Ok(ControlFlow::Break(()));
+        }
+    }
+    Ok(ControlFlow::Continue(()))
+}
+
+/// One element of `games`, read as a game.
+fn json_game(chunk: &Chunk) -> Result<GameIn, Problem> {
+    let at = Span::new(chunk.offset, chunk.offset);
+    if std::str::from_utf8(&chunk.bytes).is_err() {
+        return Err(Problem::new(
+            Code::InvalidUtf8,
+            "JSON input must be UTF-8",
+            at,
+        ));
+    }
+    serde_json::from_slice::<GameIn>(&chunk.bytes).map_err(|e| {
+        let mut p = malformed_json(e, chunk.line - 1);
+        p.span = at;
+        p
+    })
 }

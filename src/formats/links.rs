@@ -3,13 +3,23 @@
 //! `gameType=2&host=…&guest=…&game=<moves joined by ;>&gameOptions=[…]`.
 //! Read as the site reads them (split at `&`, each pair at its first `=`,
 //! the value URL-decoded) and written as the site writes them. Which game
-//! a `gameType` is, the games say ([`SiteFiles::Links`]).
+//! a `gameType` is, the games say ([`SiteFiles::Links`]). Detected by a
+//! first word that is such a link; read one link per line (blank lines
+//! skipped).
 
-use super::lzstring::{self, Unpacked};
+mod lzstring;
+
+use super::read::{broken, placed, read_line_capped, Cx, Each, Reading};
+use super::{Format, Head, Line, Sure};
+use crate::archive::too_large;
 use crate::game::SiteFiles;
 use crate::problem::{Code, Problem};
 use crate::record::Span;
-use crate::registry::{self, AnySite};
+use crate::record::{each_game, Chunk, Record, RecordSource, StreamTurns};
+use crate::registry::{self, AnyGame, AnySite};
+use lzstring::Unpacked;
+use std::io::{self, BufRead};
+use std::ops::ControlFlow;
 
 /// The `--from`/`--to` name.
 pub const NAME: &str = "gardengate-link";
@@ -35,6 +45,24 @@ pub enum Link {
     /// Not a link that can be read: why.
     Broken(Problem),
 }
+
+/// The game whose links The Garden Gate writes, among the registered site
+/// notations.
+fn site() -> Option<&'static dyn AnySite> {
+    registry::sites().find(|s| matches!(s.format().files, SiteFiles::Links { .. }))
+}
+
+/// The links' line in the table of formats.
+pub const LINE: Line = Line {
+    name: NAME,
+    read_help: TITLE,
+    write_help: TITLE,
+    formats: || site().map(Format::Links).into_iter().collect(),
+    detect: |head: &Head<'_>| {
+        let site = site().filter(|_| looks_like(head.token))?;
+        Some((Sure::Token, Format::Links(site)))
+    },
+};
 
 impl std::fmt::Debug for dyn AnySite {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -398,6 +426,100 @@ impl crate::convert::GameSink for LinkSink<'_> {
         self.out.push_str(&link);
         self.out.push('\n');
     }
+}
+
+/// Reads Garden Gate links, one per line (blank lines skipped).
+pub fn read_all<R: BufRead>(mut input: R, cx: Cx<'_>, each: &mut Each<'_>) -> io::Result<Reading> {
+    let mut reading = Reading::default();
+    let (mut offset, mut number) = (0usize, 0usize);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let (read, cut) = read_line_capped(&mut input, &mut line)?;
+        if read == 0 {
+            return Ok(reading);
+        }
+        number += 1;
+        let start = offset;
+        offset += read;
+        let text = String::from_utf8_lossy(&line);
+        let trimmed = text.trim_start_matches('\u{feff}');
+        let lead = trimmed.len() - trimmed.trim_start().len();
+        let trimmed = trimmed.trim();
+        if trimmed.is_empty() && !cut {
+            continue;
+        }
+        let link_start = start + (text.len() - text.trim_start_matches('\u{feff}').len()) + lead;
+        let at = Span::new(link_start, link_start + trimmed.len());
+        let mut chunk = Chunk::from_bytes(Vec::new());
+        chunk.offset = link_start;
+        chunk.line = number;
+        chunk.column = 1 + text[..link_start - start].chars().count();
+        let flow = if cut {
+            chunk.truncated = true;
+            let p = too_large(&chunk);
+            broken(cx, &chunk, p, each)?
+        } else {
+            match self::read(trimmed, at) {
+                Link::Other(what) => {
+                    reading.skip(what);
+                    continue;
+                }
+                Link::Broken(p) => {
+                    chunk.bytes = trimmed.as_bytes().to_vec();
+                    broken(cx, &chunk, p, each)?
+                }
+                Link::Game { tags, moves, site } => {
+                    // The moves, decoded, stand in for the link: a problem
+                    // in them is shown there (its column counts in them).
+                    chunk.bytes = moves.into_bytes();
+                    game_from_site(cx, &chunk, site.game(), tags, at, each)?
+                }
+            }
+        };
+        if flow.is_break() {
+            reading.stopped = true;
+            return Ok(reading);
+        }
+    }
+}
+
+/// Reads a site game's decoded moves (in `chunk`) with `tags` before them,
+/// each tag placed at `at`.
+fn game_from_site(
+    cx: Cx<'_>,
+    chunk: &Chunk,
+    rules: &'static dyn AnyGame,
+    tags: Vec<(String, String)>,
+    at: Span,
+    each: &mut Each<'_>,
+) -> io::Result<ControlFlow<()>> {
+    let style = rules.style();
+    let mut flow = Ok(ControlFlow::Continue(()));
+    let mut tags = Some(tags);
+    each_game(chunk, &|_| style, &mut |game| {
+        if !matches!(flow, Ok(ControlFlow::Continue(()))) {
+            return;
+        }
+        let mut own = placed(tags.take().unwrap_or_default(), at);
+        own.append(&mut game.tags);
+        game.tags = own;
+        flow = each(cx.visit(Some(chunk), &mut StreamTurns::new(game), Ok(rules)));
+    });
+    if let Some(tags) = tags {
+        // No moves at all: the game is its tags.
+        let record = Record {
+            tags: placed(tags, at),
+            span: at,
+            ..Record::default()
+        };
+        return each(cx.visit(
+            Some(chunk),
+            &mut RecordSource::new(&record, None),
+            Ok(rules),
+        ));
+    }
+    flow
 }
 
 #[cfg(test)]

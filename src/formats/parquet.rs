@@ -7,14 +7,21 @@
 //! memory does not grow with the archive; read back a batch at a time
 //! into records.
 //!
-//! Also the typed tables of `stats --format parquet` ([`Table`]): one
+//! Detected by its first bytes (`PAR1`). A file on disk is read where it
+//! is; any other input (piped, compressed) is spooled to a temporary file
+//! first, at most `--max-spool` of it.
+//!
+//! Also the typed tables of `stats --to parquet` ([`Table`]): one
 //! column per CSV column, integers as integers, rates as doubles, booleans
 //! as booleans, empty as null.
 
 use super::json::{GameIn, TurnIn};
-use super::Converted;
+use super::read::{with_record, Cx, Each, Map, Reading};
+use super::{Format, Head, Line, Sure};
+use crate::archive::Options;
+use crate::convert::Converted;
 use crate::problem::{Code, Problem};
-use crate::record::{Span, MAX_RECORD_BYTES, MAX_TAGS};
+use crate::record::{Chunk, Span, MAX_RECORD_BYTES, MAX_TAGS};
 use arrow_array::builder::{
     ArrayBuilder, BooleanBuilder, Float64Builder, Int64Builder, StringBuilder,
 };
@@ -28,8 +35,19 @@ use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::metadata::KeyValue;
 use parquet::file::properties::WriterProperties;
 use std::fs::File;
-use std::io::{self, Write};
+use std::io::{self, BufRead, Write};
+use std::ops::ControlFlow;
 use std::sync::Arc;
+
+/// Parquet's line in the table of formats.
+pub const LINE: Line = Line {
+    name: "parquet",
+    read_help: "A gamerec Parquet games table",
+    write_help: "A Parquet file: one row per game, its turns a nested list (schema: \
+                 notation/parquet.md)",
+    formats: || vec![Format::Parquet],
+    detect: |head: &Head<'_>| looks_parquet(head.bytes).then_some((Sure::Magic, Format::Parquet)),
+};
 
 /// The file's key-value metadata naming the table (`games`, `stats`,
 /// `summary`) and the schema version.
@@ -252,7 +270,7 @@ impl TurnColumns {
         self.ply.len()
     }
 
-    fn push(&mut self, t: &super::TurnOut) -> io::Result<()> {
+    fn push(&mut self, t: &crate::convert::TurnOut) -> io::Result<()> {
         let f = t.facts.as_ref();
         self.ply.append_value(int_of(t.ply));
         self.number
@@ -1335,6 +1353,145 @@ fn game_at(batch: &RecordBatch, row: usize) -> Result<GameIn, Problem> {
         turns: turn_list,
         result: (!result.is_null(row)).then(|| result.value(row).to_string()),
     })
+}
+
+/// Games of a Parquet table mapped at once, on the pipeline's threads.
+const PARQUET_BATCH: usize = 512;
+
+/// About how many bytes (as text) of Parquet games are mapped at a time.
+const PARQUET_BATCH_BYTES: usize = 8 << 20;
+
+/// About the size of a game as text: its tags, comments and turns.
+fn text_size(g: &GameIn) -> usize {
+    let strings = |list: &[String]| list.iter().map(|c| c.len() + 3).sum::<usize>();
+    g.tags
+        .iter()
+        .map(|(n, v)| n.len() + v.len() + 6)
+        .sum::<usize>()
+        + strings(&g.comments)
+        + (g.turns.iter())
+            .map(|t| t.text.len() + 2 + strings(&t.comments))
+            .sum::<usize>()
+}
+
+/// What `map` makes of a game read from Parquet (or of why none could be
+/// read).
+fn mapped<T>(cx: Cx<'_>, game: Result<GameIn, Problem>, map: &Map<'_, T>) -> T {
+    with_record(cx, None, game, map)
+}
+
+/// Reads a Parquet games table (copied to a temporary file first: Parquet
+/// is read from its end) a batch of games at a time, each batch mapped on
+/// the threads the options say, the results handed on in order.
+pub fn read_mapped<R: BufRead, T: Send>(
+    mut input: R,
+    cx: Cx<'_>,
+    map: &Map<'_, T>,
+    each: &mut dyn FnMut(Option<&Chunk>, T) -> io::Result<ControlFlow<()>>,
+) -> io::Result<Reading> {
+    let file = spool(&mut input, cx.opts)?;
+    read_in_place(file, cx, map, each)
+}
+
+/// A Parquet input that is not a file on disk, copied to an unlinked
+/// temporary file (Parquet is read from its end), at most `max_spool` bytes
+/// of it: past that the copy stops and the input is an error that says so
+/// (no disk fills up with a decompression bomb that starts `PAR1`). A
+/// spooled file that does not end as Parquet does (`PAR1`) is said at
+/// once.
+fn spool<R: BufRead>(input: &mut R, opts: &Options) -> io::Result<File> {
+    let cap = opts.max_spool.unwrap_or(crate::archive::DEFAULT_MAX_SPOOL);
+    let mut file = tempfile::tempfile()?;
+    let copied = io::copy(
+        &mut io::Read::take(&mut *input, cap.saturating_add(1)),
+        &mut file,
+    )?;
+    if copied > cap {
+        return Err(io::Error::other(format!(
+            "a Parquet input that is not a file on disk (piped or compressed) is copied to a \
+             temporary file to be read, and this one is longer than {}; the copy stopped \
+             there (give it as an uncompressed file, or raise --max-spool)",
+            super::size_text(cap)
+        )));
+    }
+    Ok(file)
+}
+
+/// Reads the games of a Parquet file on disk where it is, a batch at a
+/// time, each batch mapped on the threads the options say, the results
+/// handed on in order; a file that is no games table (or is damaged past
+/// some row) is one invalid game saying so.
+pub fn read_in_place<T: Send>(
+    file: File,
+    cx: Cx<'_>,
+    map: &Map<'_, T>,
+    each: &mut dyn FnMut(Option<&Chunk>, T) -> io::Result<ControlFlow<()>>,
+) -> io::Result<Reading> {
+    batches(file, cx, map, each).map(Reading::flow)
+}
+
+/// [`read_in_place`], saying whether `each` stopped it.
+fn batches<T: Send>(
+    file: File,
+    cx: Cx<'_>,
+    map: &Map<'_, T>,
+    each: &mut dyn FnMut(Option<&Chunk>, T) -> io::Result<ControlFlow<()>>,
+) -> io::Result<ControlFlow<()>> {
+    use rayon::prelude::*;
+    let mut games = match GamesReader::open(file) {
+        Ok(games) => games,
+        Err(p) => return each(None, mapped(cx, Err(p), map)),
+    };
+    let jobs = cx.opts.threads();
+    let pool = match jobs > 1 {
+        true => rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs)
+            .build()
+            .ok(),
+        false => None,
+    };
+    loop {
+        // At most PARQUET_BATCH games, and about PARQUET_BATCH_BYTES of
+        // them: a batch of large games is a small one.
+        let (mut batch, mut bytes) = (Vec::new(), 0usize);
+        while batch.len() < PARQUET_BATCH && bytes < PARQUET_BATCH_BYTES {
+            let Some(game) = games.next_game() else {
+                break;
+            };
+            bytes += game.as_ref().map_or(0, text_size);
+            batch.push(game);
+        }
+        if batch.is_empty() {
+            return Ok(ControlFlow::Continue(()));
+        }
+        let mapped: Vec<T> = match &pool {
+            Some(pool) => {
+                pool.install(|| batch.into_par_iter().map(|g| mapped(cx, g, map)).collect())
+            }
+            None => batch.into_iter().map(|g| mapped(cx, g, map)).collect(),
+        };
+        for t in mapped {
+            if each(None, t)?.is_break() {
+                return Ok(ControlFlow::Break(()));
+            }
+        }
+    }
+}
+
+/// Reads a Parquet games table on this thread: copied to a temporary file
+/// first (Parquet is read from its end), then a row group at a time.
+pub fn read<R: BufRead>(mut input: R, cx: Cx<'_>, each: &mut Each<'_>) -> io::Result<Reading> {
+    let file = spool(&mut input, cx.opts)?;
+    let mut games = match GamesReader::open(file) {
+        Ok(games) => games,
+        Err(p) => return with_record(cx, None, Err(p), each).map(Reading::flow),
+    };
+    while let Some(game) = games.next_game() {
+        if with_record(cx, None, game, &mut *each)?.is_break() {
+            return Ok(Reading::flow(ControlFlow::Break(())));
+        }
+    }
+    Ok(Reading::default())
 }
 
 #[cfg(test)]

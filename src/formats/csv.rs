@@ -1,12 +1,53 @@
 //! The CSV form: one row per turn, for spreadsheets. Tags, comments before
 //! the first turn and the result are left out (and said so on stderr).
 
-use super::out::Rendered;
-use super::{Converted, GameSink, Head, Tail, TurnOut};
+use super::{Format, Head as Input, Line};
+use crate::convert::out::Rendered;
+use crate::convert::{Converted, GameSink, Head, Tail, TurnOut};
 use serde::Serialize;
 use std::borrow::Cow;
 
 /// The header, fixed (documented in notation/convert.md).
+/// CSV's line in the table of formats (written, not read).
+pub const LINE: Line = Line {
+    name: "csv",
+    read_help: "",
+    write_help: "One row per turn (columns: notation/convert.md)",
+    formats: || vec![Format::Csv],
+    detect: |_: &Input<'_>| None,
+};
+
+/// The header row, before the first game.
+pub fn head(out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    let mut w = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(Vec::new());
+    w.write_record(HEADER).map_err(csv_error)?;
+    out.write_all(
+        &w.into_inner()
+            .map_err(|e| std::io::Error::other(e.to_string()))?,
+    )
+}
+
+/// One game's rows, its `index` put where [`INDEX_MARK`] holds its place.
+pub fn write_game(
+    out: &mut dyn std::io::Write,
+    index: usize,
+    rendered: Rendered,
+) -> std::io::Result<()> {
+    let mut digits = itoa::Buffer::new();
+    let index = digits.format(index).as_bytes();
+    rendered.write_to(out, 0, Some((INDEX_MARK, index)))
+}
+
+/// A CSV writer's error as the I/O error it is (a closed pipe stays one).
+pub fn csv_error(e: csv::Error) -> std::io::Error {
+    match e.into_kind() {
+        csv::ErrorKind::Io(e) => e,
+        other => std::io::Error::other(format!("{other:?}")),
+    }
+}
+
 pub const HEADER: [&str; 13] = [
     "file", "game", "index", "ply", "number", "side", "move", "legal", "kind", "from", "to",
     "effects", "comment",
@@ -94,7 +135,7 @@ pub fn spreadsheet_safe(cell: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// The byte written for the game's index when it is not known yet (never
-/// in UTF-8 text): [`super::out::Rendered::write_to`] puts the index there.
+/// in UTF-8 text): [`crate::convert::out::Rendered::write_to`] puts the index there.
 pub const INDEX_MARK: u8 = 0xFF;
 
 /// Writes a game's rows as it is told.

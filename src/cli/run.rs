@@ -1,0 +1,243 @@
+//! The run every command that reads archives shares (xsv's `Config`):
+//! the rules `--game` names, the input format and encoding, the threads;
+//! the paths walked by the library (what the walk says is said here, the
+//! output never among the inputs); a progress bar; then every game read
+//! through the library's one reading path, each handed to the command with
+//! its input and its index there. What cannot be read is said (exit 2) and
+//! the rest is read; an input with no game gamerec plays makes the exit
+//! code 1; writing the output ends in [`messages::finished`].
+
+use super::messages;
+use super::options::{InputArgs, Jobs, LenientArgs};
+use super::progress::Progress;
+use gamerec::archive::Options;
+use gamerec::decode::Encoding;
+use gamerec::formats::{self, Format, Visit};
+use gamerec::inputs::{self, How, Item, Read};
+use gamerec::output::{Output, Writer};
+use gamerec::passthrough::Sink;
+use gamerec::registry::{self, AnyGame};
+use gamerec::shard::{self, Done, Failed, Plan, Tell};
+use gamerec::sources::{self, Said, Source};
+use std::io;
+use std::ops::ControlFlow;
+use std::path::Path;
+
+/// A run over the inputs a command names.
+pub struct Run {
+    pub sources: Vec<Source>,
+    /// How games are read: the rules of untagged records, `--lenient`,
+    /// threads, the spool cap, and what the command adds.
+    pub opts: Options,
+    from: Option<Format>,
+    encoding: Encoding,
+    progress: Progress,
+}
+
+impl Run {
+    /// Starts a run over `input`'s paths, `output` never among them;
+    /// `None` when it cannot (said: exit 2).
+    pub fn start(input: &InputArgs, jobs: &Jobs, output: &Output) -> Option<Run> {
+        let mut opts = options(input.game.as_deref())?;
+        opts.jobs = jobs.threads();
+        opts.max_spool = Some(input.max_spool);
+        let sources = walk(input, output)?;
+        Some(Run {
+            sources,
+            opts,
+            from: formats::reader(&input.from),
+            encoding: input.encoding.encoding(),
+            progress: Progress::none(),
+        })
+    }
+
+    /// Reads leniently when asked to.
+    pub fn lenient(mut self, lenient: &LenientArgs) -> Run {
+        self.opts = lenient.apply(self.opts);
+        self
+    }
+
+    /// Shows a progress bar over the inputs' bytes (not when `quiet`, nor
+    /// when stderr is no terminal).
+    pub fn progress(mut self, quiet: bool) -> Run {
+        self.progress = Progress::for_sources(&self.sources, quiet);
+        self
+    }
+
+    /// How the library reads the inputs, their bytes counted on the bar.
+    fn how<'c>(&self, count: &'c inputs::Count<'c>) -> How<'c> {
+        How {
+            from: self.from,
+            encoding: self.encoding,
+            opts: self.opts,
+            count: Some(count),
+        }
+    }
+
+    /// Reads every game of every input: `map` works on each as it is read
+    /// (on worker threads), `each` sees the results in input order, each
+    /// with its input and index, and may stop the run; it also sees each
+    /// input with no game gamerec plays (exit code 1). An input that
+    /// cannot be read is said (exit 2) and the rest is read. At the end,
+    /// what was skipped is noted and the bar removed. Errors writing the
+    /// output come back.
+    pub fn read<T, M, E>(&self, map: M, mut each: E) -> io::Result<Read>
+    where
+        T: Send,
+        M: Fn(Visit<'_, '_>) -> T + Sync,
+        E: FnMut(Item<'_, T>) -> io::Result<ControlFlow<()>>,
+    {
+        let bar = &self.progress;
+        let count = move |raw| bar.count(raw);
+        let read = inputs::read(&self.sources, &self.how(&count), map, |item| {
+            match item {
+                Item::Failed { input, error } => {
+                    messages::error(format!("{input}: {error}"));
+                    return Ok(ControlFlow::Continue(()));
+                }
+                Item::Empty { .. } => messages::invalid(),
+                Item::Game(_) => {}
+            }
+            each(item)
+        });
+        self.progress.finish();
+        if let Some(note) = read.as_ref().ok().and_then(Read::skipped_note) {
+            messages::note(note);
+        }
+        read
+    }
+}
+
+impl Run {
+    /// Cuts the inputs into shards (the library's `shard::cut`), their
+    /// bytes counted on the bar.
+    pub fn cut(&self, dir: &Path, plan: &Plan, tell: &mut Tell<'_>) -> Result<Done, Failed> {
+        let bar = &self.progress;
+        let count = move |raw| bar.count(raw);
+        let done = shard::cut(dir, plan, &self.sources, &self.how(&count), tell);
+        self.progress.finish();
+        done
+    }
+}
+
+/// The reading options `--game` gives; `None` (said) for an unknown game.
+pub fn options(game: Option<&str>) -> Option<Options> {
+    let mut opts = Options::default();
+    if let Some(name) = game {
+        opts.default_game = Some(find(name)?);
+    }
+    Some(opts)
+}
+
+/// The game called `name`; `None` (said) when there is none.
+pub fn find(name: &str) -> Option<&'static dyn AnyGame> {
+    let found = registry::find(name);
+    if found.is_none() {
+        messages::error(format!(
+            "unknown game `{name}`: one of {}",
+            registry::names().join(", ")
+        ));
+    }
+    found
+}
+
+/// Walks `input`'s paths through the library, saying what it says; `None`
+/// when it refused (an input is the output: nothing may be read).
+pub fn walk(input: &InputArgs, output: &Output) -> Option<Vec<Source>> {
+    let walked = sources::walk(&input.paths, input.all, output);
+    said(walked.said);
+    (!walked.refused).then_some(walked.sources)
+}
+
+/// Says what a walk said: its notes and its errors (exit 2).
+pub fn said(said: Vec<Said>) {
+    for said in said {
+        match said {
+            Said::Note(n) => messages::note(n),
+            Said::Error(e) => messages::error(e),
+        }
+    }
+}
+
+/// Opens `output` for writing; `None` when it cannot be (said): a
+/// standard output closed when gamerec started, a file that cannot be
+/// made.
+pub fn create(output: &Output) -> Option<Writer> {
+    if output.path().is_none() && messages::stdout_closed() {
+        return None;
+    }
+    match output.create() {
+        Ok(w) => Some(w),
+        Err(e) => {
+            messages::error(e);
+            None
+        }
+    }
+}
+
+/// Refuses a binary format on a terminal (said); whether it was refused.
+pub fn binary_to_terminal(to: Format, output: &Output) -> bool {
+    let refused = matches!(to, Format::Parquet) && output.is_terminal();
+    if refused {
+        messages::error("Parquet is a binary format: write it to a file with -o, or pipe it");
+    }
+    refused
+}
+
+/// The warning for an input with no game gamerec plays (`convert`,
+/// `stats`, `shard`).
+pub fn no_game_warning(input: &str, skipped: usize) {
+    let why = match skipped {
+        0 => "no game here: the input is empty".to_string(),
+        n => inputs::Item::<()>::no_games(n).message,
+    };
+    messages::warning(format!("{input}: {why}"));
+}
+
+/// Opens `output` for records written as they were, or in `to`; `None`
+/// when it cannot be (said).
+pub fn sink(to: Option<Format>, output: &Output) -> Option<Sink> {
+    if to.is_some_and(|t| binary_to_terminal(t, output)) {
+        return None;
+    }
+    match Sink::new(to, create(output)?) {
+        Ok(s) => Some(s),
+        Err(e) => {
+            messages::finished(Err(e));
+            None
+        }
+    }
+}
+
+/// A second output (`--rest`, `--dups`), checked not to be one of the
+/// inputs nor the same file as the `first` output, and opened: `Err` when
+/// it cannot be (said), `Ok(None)` when none is asked for.
+pub fn second(
+    path: Option<&Path>,
+    first: &Output,
+    sources: &[Source],
+    to: Option<Format>,
+) -> Result<Option<Sink>, ()> {
+    let Some(path) = path else {
+        return Ok(None);
+    };
+    let output = Output::new(Some(path));
+    if first.same_as(&output) {
+        messages::error(format!(
+            "{}: is also the other output (-o {}); two outputs on one file would lose one",
+            path.display(),
+            first
+                .path()
+                .map_or(String::new(), |p| p.display().to_string())
+        ));
+        return Err(());
+    }
+    if let Some(input) = sources::among(&output, sources) {
+        messages::error(format!(
+            "{}: is also the output; refusing to write over an input",
+            input.display()
+        ));
+        return Err(());
+    }
+    sink(to, &output).map(Some).ok_or(())
+}
