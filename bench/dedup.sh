@@ -11,7 +11,7 @@ mkdir -p "$d"
 if [ ! -s "$d/all.grec" ]; then
   : > "$d/all.grec"
   for g in oshi iqishiqi retsami roshi vagabond; do
-    "$B" gen --game "$g" --count 180000 --seed 11 --max-plies 60 -o "$d/$g.grec"
+    "$B" gen --game "$g" --games 180000 --seed 11 --stop-after 60 -o "$d/$g.grec"
     cat "$d/$g.grec" >> "$d/all.grec"
   done
   for g in oshi iqishiqi retsami roshi vagabond; do

@@ -31,7 +31,7 @@ open('link40k.txt', 'wb').write(m.lz_bomb(40000))
 measure "3 link bomb, 20,000 codes (45 KB)" "$G" validate -j 2 link20k.txt
 measure "3 link bomb, 40,000 codes, --from link" "$G" validate -j 2 --from gardengate-link link40k.txt
 # 4. Parquet bombs (tests/hostile/parquet_bombs.py).
-"$G" gen --game oshi --count 3 -o g.grec
+"$G" gen --game oshi --games 3 -o g.grec
 "$G" convert g.grec --to parquet -o g.parquet
 python3 "$root/tests/hostile/parquet_bombs.py" g.parquet .
 measure "4 Parquet, 16 games x 2.79 M tags" "$G" validate -j 2 tags.parquet
@@ -44,7 +44,7 @@ cat p.zst z.zst z.zst > evil.zst
 measure "5 PAR1 + 2 GiB of zeros, .zst (1 GiB cap)" "$G" validate -j 2 evil.zst
 measure "5 the same, --max-spool 64M" "$G" validate -j 2 --max-spool 64M evil.zst
 # 6. JSON documents.
-"$G" gen --game oshi --count 20000 --seed 4 -o many.grec
+"$G" gen --game oshi --games 20000 --seed 4 -o many.grec
 "$G" convert many.grec --to json -o many.json
 python3 -c "
 open('empties.json', 'w').write('{\"format\":\"gamerec\",\"version\":1,\"games\":[' + ','.join(['{}'] * 10_000_000) + ']}')

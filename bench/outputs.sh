@@ -39,8 +39,11 @@ run_o() { # name, file, args...
 }
 
 inputs=()
+# `gen --games N` (an older build: `--count N`).
+games=--games
+"$GAMEREC" gen --help | grep -q -- --games || games=--count
 for game in oshi retsami iqishiqi roshi vagabond; do
-  "$GAMEREC" gen --game "$game" --count 2000 --seed 7 --finish -o "$OUT/inputs/$game.grec"
+  "$GAMEREC" gen --game "$game" $games 2000 --seed 7 --finish -o "$OUT/inputs/$game.grec"
   inputs+=("inputs/$game.grec")
 done
 for f in fixtures/*/*.grec tests/data/lenient/*.grec; do inputs+=("$f"); done

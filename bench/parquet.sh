@@ -32,10 +32,10 @@ trap 'rm -rf "$TMP"' EXIT
 generate() {
   local game=$1 out=$2 mb=$3
   [ -s "$out" ] && return
-  "$BIN" gen --game "$game" --count 200 --seed 1 -o "$TMP/sample.grec"
+  "$BIN" gen --game "$game" --games 200 --seed 1 -o "$TMP/sample.grec"
   local per=$(( $(stat -c %s "$TMP/sample.grec") / 200 ))
   local count=$(( mb * 1000000 / per ))
-  "$BIN" gen --game "$game" --count "$count" --seed 1 -o "$out"
+  "$BIN" gen --game "$game" --games "$count" --seed 1 -o "$out"
 }
 
 # time_run LABEL BYTES CMD...: one row, seconds and peak RSS from time -v.

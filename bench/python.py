@@ -63,7 +63,7 @@ def main():
         with open(archive, "wb") as f:
             for game in gamerec.games():
                 f.write(subprocess.run(
-                    [BIN, "gen", "--game", game, "--count", str(PER), "--seed", "11", "--finish"],
+                    [BIN, "gen", "--game", game, "--games", str(PER), "--seed", "11", "--finish"],
                     check=True, capture_output=True).stdout)
     size = archive.stat().st_size / 1e6
     tmp = Path(tempfile.mkdtemp())

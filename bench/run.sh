@@ -31,10 +31,10 @@ generate() {
   local game=$1 out=$2
   [ -s "$out" ] && return
   local sample
-  sample=$("$BIN" gen --game "$game" --count 200 --seed 1 | wc -c)
+  sample=$("$BIN" gen --game "$game" --games 200 --seed 1 | wc -c)
   local count=$(( (SIZE_MB * 1000000 * 200 / sample) * 102 / 100 + 1 ))
   echo "generating $out: $count $game games" >&2
-  "$BIN" gen --game "$game" --count "$count" --seed 1 -o "$out.tmp"
+  "$BIN" gen --game "$game" --games "$count" --seed 1 -o "$out.tmp"
   mv "$out.tmp" "$out"
 }
 

@@ -92,7 +92,7 @@ def parquet_bombs(gamerec):
     import tempfile
     with tempfile.TemporaryDirectory() as d:
         grec, table = f"{d}/g.grec", f"{d}/g.parquet"
-        run(gamerec, "gen", "--game", "oshi", "--count", "3", "-o", grec)
+        run(gamerec, "gen", "--game", "oshi", "--games", "3", "-o", grec)
         run(gamerec, "convert", grec, "--to", "parquet", "-o", table)
         made = subprocess.run(
             [sys.executable, str(ROOT / "tests" / "hostile" / "parquet_bombs.py"), table, d],
@@ -109,7 +109,7 @@ def main():
              ["validate", "validate_game", "position", "json", "jsonl",
               "site", "round_trip", "stats", "picture", "lenient", "parquet"]}
     fixtures = sorted((ROOT / "fixtures").glob("*/*.grec"))
-    generated = {g: run(gamerec, "gen", "--game", g, "--count", "4",
+    generated = {g: run(gamerec, "gen", "--game", g, "--games", "4",
                         "--seed", "1") for g in GAMES}
     for path in fixtures:
         text = path.read_bytes()

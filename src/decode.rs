@@ -81,6 +81,39 @@ pub enum Encoding {
     Utf16Be,
 }
 
+impl Encoding {
+    /// Every encoding's name (`--encoding`'s values), what it is, and the
+    /// encoding, in the order help lists them.
+    pub const ALL: [(&'static str, &'static str, Encoding); 5] = [
+        (
+            "auto",
+            "UTF-8, or UTF-16 when the input starts with its byte-order mark",
+            Encoding::Auto,
+        ),
+        ("utf-8", "", Encoding::Utf8),
+        (
+            "latin-1",
+            "ISO 8859-1: every byte is one character",
+            Encoding::Latin1,
+        ),
+        ("utf-16le", "", Encoding::Utf16Le),
+        ("utf-16be", "", Encoding::Utf16Be),
+    ];
+
+    /// The encoding called `name` (also `utf8`, `latin1`, `iso-8859-1`).
+    pub fn named(name: &str) -> Option<Encoding> {
+        let name = match name.to_ascii_lowercase().as_str() {
+            "utf8" => "utf-8".to_string(),
+            "latin1" | "iso-8859-1" => "latin-1".to_string(),
+            other => other.to_string(),
+        };
+        Encoding::ALL
+            .iter()
+            .find(|(n, _, _)| *n == name)
+            .map(|&(_, _, e)| e)
+    }
+}
+
 /// `raw`, decompressed (when it starts like a gzip or Zstandard stream) and
 /// transcoded to UTF-8. `named`: the compression the file's name announces;
 /// a file so named that does not start like it is an error ("not a zstd

@@ -69,6 +69,7 @@ pub mod inputs;
 // What commands do with whole inputs: records written as they were,
 // selected, without duplicates, in shards:
 pub mod dedup;
+pub mod export;
 pub mod filter;
 pub mod passthrough;
 pub mod shard;

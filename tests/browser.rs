@@ -140,7 +140,7 @@ fn the_viewer_keeps_its_buttons_still_shows_the_whole_move_list_and_the_refused_
             "gen",
             "--game",
             "roshi",
-            "--max-plies",
+            "--stop-after",
             "400",
             "--seed",
             "2",

@@ -84,7 +84,7 @@ fn validity_game_winner_reason_and_length_select_what_the_expected_outcomes_say(
     assert_eq!(count(&["--invalid"]).0, n(&|e| !e.valid));
     for game in ["iqishiqi", "oshi", "retsami", "roshi", "vagabond"] {
         assert_eq!(
-            count(&["--game", game, "--valid"]).0,
+            count(&["--only-game", game, "--valid"]).0,
             n(&|e| e.game == game && e.valid),
             "{game}"
         );

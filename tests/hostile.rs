@@ -228,7 +228,7 @@ fn gen_with_the_largest_count_writes_games_at_once() {
             "gen",
             "--game",
             "oshi",
-            "--count",
+            "--games",
             &u64::MAX.to_string(),
             "-j",
             "1",

@@ -256,7 +256,7 @@ fn parquet_games_past_the_cap_are_refused_before_they_are_built() {
         "gen",
         "--game",
         "oshi",
-        "--count",
+        "--games",
         "3",
         "-o",
         grec.to_str().unwrap(),
@@ -407,23 +407,39 @@ fn a_record_of_millions_of_tags_costs_no_more_than_any_large_record() {
 #[test]
 fn shard_cuts_a_record_past_the_cap_as_every_command_reads_it() {
     // A 2 GB file of NUL bytes took 3.1 GB in shard: it kept every byte it
-    // read until the record ended. 300 MB here, sparse.
+    // read until the record ended. Such a file is now refused by shard as
+    // by every command (binary data, issue 34: one reading path); a record
+    // of text past the cap is cut. 300 MB here, sparse.
     let dir = tempfile::tempdir().unwrap();
     let zeros = dir.path().join("z.grec");
     File::create(&zeros).unwrap().set_len(300 << 20).unwrap();
     let out = dir.path().join("sh");
-    let (code, mib, err) = peak_memory(&[
-        "shard",
-        "--parts",
-        "4",
-        "-o",
-        out.to_str().unwrap(),
-        zeros.to_str().unwrap(),
-    ]);
+    let shard = |input: &std::path::Path, out: &std::path::Path| {
+        peak_memory(&[
+            "shard",
+            "--parts",
+            "4",
+            "-o",
+            out.to_str().unwrap(),
+            input.to_str().unwrap(),
+        ])
+    };
+    let (code, _, err) = shard(&zeros, &out);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not a record file: binary data"), "{err}");
+    // A comment left open at the start, then 300 MB (sparse NULs): one
+    // record past the cap.
+    let long = dir.path().join("long.grec");
+    let mut file = File::create(&long).unwrap();
+    file.write_all(b"[Game \"oshi\"]\n{").unwrap();
+    file.write_all(&[b'a'; 8192]).unwrap();
+    file.set_len(300 << 20).unwrap();
+    let cut = dir.path().join("sh2");
+    let (code, mib, err) = shard(&long, &cut);
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("record-too-large"), "{err}");
     assert!(mib < 128.0, "{mib:.1} MiB");
-    let written: u64 = fs::read_dir(&out)
+    let written: u64 = fs::read_dir(&cut)
         .unwrap()
         .map(|e| e.unwrap().metadata().unwrap().len())
         .sum();
@@ -459,7 +475,7 @@ fn view_writes_the_page_game_by_game_and_index_replays_one_game() {
     let games = dir.path().join("g.grec");
     let status = Command::new(bin())
         .args([
-            "gen", "--game", "oshi", "--count", "2000", "--seed", "3", "-o",
+            "gen", "--game", "oshi", "--games", "2000", "--seed", "3", "-o",
         ])
         .arg(&games)
         .status()

@@ -115,7 +115,7 @@ fn generated_games_of_every_rule_set_round_trip_through_parquet() {
                 "gen",
                 "--game",
                 name,
-                "--count",
+                "--games",
                 "40",
                 "--seed",
                 "11",

@@ -615,7 +615,7 @@ fn a_long_game_costs_a_few_bytes_a_ply() {
             "gen",
             "--game",
             "roshi",
-            "--max-plies",
+            "--stop-after",
             "400",
             "--seed",
             "2",

@@ -70,7 +70,7 @@ fn generated(game: &str, count: u32) -> String {
             "gen",
             "--game",
             game,
-            "--count",
+            "--games",
             &count.to_string(),
             "--seed",
             "3",
@@ -308,7 +308,7 @@ fn a_closed_pipe_stops_quietly_with_141_or_1() {
         &["convert", "--to", "csv", valid],
         &["convert", valid],
         &["stats", "--format", "csv", valid],
-        &["gen", "--game", "oshi", "--count", "5000"],
+        &["gen", "--game", "oshi", "--games", "5000"],
     ] {
         let (code, err) = closed_after_one_line(args);
         assert_eq!(code, 141, "{args:?}: {err}");

@@ -111,10 +111,10 @@ fn gen(args: &[&str]) -> Vec<u8> {
 #[test]
 fn gen_cli_writes_count_games_the_same_with_any_jobs() {
     let one = gen(&[
-        "--game", "iqishiqi", "--count", "700", "--seed", "4", "-j", "1",
+        "--game", "iqishiqi", "--games", "700", "--seed", "4", "-j", "1",
     ]);
     let two = gen(&[
-        "--game", "iqishiqi", "--count", "700", "--seed", "4", "-j", "2",
+        "--game", "iqishiqi", "--games", "700", "--seed", "4", "-j", "2",
     ]);
     assert_eq!(one, two);
     let text = String::from_utf8(one).unwrap();
@@ -134,7 +134,7 @@ fn mixed_archive(dir: &Path) -> PathBuf {
             fixtures.extend(b"\n\n");
         }
     }
-    let generated = gen(&["--game", "oshi", "--count", "250", "--seed", "8"]);
+    let generated = gen(&["--game", "oshi", "--games", "250", "--seed", "8"]);
     let path = dir.join("mixed.grec");
     let mut f = std::fs::File::create(&path).unwrap();
     for _ in 0..12 {
@@ -281,7 +281,7 @@ fn fail_fast_and_max_errors_stop_after_that_many_invalid_games() {
 /// No progress bar in a pipe: stderr stays empty on a valid run.
 #[test]
 fn no_progress_bar_in_a_pipe() {
-    let archive = gen(&["--game", "oshi", "--count", "50"]);
+    let archive = gen(&["--game", "oshi", "--games", "50"]);
     let out = gamerec()
         .args(["validate", "-"])
         .write_stdin(archive)
@@ -362,7 +362,7 @@ fn syntax_only_convert_keeps_moves_as_written_and_checks_the_envelope() {
 #[test]
 fn a_long_run_on_a_terminal_shows_a_progress_bar() {
     let dir = tempfile::tempdir().unwrap();
-    let games = gen(&["--game", "oshi", "--count", "200", "--seed", "3"]);
+    let games = gen(&["--game", "oshi", "--games", "200", "--seed", "3"]);
     let path = dir.path().join("long.grec");
     let mut f = std::fs::File::create(&path).unwrap();
     // About 20 MB: a few seconds, well over the second the bar waits for.

@@ -199,7 +199,7 @@ fn parts_are_balanced_by_games_and_never_more_than_the_games() {
             "gen",
             "--game",
             "oshi",
-            "--count",
+            "--games",
             "10",
             "-o",
             gen.to_str().unwrap(),

@@ -474,7 +474,7 @@ fn abstractplay_records_written_validate_against_the_recranks_schema() {
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/iqishiqi");
     let from_fixtures = write("fixtures.json", &[fixtures.to_str().unwrap()], None);
     let (code, generated, err) = run(
-        &["gen", "--game", "iqishiqi", "--count", "60", "--seed", "21"],
+        &["gen", "--game", "iqishiqi", "--games", "60", "--seed", "21"],
         None,
     );
     assert_eq!(code, 0, "{err}");

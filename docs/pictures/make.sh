@@ -17,7 +17,7 @@ shot() { # SVG PNG
         --window-size="$width,$height" --screenshot="$2" "file://$1" 2>/dev/null
 }
 for game in oshi iqishiqi retsami roshi vagabond; do
-    "$gamerec" gen --game "$game" --count 1 --seed 7 -o "$scratch/$game.grec"
+    "$gamerec" gen --game "$game" --games 1 --seed 7 -o "$scratch/$game.grec"
     "$gamerec" show "$scratch/$game.grec" --ply 12 -o "$scratch/$game.svg"
     shot "$scratch/$game.svg" "$here/$game.png"
 done

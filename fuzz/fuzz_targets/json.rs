@@ -3,4 +3,4 @@
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| gamerec_fuzz::read_as(gamerec::input::Format::Json, data));
+fuzz_target!(|data: &[u8]| gamerec_fuzz::read_as(gamerec::formats::Format::Json, data));

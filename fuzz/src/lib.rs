@@ -4,25 +4,44 @@
 //! assert what must hold for any input. A panic is a
 //! finding; so is an overflow (the targets build with overflow checks).
 
-use gamerec::report::problem_report;
 use gamerec::archive::{report, JsonError, Options};
-use gamerec::convert::json::{self, JsonSink};
 use gamerec::convert::out::Rendered;
-use gamerec::convert::text::TextSink;
 use gamerec::convert::{Collect, GameSink, Head, Tail, TraceOptions, TurnOut};
 use gamerec::decode::{self, Encoding};
+use gamerec::formats::json::{self, JsonSink};
+use gamerec::formats::links::LinkSink;
+use gamerec::formats::records::RecordSink;
+use gamerec::formats::text::TextSink;
+use gamerec::formats::{self, Cx, Format, Reading};
 use gamerec::game::SiteFiles;
-use gamerec::input::{self, read_mapped, Format};
 use gamerec::lenient::Lenient;
 use gamerec::problem::Problem;
 use gamerec::record::{Chunk, ReadGame};
-use gamerec::registry::{self, tell, AnyGame, GAMES};
-use gamerec::sites::links::LinkSink;
-use gamerec::sites::records::RecordSink;
+use gamerec::registry::{tell, AnyGame, GAMES};
+use gamerec::report::problem_report;
 use gamerec::stats::{game_row, summary_cell, Summary};
-use gamerec::target::To;
-use std::io::{BufRead, Cursor};
+use std::io::{self, BufRead, Cursor};
 use std::ops::ControlFlow;
+
+/// Reads `input` in `format` as every command does, on this thread: `map`
+/// on each game (where it came from, the game, its rules), `each` with
+/// what it made, in order.
+pub fn read_mapped<R: BufRead + Send, T: Send>(
+    input: R,
+    format: Format,
+    opts: &Options,
+    map: impl Fn(Option<&Chunk>, &mut dyn ReadGame<'_>, Result<&'static dyn AnyGame, Problem>) -> T
+        + Sync,
+    each: impl FnMut(Option<&Chunk>, T) -> io::Result<ControlFlow<()>>,
+) -> io::Result<Reading> {
+    let opts = Options { jobs: 1, ..*opts };
+    let cx = Cx {
+        input: "fuzz",
+        format,
+        opts: &opts,
+    };
+    formats::read_mapped(input, cx, |v| map(v.chunk, v.game, v.rules), each)
+}
 
 /// The rules a leading byte picks (its low seven bits; the high bit is a
 /// target's switch), the byte, and the rest of the input.
@@ -57,15 +76,10 @@ fn show(chunk: Option<&Chunk>, p: &Problem) {
     assert!(p.span.start <= p.span.end, "span {:?}", p.span);
 }
 
-fn one_job() {
-    gamerec::pipeline::set_jobs(1);
-}
-
 /// Validates `data` as `gamerec validate` does: decompressed and decoded,
 /// its format detected, every game replayed and judged, every problem
 /// shown.
 pub fn validate_with(data: &[u8], opts: &Options) {
-    one_job();
     let raw = Box::new(Cursor::new(data.to_vec()));
     let Ok(mut reader) = decode::open(raw, None, Encoding::Auto) else {
         return;
@@ -73,7 +87,7 @@ pub fn validate_with(data: &[u8], opts: &Options) {
     let Ok(head) = reader.fill_buf() else {
         return;
     };
-    let format = input::detect(None, head);
+    let format = formats::detect(None, head);
     let _ = read_mapped(
         reader,
         format,
@@ -150,7 +164,6 @@ pub fn position(data: &[u8]) {
 /// Reads `data` as `format`, validating every game and showing every
 /// problem.
 pub fn read_as(format: Format, data: &[u8]) {
-    one_job();
     let opts = Options::default();
     let _ = read_mapped(
         Cursor::new(data),
@@ -169,7 +182,7 @@ pub fn read_as(format: Format, data: &[u8]) {
 /// Reads `data` as a Parquet games table, as every command does: a file
 /// that is not one, or is damaged, is one invalid game saying so. The
 /// Parquet reader's own panics on damaged files are caught and said as a
-/// problem (`convert::parquet`), as in the command line; they are counted,
+/// problem (`formats::parquet`), as in the command line; they are counted,
 /// not printed. Any other panic is a finding.
 pub fn parquet(data: &[u8]) {
     static QUIET: std::sync::Once = std::sync::Once::new();
@@ -186,15 +199,12 @@ pub fn site(data: &[u8]) {
     let Some((&first, rest)) = data.split_first() else {
         return;
     };
-    let sites: Vec<_> = registry::sites().collect();
-    let pick = usize::from(first) % (sites.len() + 2);
-    let format = match sites.get(pick) {
-        Some(&site) => Format::Site(site),
-        None if pick == sites.len() => Format::SiteRecords,
-        None => Format::SiteLinks,
-    };
+    // The sites' formats of the table: each site notation's move strings,
+    // then AbstractPlay's records and The Garden Gate's links.
+    let sites: Vec<Format> = formats::all().filter(|f| f.site().is_some()).collect();
+    let format = sites[usize::from(first) % sites.len()];
     read_as(format, rest);
-    if matches!(format, Format::SiteRecords | Format::SiteLinks) {
+    if matches!(format, Format::Records(_) | Format::Links(_)) {
         for (canonical, valid) in to_text(format, rest) {
             if !valid {
                 continue;
@@ -248,13 +258,9 @@ fn to_site_file(format: Format, canonical: &str) -> Option<String> {
         &Options::default(),
         |_, game: &mut dyn ReadGame<'_>, rules| {
             let site = rules.as_ref().ok()?.site()?;
-            let to = match (format, site.format().files) {
-                (Format::SiteRecords, SiteFiles::Records { name, implied }) => {
-                    To::SiteRecord(site, name, implied)
-                }
-                (Format::SiteLinks, SiteFiles::Links { game_type, options }) => {
-                    To::SiteLink(site, game_type, options)
-                }
+            let to = match format {
+                Format::Records(_) => Format::Records(site),
+                Format::Links(_) => Format::Links(site),
                 _ => return None,
             };
             if !to.can_carry(game.tags()) {
@@ -265,14 +271,14 @@ fn to_site_file(format: Format, canonical: &str) -> Option<String> {
                 ..TRACE
             };
             let mut out = Rendered::new();
-            match to {
-                To::SiteRecord(_, name, implied) => tell(
+            match (to, site.format().files) {
+                (Format::Records(_), SiteFiles::Records { name, implied }) => tell(
                     game,
                     rules,
                     trace,
                     &mut RecordSink::new(&mut out, name, implied),
                 ),
-                To::SiteLink(_, game_type, options) => tell(
+                (Format::Links(_), SiteFiles::Links { game_type, options }) => tell(
                     game,
                     rules,
                     trace,
@@ -381,7 +387,6 @@ fn to_json(input: &[u8]) -> Vec<String> {
 /// first byte picks) as canonical text must come back the same from
 /// canonical text, from a JSON document and from JSON Lines.
 pub fn round_trip(data: &[u8]) {
-    one_job();
     let Some((game, _, rest)) = pick_game(data) else {
         return;
     };
@@ -418,7 +423,6 @@ pub fn round_trip(data: &[u8]) {
 /// and says what it did, and every game valid once repaired converts to
 /// canonical text that is valid strictly and converts to itself.
 pub fn lenient(data: &[u8]) {
-    one_job();
     let Some((game, first, rest)) = pick_game(data) else {
         return;
     };
@@ -460,7 +464,6 @@ pub fn lenient(data: &[u8]) {
 /// fuzzes, and makes a run many times slower (a Roshi position can have
 /// ten thousand turns).
 pub fn stats(data: &[u8]) {
-    one_job();
     let Some((game, first, rest)) = pick_game(data) else {
         return;
     };
@@ -507,7 +510,6 @@ pub fn picture(data: &[u8]) {
     let Some((game, first, rest)) = pick_game(data) else {
         return;
     };
-    one_job();
     let flip = first & 0x80 != 0;
     let text_in = with_game_tag(game, rest);
     let _ = read_mapped(

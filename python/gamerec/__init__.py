@@ -32,6 +32,7 @@ from typing import Iterable as _Iterable
 from typing import Iterator as _Iterator
 from typing import List as _List
 from typing import Optional as _Optional
+from typing import Tuple as _Tuple
 from typing import Union as _Union
 
 from . import _native
@@ -50,6 +51,8 @@ __all__ = [
     "RecordError",
     "Source",
     "Sources",
+    "convert",
+    "formats",
     "games",
     "read",
     "stats",
@@ -73,6 +76,66 @@ def games() -> _List[str]:
     ['oshi', 'iqishiqi', 'retsami', 'roshi', 'vagabond']
     """
     return _native.games()
+
+
+def formats() -> _List[_Tuple[str, _Optional[str], _Optional[str]]]:
+    """Every format gamerec reads or writes — the one table the command
+    line's ``--from`` and ``--to`` take too: its name, and what it is when
+    read and when written (``None``: it is not).
+
+    >>> [name for name, read, written in formats() if read is None]
+    ['csv']
+    >>> "parquet" in [name for name, _, written in formats() if written]
+    True
+    """
+    return _native.formats()
+
+
+def convert(
+    sources: Sources,
+    to: str = "text",
+    path: _Optional[_Union[str, "_os.PathLike[str]"]] = None,
+    *,
+    format: _Optional[str] = None,
+    game: _Optional[str] = None,
+    encoding: _Optional[str] = None,
+    jobs: _Optional[int] = None,
+    skip_invalid: bool = False,
+) -> _Optional[_Union[str, bytes]]:
+    """Converts every game to one output in the format ``to`` — any name
+    :func:`formats` lists as written: ``"text"`` (canonical), ``"json"``,
+    ``"jsonl"``, ``"csv"``, ``"parquet"``, a site's move strings
+    (``"abstractplay"``, ``"gardengate"``), ``"abstractplay-record"``,
+    ``"gardengate-link"`` — byte for byte what ``gamerec convert --to``
+    writes. Without ``path`` the output comes back (``bytes`` for Parquet,
+    ``str`` otherwise); with it, it is written there (through a temporary
+    file put in place at the end, never over one of the inputs) and
+    ``None`` comes back.
+
+    ``sources``, ``format``, ``game``, ``encoding`` and ``jobs`` as for
+    :func:`read`. An invalid game is converted up to its error (left out
+    with ``skip_invalid``); a game the target cannot carry (a site's format
+    holds one game's moves) is left out with a ``UserWarning``; an input
+    that cannot be read raises :class:`RecordError` (and nothing is written
+    to ``path``).
+
+    >>> record = b'[Game "oshi"]\\n[Result "*"]\\n1.   e3-e4  e7-e6 *\\n'
+    >>> print(convert(record), end="")
+    [Game "oshi"]
+    [Result "*"]
+    <BLANKLINE>
+    1. e3-e4 e7-e6 *
+    """
+    return _native.convert(
+        sources,
+        to,
+        path,
+        format=format,
+        game=game,
+        encoding=encoding,
+        jobs=jobs,
+        skip_invalid=skip_invalid,
+    )
 
 
 def read(

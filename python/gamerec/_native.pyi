@@ -1,7 +1,7 @@
 """Type stubs of gamerec's compiled half (src/lib.rs); the public API is
 re-exported by ``gamerec``."""
 
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
 __version__: str
 
@@ -104,5 +104,17 @@ def stats_arrow(
     game: Optional[str] = None,
     encoding: Optional[str] = None,
 ) -> Any: ...
+def convert(
+    sources: Any,
+    to: str = "text",
+    path: Optional[Any] = None,
+    *,
+    format: Optional[str] = None,
+    game: Optional[str] = None,
+    encoding: Optional[str] = None,
+    jobs: Optional[int] = None,
+    skip_invalid: bool = False,
+) -> Optional[Union[str, bytes]]: ...
+def formats() -> List[Tuple[str, Optional[str], Optional[str]]]: ...
 def inputs(sources: Any) -> List[str]: ...
 def games() -> List[str]: ...

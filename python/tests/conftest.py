@@ -46,7 +46,7 @@ def archive(tmp_path_factory) -> Path:
     d = tmp_path_factory.mktemp("archive")
     parts = []
     for game in ("oshi", "iqishiqi", "retsami", "roshi", "vagabond"):
-        parts.append(cli("gen", "--game", game, "--count", 40, "--seed", 7, "--finish"))
+        parts.append(cli("gen", "--game", game, "--games", 40, "--seed", 7, "--finish"))
     for name in (
         "oshi/illegal-moves.grec",
         "oshi/points-win.grec",

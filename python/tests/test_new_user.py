@@ -26,7 +26,7 @@ next(games)
 
 def test_a_script_that_calls_stats_exits_0_every_time(tmp_path):
     games = tmp_path / "g.grec"
-    cli("gen", "--game", "oshi", "--count", "60", "--seed", "1", "-o", games)
+    cli("gen", "--game", "oshi", "--games", "60", "--seed", "1", "-o", games)
     script = SCRIPT.format(path=str(games))
 
     def once(_):

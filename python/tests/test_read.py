@@ -201,7 +201,7 @@ def test_not_an_input_is_a_type_error():
 
 def test_the_iterator_streams_and_can_be_left_early(tmp_path):
     big = tmp_path / "big.grec"
-    big.write_bytes(cli("gen", "--game", "oshi", "--count", 3000, "--seed", 3))
+    big.write_bytes(cli("gen", "--game", "oshi", "--games", 3000, "--seed", 3))
     it = gamerec.read(big)
     first = [next(it) for _ in range(5)]
     assert [g.index for g in first] == [1, 2, 3, 4, 5]

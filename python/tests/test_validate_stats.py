@@ -68,7 +68,7 @@ def test_long_calls_release_the_gil(tmp_path):
     """While stats runs on another thread, this one keeps running Python:
     the call does not hold the GIL."""
     big = tmp_path / "big.grec"
-    big.write_bytes(cli("gen", "--game", "retsami", "--count", 1500, "--seed", 5))
+    big.write_bytes(cli("gen", "--game", "retsami", "--games", 1500, "--seed", 5))
     done = []
     t = threading.Thread(target=lambda: done.append(gamerec.stats(big, jobs=1)))
     spins = 0

@@ -36,7 +36,7 @@ pub struct PlaceArgs {
     #[arg(long, value_name = "STRING", conflicts_with = "file")]
     pub position: Option<String>,
     /// The file's text encoding (as for validate).
-    #[arg(long, value_enum, default_value = "auto", value_name = "ENCODING")]
+    #[arg(long, default_value = "auto", value_name = "ENCODING", value_parser = super::options::encoding_values())]
     pub encoding: EncodingArg,
 }
 

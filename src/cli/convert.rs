@@ -5,14 +5,13 @@
 use super::messages;
 use super::options::{Color, InputArgs, Jobs, LenientArgs, OutputArg, Quiet};
 use super::run::{self, Run};
-use gamerec::convert::TraceOptions;
+use gamerec::export::{Event, Export, Tally};
 use gamerec::formats::write::Framed;
-use gamerec::formats::{self, convert_one, Dest, Format, GameOut, Job, Visit};
-use gamerec::inputs::{Item, Seen};
+use gamerec::formats::{self, Dest, Format};
+use gamerec::inputs::Item;
 use gamerec::output::Output;
 use gamerec::registry;
-use gamerec::report::{problem_report, repair_lines, Repaired};
-use std::ops::ControlFlow;
+use gamerec::report::{problem_report, repair_lines};
 
 /// How input formats are detected, with each site notation's example.
 fn after_help() -> String {
@@ -67,20 +66,6 @@ pub struct Args {
     jobs: Jobs,
 }
 
-/// What the run saw, for the closing notes.
-#[derive(Default)]
-struct Tally {
-    games: usize,
-    written: usize,
-    invalid: usize,
-    /// Stretches of text read where a game was expected but holding none
-    /// (text between games): reported, left out.
-    not_games: usize,
-    /// What the target format dropped: tags, comments, results.
-    dropped: [usize; 3],
-    repaired: Repaired,
-}
-
 pub fn run(args: Args) {
     let Some(to) = formats::writer(&args.to) else {
         return messages::error(format!("no output format `{}`", args.to));
@@ -104,8 +89,7 @@ pub fn run(args: Args) {
     let Some(out) = run::create(&output) else {
         return;
     };
-    let framed = Dest::new(to, out).and_then(|out| Framed::new(to, out));
-    let mut out = match framed {
+    let out = match Dest::new(to, out).and_then(|out| Framed::new(to, out)) {
         Ok(out) => out,
         Err(e) => return messages::finished(Err(e)),
     };
@@ -113,91 +97,39 @@ pub fn run(args: Args) {
     let run = run
         .lenient(&args.lenient)
         .progress(args.quiet.quiet || output.is_terminal());
-    let trace = TraceOptions {
+    let export = Export {
+        to,
         syntax_only: args.syntax_only,
-        branching: false,
-        site: to.site().is_some(),
+        skip_invalid: args.skip_invalid,
+        spreadsheet_safe: args.spreadsheet_safe,
     };
-    let mut tally = Tally::default();
-    let map = |v: Visit<'_, '_>| {
-        let job = Job {
-            to,
-            trace,
-            file: v.input,
-            spreadsheet_safe: args.spreadsheet_safe,
-        };
-        convert_one(job, v.chunk, v.game, v.rules)
-    };
-    let each = |item: Item<'_, GameOut>| {
-        let seen = match item {
-            Item::Game(seen) => seen,
-            Item::Empty { input, skipped } => {
-                run::no_game_warning(input, skipped);
-                return Ok(ControlFlow::Continue(()));
-            }
-            Item::Failed { .. } => return Ok(ControlFlow::Continue(())),
-        };
-        let (input, index) = (seen.input, seen.index);
-        if let Some(game) = converted(&args, to, &mut tally, seen) {
-            tally.written += 1;
-            out.write(input, index, game)?;
+    let color = args.color.color.for_stderr();
+    let done = run.export(export, out, &mut |event| match event {
+        Event::Repaired(at, repairs) if !args.quiet.quiet => messages::to_stderr(|err| {
+            repair_lines(err, at.input, at.chunk, Some(at.index), at.title, repairs)
+        }),
+        Event::Repaired(..) => {}
+        Event::Invalid(at, p) => {
+            messages::invalid();
+            messages::to_stderr(|err| {
+                problem_report(err, at.input, at.chunk, Some(at.index), at.title, p, color)
+            });
         }
-        Ok(ControlFlow::Continue(()))
+        Event::LeftOut(input, why) if !why.is_empty() => messages::error(format!("{input}: {why}")),
+        Event::LeftOut(..) => {}
+        Event::Input(Item::Empty { input, skipped }) => run::no_game_warning(input, skipped),
+        Event::Input(_) => {}
+    });
+    let tally = match done {
+        Ok((w, tally)) => {
+            messages::finished(w.commit());
+            tally
+        }
+        Err(e) => return messages::finished(Err(e)),
     };
-    let read = run.read(map, each);
-    let result = read.and_then(|_| out.finish());
-    messages::finished(result.and_then(|w| w.commit()));
     if !args.quiet.quiet {
         closing_notes(&args, to, &tally);
     }
-}
-
-/// Reports a converted game's repairs and problem (said on stderr) and
-/// counts it; the game when it is to be written.
-fn converted(
-    args: &Args,
-    to: Format,
-    tally: &mut Tally,
-    seen: Seen<'_, GameOut>,
-) -> Option<GameOut> {
-    let Seen {
-        input,
-        index,
-        chunk,
-        value: game,
-    } = seen;
-    tally.games += 1;
-    tally.repaired.add(&game.repairs);
-    let title = game.title.as_deref();
-    if !game.repairs.is_empty() && !args.quiet.quiet {
-        messages::to_stderr(|err| {
-            repair_lines(err, input, chunk, Some(index), title, &game.repairs)
-        });
-    }
-    if let Some(p) = &game.error {
-        tally.invalid += 1;
-        messages::invalid();
-        let color = args.color.color.for_stderr();
-        messages::to_stderr(|err| problem_report(err, input, chunk, Some(index), title, p, color));
-        if game.nothing_read {
-            // Text between games (or no game at all): nothing to write.
-            tally.not_games += 1;
-            return None;
-        }
-        if args.skip_invalid {
-            return None;
-        }
-    }
-    if let Some(why) = to.left_out(game.game, index, game.carried) {
-        if !why.is_empty() {
-            messages::error(format!("{input}: {why}"));
-        }
-        return None;
-    }
-    for (total, n) in tally.dropped.iter_mut().zip(game.dropped) {
-        *total += n;
-    }
-    Some(game)
 }
 
 /// What the run converted and what the target format left out.

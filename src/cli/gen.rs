@@ -17,23 +17,40 @@ const BATCH: u64 = 512;
 #[derive(clap::Args)]
 #[command(
     after_help = "Each game plays uniformly random legal turns from the standard start until \
-the rules end it or --max-plies is reached (then it is unfinished, `*`). Its Result tag is the \
+the rules end it or --stop-after is reached (then it is unfinished, `*`). Its Result tag is the \
 one the rules give. Game i of seed S is the same on every machine and with any --jobs."
 )]
 pub struct Args {
     /// The game.
     #[arg(long, value_name = "GAME", help = format!("The game: {}", super::game_names()))]
     game: String,
-    /// How many games (`--count` is the same option).
-    #[arg(long = "games", alias = "count", default_value_t = 1, value_name = "N")]
+    /// How many games.
+    #[arg(long = "games", default_value_t = 1, value_name = "N")]
     count: u64,
+    /// Deprecated: the same as --games (`--count` elsewhere prints only a
+    /// count).
+    #[arg(
+        long = "count",
+        value_name = "N",
+        hide = true,
+        conflicts_with = "count"
+    )]
+    old_count: Option<u64>,
     /// The seed.
     #[arg(long, default_value_t = 1, value_name = "S")]
     seed: u64,
-    /// Stop a game after this many plies (unfinished, `*`; `--max-plies`
-    /// is the same option).
-    #[arg(long = "stop-after", alias = "max-plies", default_value_t = GenOptions::default().max_plies, value_name = "P")]
+    /// Stop a game after this many plies (unfinished, `*`).
+    #[arg(long = "stop-after", default_value_t = GenOptions::default().max_plies, value_name = "P")]
     max_plies: usize,
+    /// Deprecated: the same as --stop-after (`--max-plies` elsewhere
+    /// selects games by length).
+    #[arg(
+        long = "max-plies",
+        value_name = "P",
+        hide = true,
+        conflicts_with = "max_plies"
+    )]
+    old_max_plies: Option<usize>,
     /// Bias towards finishing: where a legal move ends the game, play one.
     #[arg(long)]
     finish: bool,
@@ -43,7 +60,21 @@ pub struct Args {
     jobs: Jobs,
 }
 
-pub fn run(args: Args) {
+pub fn run(mut args: Args) {
+    if let Some(n) = args.old_count {
+        messages::note(format!(
+            "gen --count {n} is now --games {n} (--count prints only a count elsewhere); the \
+             old spelling goes in a later release"
+        ));
+        args.count = n;
+    }
+    if let Some(n) = args.old_max_plies {
+        messages::note(format!(
+            "gen --max-plies {n} is now --stop-after {n} (--max-plies selects games by length \
+             elsewhere); the old spelling goes in a later release"
+        ));
+        args.max_plies = n;
+    }
     let Some(rules) = gamerec::registry::find(&args.game) else {
         return messages::error(format!(
             "unknown game `{}`: one of {}",

@@ -4,7 +4,7 @@
 //! `--quiet`, `--color`, `-j`; and the values `--from` and `--to` take,
 //! from the library's table of formats.
 
-use clap::builder::{PossibleValue, PossibleValuesParser};
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use gamerec::archive::Options;
 use gamerec::decode::Encoding;
 use gamerec::formats;
@@ -30,7 +30,7 @@ pub struct InputArgs {
     pub game: Option<String>,
     /// The inputs' text encoding (default: UTF-8, or UTF-16 after a
     /// UTF-16 byte-order mark).
-    #[arg(long, value_enum, default_value = "auto", value_name = "ENCODING")]
+    #[arg(long, default_value = "auto", value_name = "ENCODING", value_parser = encoding_values())]
     pub encoding: EncodingArg,
     /// A Parquet input that is not a file on disk (piped, compressed) is
     /// copied to a temporary file to be read: at most this much of it
@@ -157,32 +157,27 @@ impl Jobs {
     }
 }
 
-/// `--encoding`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum EncodingArg {
-    /// UTF-8, or UTF-16 when the input starts with its byte-order mark.
-    Auto,
-    #[value(name = "utf-8")]
-    Utf8,
-    /// ISO 8859-1: every byte is one character.
-    #[value(name = "latin-1")]
-    Latin1,
-    #[value(name = "utf-16le")]
-    Utf16Le,
-    #[value(name = "utf-16be")]
-    Utf16Be,
-}
+/// `--encoding`: one of the library's encodings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EncodingArg(Encoding);
 
 impl EncodingArg {
     pub fn encoding(self) -> Encoding {
-        match self {
-            EncodingArg::Auto => Encoding::Auto,
-            EncodingArg::Utf8 => Encoding::Utf8,
-            EncodingArg::Latin1 => Encoding::Latin1,
-            EncodingArg::Utf16Le => Encoding::Utf16Le,
-            EncodingArg::Utf16Be => Encoding::Utf16Be,
-        }
+        self.0
     }
+}
+
+/// `--encoding`'s values: the library's encodings.
+pub fn encoding_values() -> impl TypedValueParser<Value = EncodingArg> {
+    let values = Encoding::ALL.iter().map(|(name, help, _)| {
+        let value = PossibleValue::new(*name);
+        match help.is_empty() {
+            true => value,
+            false => value.help(*help),
+        }
+    });
+    PossibleValuesParser::new(values)
+        .map(|name| EncodingArg(Encoding::named(&name).unwrap_or_default()))
 }
 
 /// `--from`'s values: `auto`, then every format the library reads.

@@ -12,6 +12,8 @@ use super::options::{InputArgs, Jobs, LenientArgs};
 use super::progress::Progress;
 use gamerec::archive::Options;
 use gamerec::decode::Encoding;
+use gamerec::export::{self, Export};
+use gamerec::formats::write::Framed;
 use gamerec::formats::{self, Format, Visit};
 use gamerec::inputs::{self, How, Item, Read};
 use gamerec::output::{Output, Writer};
@@ -109,6 +111,40 @@ impl Run {
 }
 
 impl Run {
+    /// Converts every game into `out` (the library's `export::run`), their
+    /// bytes counted on the bar; an input that cannot be read is said
+    /// (exit 2), one with no game makes the exit code 1 (and is told).
+    pub fn export<W: std::io::Write + Send>(
+        &self,
+        export: Export,
+        out: Framed<W>,
+        tell: &mut dyn FnMut(export::Event<'_>),
+    ) -> io::Result<(W, export::Tally)> {
+        let bar = &self.progress;
+        let count = move |raw| bar.count(raw);
+        let done = export::run(
+            &self.sources,
+            &self.how(&count),
+            export,
+            out,
+            &mut |event| {
+                match &event {
+                    export::Event::Input(Item::Failed { input, error }) => {
+                        messages::error(format!("{input}: {error}"))
+                    }
+                    export::Event::Input(Item::Empty { .. }) => messages::invalid(),
+                    _ => {}
+                }
+                tell(event)
+            },
+        );
+        self.progress.finish();
+        if let Some(note) = done.as_ref().ok().and_then(|(_, t)| t.read.skipped_note()) {
+            messages::note(note);
+        }
+        done
+    }
+
     /// Cuts the inputs into shards (the library's `shard::cut`), their
     /// bytes counted on the bar.
     pub fn cut(&self, dir: &Path, plan: &Plan, tell: &mut Tell<'_>) -> Result<Done, Failed> {

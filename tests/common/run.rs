@@ -30,6 +30,6 @@ pub fn run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
 /// `count` generated games of `game` in `path`.
 pub fn generate(dir: &Path, game: &str, count: u32, path: &str) {
     let count = count.to_string();
-    let (code, _, err) = run_in(dir, &["gen", "--game", game, "--count", &count, "-o", path]);
+    let (code, _, err) = run_in(dir, &["gen", "--game", game, "--games", &count, "-o", path]);
     assert_eq!(code, 0, "{err}");
 }
