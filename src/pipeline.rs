@@ -57,6 +57,25 @@ where
         }
         return error.map_or(Ok(()), Err);
     }
+    map_threaded(jobs, first, chunks, &map, &mut each)
+}
+
+/// [`map_chunks`] on threads: a reader thread cuts the rest of the input
+/// (after `first`) into batches, up to `jobs` workers map them, this
+/// thread hands the results on in sequence.
+fn map_threaded<R, T, M, E>(
+    jobs: usize,
+    first: Vec<Chunk>,
+    chunks: ChunkReader<R>,
+    map: &M,
+    each: &mut E,
+) -> io::Result<()>
+where
+    R: BufRead + Send,
+    T: Send,
+    M: Fn(&Chunk) -> T + Sync,
+    E: FnMut(Chunk, T) -> io::Result<ControlFlow<()>>,
+{
     // Batches read but not yet handed on: the reader waits for a permit,
     // and for their bytes to fit the budget.
     let in_flight = 2 * jobs + 2;
@@ -68,7 +87,7 @@ where
         let (error_tx, error_rx) = bounded::<(usize, io::Error)>(1);
         // A worker is started with each batch, up to `jobs` of them.
         let spawn_worker = {
-            let (work_rx, done_tx, map) = (work_rx.clone(), done_tx.clone(), &map);
+            let (work_rx, done_tx) = (work_rx.clone(), done_tx.clone());
             move || start_worker(scope, &work_rx, &done_tx, map)
         };
         let reader = std::thread::Builder::new().name("gamerec-reader".into());
@@ -102,7 +121,7 @@ where
         drop((work_rx, done_tx));
         // Results arrive in any order; they are handed on in sequence.
         // Stopped by `each`: what followed is not said.
-        let result = hand_on(&done_rx, &permit_rx, budget, &mut each).and_then(|stopped| {
+        let result = hand_on(&done_rx, &permit_rx, budget, each).and_then(|stopped| {
             if stopped {
                 return Ok(());
             }

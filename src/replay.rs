@@ -376,6 +376,36 @@ pub fn judge<G: Notation>(
     ended: Option<(Ending, usize)>,
     plies: usize,
 ) -> Result<Outcome, Problem> {
+    let declared = declared(tags, result)?;
+    let termination = termination(tags, declared)?;
+    if let (Some((ending, ply)), Some(t)) = (ended, termination) {
+        return Err(Problem::new(
+            Code::MoveAfterEnd,
+            format!(
+                "the game ends by `{}`, but {}",
+                t.value,
+                describe_ending::<G>(&ending, ply)
+            ),
+            t.value_span,
+        )
+        .with_token(t.value.clone()));
+    }
+    match ended {
+        Some((ending, ply)) => ended_by_rules::<G>(&ending, ply, declared),
+        None => Ok(ended_off_the_board::<G>(
+            termination.map(|t| t.value.as_str()),
+            declared,
+            plies,
+        )),
+    }
+}
+
+/// The result a record declares: its result token, else its Result tag
+/// (which must be a result, and agree with the token); where it stands.
+fn declared(
+    tags: &[Tag],
+    result: Option<ResultMark>,
+) -> Result<Option<(ResultToken, Span)>, Problem> {
     let tag = match tags.iter().find(|t| t.name == "Result") {
         Some(t) => match ResultToken::parse(t.value.trim()) {
             Some(r) => Some((r, t.value_span)),
@@ -405,24 +435,19 @@ pub fn judge<G: Notation>(
             .with_token(m.as_str()));
         }
     }
-    let declared = token.or(tag);
+    Ok(token.or(tag))
+}
+
+/// The outcome of a game the rules ended at `ply`: the rules' result (the
+/// declared one must agree), or, where play cannot go on but the rules
+/// give no result, the declared one.
+fn ended_by_rules<G: Notation>(
+    ending: &Ending,
+    ply: usize,
+    declared: Option<(ResultToken, Span)>,
+) -> Result<Outcome, Problem> {
     let side_name = |s: Side| G::SIDES[s.index()];
-    let termination = termination(tags, declared)?;
-    if let (Some((ending, ply)), Some(t)) = (ended, termination) {
-        return Err(Problem::new(
-            Code::MoveAfterEnd,
-            format!(
-                "the game ends by `{}`, but {}",
-                t.value,
-                describe_ending::<G>(&ending, ply)
-            ),
-            t.value_span,
-        )
-        .with_token(t.value.clone()));
-    }
-    if let Some((ending, ply)) = ended.filter(|(e, _)| !e.decided) {
-        // Play cannot go on, but the rules give no result: the declared one
-        // stands.
+    if !ending.decided {
         let result = declared.map_or(ResultToken::Unknown, |d| d.0);
         let winner = match result {
             ResultToken::FirstWins => Some(side_name(Side::First)),
@@ -436,31 +461,38 @@ pub fn judge<G: Notation>(
             ply,
         });
     }
-    if let Some((ending, ply)) = ended {
-        let due = result_token(ending.winner);
-        if let Some((d, span)) = declared {
-            if d != due {
-                return Err(Problem::new(
-                    Code::WrongResult,
-                    format!(
-                        "the record declares `{}`, but {}; the result must be `{}`",
-                        d.as_str(),
-                        describe_ending::<G>(&ending, ply),
-                        due.as_str()
-                    ),
-                    span,
-                )
-                .with_token(d.as_str()));
-            }
-        }
-        return Ok(Outcome {
-            result: due,
-            winner: ending.winner.map(side_name),
-            reason: ending.reason,
-            ply,
-        });
+    let due = result_token(ending.winner);
+    if let Some((d, span)) = declared.filter(|(d, _)| *d != due) {
+        return Err(Problem::new(
+            Code::WrongResult,
+            format!(
+                "the record declares `{}`, but {}; the result must be `{}`",
+                d.as_str(),
+                describe_ending::<G>(ending, ply),
+                due.as_str()
+            ),
+            span,
+        )
+        .with_token(d.as_str()));
     }
-    let reason = |default: &'static str| match termination.map(|t| t.value.as_str()) {
+    Ok(Outcome {
+        result: due,
+        winner: ending.winner.map(side_name),
+        reason: ending.reason,
+        ply,
+    })
+}
+
+/// The outcome of a game the rules did not end: the declared result, for
+/// the reason the record's termination gives (resignation by default for
+/// a win, agreement for a draw; unfinished without a result).
+fn ended_off_the_board<G: Notation>(
+    termination: Option<&str>,
+    declared: Option<(ResultToken, Span)>,
+    plies: usize,
+) -> Outcome {
+    let side_name = |s: Side| G::SIDES[s.index()];
+    let reason = |default: &'static str| match termination {
         Some("resign") => "resignation",
         Some("timeout") => "timeout",
         Some("draw") => "agreement",
@@ -481,12 +513,12 @@ pub fn judge<G: Notation>(
         ),
         Some(ResultToken::Draw) => (ResultToken::Draw, None, reason("agreement")),
     };
-    Ok(Outcome {
+    Outcome {
         result,
         winner,
         reason,
         ply: plies,
-    })
+    }
 }
 
 /// The `Termination` tag, when it names how a site ended the game off the

@@ -285,6 +285,89 @@ struct Totals {
     first_turns: HashMap<String, u64>,
 }
 
+/// A value rounded to three decimals.
+fn rounded(x: f64) -> Value {
+    Number::from_f64((x * 1000.0).round() / 1000.0).map_or(Value::Null, Value::Number)
+}
+
+/// The mean of `v`, none for no value.
+fn mean(v: &[f64]) -> Option<f64> {
+    (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+}
+
+/// The median of sorted `lengths`.
+fn median(lengths: &[u32]) -> Option<f64> {
+    let n = lengths.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(f64::from(lengths[n / 2])),
+        _ => Some((f64::from(lengths[n / 2 - 1]) + f64::from(lengths[n / 2])) / 2.0),
+    }
+}
+
+/// One game type's summary row: its counts, results, lengths, branching,
+/// reasons and most common first turns.
+fn summary_row(game: &str, t: &Totals) -> Vec<(&'static str, Value)> {
+    let mut lengths = t.lengths.clone();
+    lengths.sort_unstable();
+    let decided = t.wins[0] + t.wins[1];
+    let lengths_f: Vec<f64> = lengths.iter().map(|&l| f64::from(l)).collect();
+    let side = |s: &'static str| text(Some(s).filter(|s| !s.is_empty()));
+    let win_rate = match decided {
+        0 => Value::Null,
+        _ => rounded(t.first_mover_wins as f64 / decided as f64),
+    };
+    vec![
+        ("game", Value::String(game.to_string())),
+        ("games", num(Some(t.games))),
+        ("valid", num(Some(t.valid))),
+        ("invalid", num(Some(t.games - t.valid))),
+        ("finished", num(Some(t.finished))),
+        ("unfinished", num(Some(t.valid - t.finished))),
+        ("first_side", side(t.sides[0])),
+        ("second_side", side(t.sides[1])),
+        ("wins_first", num(Some(t.wins[0]))),
+        ("wins_second", num(Some(t.wins[1]))),
+        ("draws", num(Some(t.draws))),
+        ("first_mover_wins", num(Some(t.first_mover_wins))),
+        ("first_mover_win_rate", win_rate),
+        ("length_mean", mean(&lengths_f).map_or(Value::Null, rounded)),
+        (
+            "length_median",
+            median(&lengths).map_or(Value::Null, rounded),
+        ),
+        ("length_min", num(lengths.first().map(|&l| u64::from(l)))),
+        ("length_max", num(lengths.last().map(|&l| u64::from(l)))),
+        (
+            "branching_mean",
+            mean(&t.branching).map_or(Value::Null, rounded),
+        ),
+        (
+            "reasons",
+            Value::Object(
+                (t.reasons.iter())
+                    .map(|(k, v)| (k.to_string(), num(Some(*v))))
+                    .collect(),
+            ),
+        ),
+        ("top_first_turns", top_first_turns(t)),
+    ]
+}
+
+/// The most common first turns, most first (ties by spelling).
+fn top_first_turns(t: &Totals) -> Value {
+    let mut firsts: Vec<(&String, &u64)> = t.first_turns.iter().collect();
+    firsts.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    firsts.truncate(TOP_FIRST_TURNS);
+    let counts: Vec<TurnCount<'_>> = (firsts.iter())
+        .map(|(turn, count)| TurnCount {
+            turn,
+            count: **count,
+        })
+        .collect();
+    serde_json::to_value(counts).unwrap_or(Value::Null)
+}
+
 /// The aggregate over an archive, per game type (`None`: unknown game).
 #[derive(Debug, Default)]
 pub struct Summary {
@@ -333,87 +416,8 @@ impl Summary {
 
     /// One (column, value) list per game type, in name order.
     pub fn rows(&self) -> Vec<Vec<(&'static str, Value)>> {
-        self.by_game
-            .iter()
-            .map(|(game, t)| {
-                let mut lengths = t.lengths.clone();
-                lengths.sort_unstable();
-                let n = lengths.len();
-                let float = |x: f64| {
-                    Number::from_f64((x * 1000.0).round() / 1000.0)
-                        .map_or(Value::Null, Value::Number)
-                };
-                let mean =
-                    |v: &[f64]| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
-                let median = match n {
-                    0 => None,
-                    _ if n % 2 == 1 => Some(f64::from(lengths[n / 2])),
-                    _ => Some((f64::from(lengths[n / 2 - 1]) + f64::from(lengths[n / 2])) / 2.0),
-                };
-                let decided = t.wins[0] + t.wins[1];
-                let mut firsts: Vec<(&String, &u64)> = t.first_turns.iter().collect();
-                firsts.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
-                firsts.truncate(TOP_FIRST_TURNS);
-                let lengths_f: Vec<f64> = lengths.iter().map(|&l| f64::from(l)).collect();
-                vec![
-                    ("game", Value::String(game.clone())),
-                    ("games", num(Some(t.games))),
-                    ("valid", num(Some(t.valid))),
-                    ("invalid", num(Some(t.games - t.valid))),
-                    ("finished", num(Some(t.finished))),
-                    ("unfinished", num(Some(t.valid - t.finished))),
-                    (
-                        "first_side",
-                        text(Some(t.sides[0]).filter(|s| !s.is_empty())),
-                    ),
-                    (
-                        "second_side",
-                        text(Some(t.sides[1]).filter(|s| !s.is_empty())),
-                    ),
-                    ("wins_first", num(Some(t.wins[0]))),
-                    ("wins_second", num(Some(t.wins[1]))),
-                    ("draws", num(Some(t.draws))),
-                    ("first_mover_wins", num(Some(t.first_mover_wins))),
-                    (
-                        "first_mover_win_rate",
-                        if decided > 0 {
-                            float(t.first_mover_wins as f64 / decided as f64)
-                        } else {
-                            Value::Null
-                        },
-                    ),
-                    ("length_mean", mean(&lengths_f).map_or(Value::Null, float)),
-                    ("length_median", median.map_or(Value::Null, float)),
-                    ("length_min", num(lengths.first().map(|&l| u64::from(l)))),
-                    ("length_max", num(lengths.last().map(|&l| u64::from(l)))),
-                    (
-                        "branching_mean",
-                        mean(&t.branching).map_or(Value::Null, float),
-                    ),
-                    (
-                        "reasons",
-                        Value::Object(
-                            t.reasons
-                                .iter()
-                                .map(|(k, v)| (k.to_string(), num(Some(*v))))
-                                .collect(),
-                        ),
-                    ),
-                    (
-                        "top_first_turns",
-                        serde_json::to_value(
-                            firsts
-                                .iter()
-                                .map(|(turn, count)| TurnCount {
-                                    turn,
-                                    count: **count,
-                                })
-                                .collect::<Vec<_>>(),
-                        )
-                        .unwrap_or(Value::Null),
-                    ),
-                ]
-            })
+        (self.by_game.iter())
+            .map(|(game, t)| summary_row(game, t))
             .collect()
     }
 }

@@ -6,15 +6,15 @@ use super::messages;
 use super::options::{Color, InputArgs, Jobs, OutputArg, Quiet};
 use super::run::{self, Run};
 use gamerec::formats::Visit;
-use gamerec::inputs::Item;
-use gamerec::output::Output;
+use gamerec::inputs::{Item, Seen};
+use gamerec::output::{Output, Writer};
 use gamerec::picture::html::{Entry, Page, Part, Unplayable};
 use gamerec::picture::svg::SvgOptions;
 use gamerec::picture::ErrorAt;
 use gamerec::problem::Problem;
 use gamerec::record::title;
 use gamerec::report::problem_report;
-use std::io::IsTerminal;
+use std::io::{self, IsTerminal};
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -85,10 +85,8 @@ pub fn run(args: Args) {
         rotate: args.rotate.unwrap_or(0.0),
         ..SvgOptions::default()
     };
-    let mut page = Page::new(&heading);
+    let page = Page::new(&heading);
     let read_so_far = AtomicUsize::new(0);
-    let (mut seen, mut invalid) = (0usize, 0usize);
-    let color = args.color.color.for_stderr();
     let map = |v: Visit<'_, '_>| -> Drawn {
         let n = read_so_far.fetch_add(1, Ordering::Relaxed) + 1;
         if wanted.is_some_and(|w| w != n) {
@@ -97,48 +95,79 @@ pub fn run(args: Args) {
         let (entry, problem) = entry(v);
         Some((Part::new(entry, &svg_opts), problem))
     };
-    let each = |item: Item<'_, Drawn>| {
-        let Item::Game(game) = item else {
-            return Ok(ControlFlow::Continue(()));
-        };
-        seen += 1;
-        if let Some((part, problem)) = game.value.filter(|_| wanted.is_none_or(|n| n == seen)) {
-            if let Some((p, title)) = problem {
-                invalid += 1;
-                messages::invalid();
-                let (input, chunk, title) = (game.input, game.chunk, title.as_deref());
-                messages::to_stderr(|err| {
-                    problem_report(err, input, chunk, Some(game.index), title, &p, color)
-                });
-            }
-            page.add(&mut out, seen, part)?;
-        }
-        if wanted.is_some_and(|n| seen >= n) {
-            return Ok(ControlFlow::Break(()));
-        }
-        Ok(ControlFlow::Continue(()))
+    let mut viewer = Viewer {
+        page,
+        wanted,
+        seen: 0,
+        invalid: 0,
+        color: args.color.color.for_stderr(),
+    };
+    let each = |item: Item<'_, Drawn>| match item {
+        Item::Game(game) => viewer.add(game, &mut out),
+        _ => Ok(ControlFlow::Continue(())),
     };
     if let Err(e) = run.read(map, each) {
         messages::finished(Err(e));
         return;
     }
-    if let Some(n) = wanted.filter(|&n| seen < n) {
-        messages::error(format!("there is no game {n} (the inputs hold {seen})"));
-        return;
+    viewer.finish(out, args.quiet.quiet);
+}
+
+/// The page being written, and what was seen of the games.
+struct Viewer {
+    page: Page,
+    /// `--index`: the one game wanted.
+    wanted: Option<usize>,
+    seen: usize,
+    invalid: usize,
+    color: bool,
+}
+
+impl Viewer {
+    /// Adds a game drawn for the page (the one wanted, with `--index`),
+    /// reporting it when it is invalid; stops after the one wanted.
+    fn add(&mut self, game: Seen<'_, Drawn>, out: &mut Writer) -> io::Result<ControlFlow<()>> {
+        self.seen += 1;
+        let (seen, wanted) = (self.seen, self.wanted);
+        if let Some((part, problem)) = game.value.filter(|_| wanted.is_none_or(|n| n == seen)) {
+            if let Some((p, title)) = problem {
+                self.invalid += 1;
+                messages::invalid();
+                let (input, chunk, title) = (game.input, game.chunk, title.as_deref());
+                let (index, color) = (Some(game.index), self.color);
+                messages::to_stderr(|err| {
+                    problem_report(err, input, chunk, index, title, &p, color)
+                });
+            }
+            self.page.add(out, seen, part)?;
+        }
+        match wanted.is_some_and(|n| seen >= n) {
+            true => Ok(ControlFlow::Break(())),
+            false => Ok(ControlFlow::Continue(())),
+        }
     }
-    if page.is_empty() {
-        messages::error("no game to view");
-        return;
+
+    /// Ends the page and puts it in place; an `--index` past the games, or
+    /// no game at all, is an error.
+    fn finish(self, mut out: Writer, quiet: bool) {
+        if let Some(n) = self.wanted.filter(|&n| self.seen < n) {
+            let held = self.seen;
+            return messages::error(format!("there is no game {n} (the inputs hold {held})"));
+        }
+        if self.page.is_empty() {
+            return messages::error("no game to view");
+        }
+        let games = self.page.len();
+        if self.invalid > 0 && !quiet {
+            messages::note(format!(
+                "{} of {games} game{} invalid: the viewer shows each with its error",
+                self.invalid,
+                if games == 1 { " is" } else { "s are" }
+            ));
+        }
+        let written = self.page.finish(&mut out);
+        messages::finished(written.and_then(|()| out.commit()));
     }
-    if invalid > 0 && !args.quiet.quiet {
-        messages::note(format!(
-            "{invalid} of {} game{} invalid: the viewer shows each with its error",
-            page.len(),
-            if page.len() == 1 { " is" } else { "s are" }
-        ));
-    }
-    let written = page.finish(&mut out);
-    messages::finished(written.and_then(|()| out.commit()));
 }
 
 /// What the viewer shows of a game: its replay, or why it cannot be

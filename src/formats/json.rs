@@ -380,58 +380,76 @@ fn bad(code: Code, message: String) -> Problem {
     Problem::new(code, message, Span::default())
 }
 
+/// A tag as a record holds it: its name letters, digits and `_`, its
+/// value one line.
+fn check_tag(name: &str, value: &str) -> Result<(), Problem> {
+    if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        return Err(bad(
+            Code::MalformedTag,
+            format!("a tag name is letters, digits and `_`, not {name:?}"),
+        ));
+    }
+    if value.contains(['\n', '\r']) {
+        return Err(bad(
+            Code::MalformedTag,
+            format!("the value of tag {name} cannot hold a line break"),
+        ));
+    }
+    Ok(())
+}
+
+/// A comment as a record holds it: without `}`.
+fn comment(text: String) -> Result<Comment, Problem> {
+    if text.contains('}') {
+        return Err(bad(
+            Code::MalformedComment,
+            format!("a comment cannot hold `}}`: {text:?}"),
+        ));
+    }
+    Ok(Comment {
+        text,
+        span: Span::default(),
+    })
+}
+
+impl TurnIn {
+    /// The turn of `ply` as a record holds it: one token without spaces
+    /// or brackets, with its comments.
+    fn into_turn(self, ply: usize) -> Result<Turn, Problem> {
+        let text = self.text.trim().to_string();
+        if text.is_empty() || text.contains(|c: char| c.is_whitespace() || "{}[]".contains(c)) {
+            let mut p = bad(
+                Code::MalformedMove,
+                format!(
+                    "a turn is one token without spaces or brackets: {:?}",
+                    self.text
+                ),
+            );
+            p.ply = Some(ply);
+            p.token = Some(self.text.into_boxed_str());
+            return Err(p);
+        }
+        Ok(Turn {
+            number: None,
+            text,
+            span: Span::default(),
+            comments: (self.comments.into_iter())
+                .map(comment)
+                .collect::<Result<_, _>>()?,
+        })
+    }
+}
+
 impl GameIn {
     /// The record this game describes, or why it cannot be one.
     pub fn into_record(self) -> Result<Record, Problem> {
         let none = Span::default();
-        let comment = |text: String| -> Result<Comment, Problem> {
-            if text.contains('}') {
-                return Err(bad(
-                    Code::MalformedComment,
-                    format!("a comment cannot hold `}}`: {text:?}"),
-                ));
-            }
-            Ok(Comment { text, span: none })
-        };
         for (name, value) in &self.tags {
-            if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
-                return Err(bad(
-                    Code::MalformedTag,
-                    format!("a tag name is letters, digits and `_`, not {name:?}"),
-                ));
-            }
-            if value.contains(['\n', '\r']) {
-                return Err(bad(
-                    Code::MalformedTag,
-                    format!("the value of tag {name} cannot hold a line break"),
-                ));
-            }
+            check_tag(name, value)?;
         }
         let mut turns = Vec::with_capacity(self.turns.len());
         for (i, t) in self.turns.into_iter().enumerate() {
-            let text = t.text.trim().to_string();
-            if text.is_empty() || text.contains(|c: char| c.is_whitespace() || "{}[]".contains(c)) {
-                let mut p = bad(
-                    Code::MalformedMove,
-                    format!(
-                        "a turn is one token without spaces or brackets: {:?}",
-                        t.text
-                    ),
-                );
-                p.ply = Some(i + 1);
-                p.token = Some(t.text.into_boxed_str());
-                return Err(p);
-            }
-            turns.push(Turn {
-                number: None,
-                text,
-                span: none,
-                comments: t
-                    .comments
-                    .into_iter()
-                    .map(comment)
-                    .collect::<Result<_, _>>()?,
-            });
+            turns.push(t.into_turn(i + 1)?);
         }
         let result = match self.result {
             None => None,
@@ -456,9 +474,7 @@ impl GameIn {
                     value_span: none,
                 })
                 .collect(),
-            comments: self
-                .comments
-                .into_iter()
+            comments: (self.comments.into_iter())
                 .map(comment)
                 .collect::<Result<_, _>>()?,
             turns,

@@ -181,42 +181,18 @@ pub fn read(text: &str, span: Span) -> Link {
         None => text,
     };
     let payload = payload.split('#').next().unwrap_or_default();
-    let query = match query_text(payload) {
-        Ok(query) => query,
+    let pairs = match query_text(payload) {
+        Ok(query) => pairs_of(&query),
         Err((code, message)) => return broken(code, message),
     };
-    // Each pair: its key, its value URL-decoded, and the pair as written.
-    let mut pairs: Vec<(String, String, String)> = Vec::new();
-    for pair in query.split('&') {
-        // The site also splits at `&amp;`.
-        let pair = pair.strip_prefix("amp;").unwrap_or(pair);
-        if pair.is_empty() {
-            continue;
-        }
-        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-        pairs.push((k.to_string(), url_decode(v), pair.to_string()));
-    }
     let get = |k: &str| {
         pairs
             .iter()
             .find(|(n, _, _)| n == k)
             .map(|(_, v, _)| v.as_str())
     };
-    if get("tu").is_some() {
-        return broken(
-            Code::OfflineLink,
-            "a shortened link: it holds no moves; open it in a browser and copy the full game \
-             link (\"Get game link\")"
-                .into(),
-        );
-    }
-    if get("wg").is_some() {
-        return broken(
-            Code::OfflineLink,
-            "a spectate link: it names a game on the site and holds no moves; open it in a \
-             browser and copy the full game link (\"Get game link\")"
-                .into(),
-        );
+    if let Some(what) = offline(&get) {
+        return broken(Code::OfflineLink, what.into());
     }
     let game_type = get("gameType").unwrap_or("1");
     let site = game_type.parse::<u32>().ok().and_then(|n| {
@@ -240,16 +216,67 @@ pub fn read(text: &str, span: Span) -> Link {
             "a Garden Gate link with no game in it (no `game=`)".into(),
         );
     };
+    let tags = link_tags(&pairs, site, options_tag);
+    // A tag is one line (record-format.md).
+    if let Some((name, _)) = tags.iter().find(|(_, v)| v.contains(['\n', '\r'])) {
+        return broken(
+            Code::MalformedSiteRecord,
+            format!("the link's {name} holds a line break, and a tag cannot: a tag is one line"),
+        );
+    }
+    Link::Game {
+        tags,
+        moves: moves.to_string(),
+        site,
+    }
+}
+
+/// A query's pairs: each its key, its value URL-decoded, and the pair as
+/// written (empty pairs skipped; the site also splits at `&amp;`).
+fn pairs_of(query: &str) -> Vec<(String, String, String)> {
+    let mut pairs = Vec::new();
+    for pair in query.split('&') {
+        let pair = pair.strip_prefix("amp;").unwrap_or(pair);
+        if pair.is_empty() {
+            continue;
+        }
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        pairs.push((k.to_string(), url_decode(v), pair.to_string()));
+    }
+    pairs
+}
+
+/// Why a link holds no moves, when it is one of the site's links to a
+/// game elsewhere (shortened, spectating).
+fn offline<'a>(get: &impl Fn(&str) -> Option<&'a str>) -> Option<&'static str> {
+    if get("tu").is_some() {
+        return Some(
+            "a shortened link: it holds no moves; open it in a browser and copy the full game \
+             link (\"Get game link\")",
+        );
+    }
+    get("wg").map(|_| {
+        "a spectate link: it names a game on the site and holds no moves; open it in a \
+         browser and copy the full game link (\"Get game link\")"
+    })
+}
+
+/// A game link's tags: `Game`, the players, the options (in the site
+/// game's `options_tag`), and what has no tag of its own (another key, a
+/// second `host`, options that would not come back the same) kept as
+/// written, in order, in `LinkExtra`, written back so. Tags in one order
+/// whatever the pairs' order, as a link is written.
+fn link_tags(
+    pairs: &[(String, String, String)],
+    site: &'static dyn AnySite,
+    options_tag: &str,
+) -> Vec<(String, String)> {
     let sides = site.game().sides();
     let mut tags = vec![("Game".to_string(), site.game().name().to_string())];
-    // What has no tag of its own (another key, a second `host`, options
-    // that would not come back the same) is kept as written, in order, in
-    // `LinkExtra`, and written back so.
-    // Tags in one order whatever the pairs' order, as a link is written.
     let mut extra = Vec::new();
     let mut seen: Vec<&str> = Vec::new();
     let (mut host, mut guest, mut options) = (None, None, None);
-    for (k, v, raw) in &pairs {
+    for (k, v, raw) in pairs {
         let first = !seen.contains(&k.as_str());
         seen.push(k);
         match k.as_str() {
@@ -279,18 +306,7 @@ pub fn read(text: &str, span: Span) -> Link {
     if !extra.is_empty() {
         tags.push(("LinkExtra".into(), extra.join("&")));
     }
-    // A tag is one line (record-format.md).
-    if let Some((name, _)) = tags.iter().find(|(_, v)| v.contains(['\n', '\r'])) {
-        return broken(
-            Code::MalformedSiteRecord,
-            format!("the link's {name} holds a line break, and a tag cannot: a tag is one line"),
-        );
-    }
-    Link::Game {
-        tags,
-        moves: moves.to_string(),
-        site,
-    }
+    tags
 }
 
 /// What a link says of a game besides its turns.

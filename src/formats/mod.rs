@@ -27,7 +27,7 @@ pub mod scan;
 pub mod text;
 pub mod write;
 
-pub use read::{read, read_mapped, read_nth, Cx, Each, Map, Reading, Visit};
+pub use read::{read, read_mapped, read_nth, Cx, Each, HandOn, Map, Reading, Visit};
 pub use write::{convert_one, Dest, GameOut, Job};
 
 use crate::registry::AnySite;

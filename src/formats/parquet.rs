@@ -16,12 +16,12 @@
 //! as booleans, empty as null.
 
 use super::json::{GameIn, TurnIn};
-use super::read::{with_record, Cx, Each, Map, Reading};
+use super::read::{with_record, Cx, Each, HandOn, Map, Reading};
 use super::{Format, Head, Line, Sure};
 use crate::archive::Options;
 use crate::convert::Converted;
 use crate::problem::{Code, Problem};
-use crate::record::{Chunk, Span, MAX_RECORD_BYTES, MAX_TAGS};
+use crate::record::{Span, MAX_RECORD_BYTES, MAX_TAGS};
 use arrow_array::builder::{
     ArrayBuilder, BooleanBuilder, Float64Builder, Int64Builder, StringBuilder,
 };
@@ -822,96 +822,115 @@ impl parquet::file::reader::ChunkReader for Spooled {
 /// elements took no bytes: a damaged footer counting two billion of them
 /// held it for ten seconds (found by fuzzing).
 pub fn footer_holds_together(bytes: &[u8]) -> bool {
-    struct Walk<'a> {
-        rest: &'a [u8],
+    Thrift { rest: bytes }.value(12, 64).is_some()
+}
+
+/// A walk over Thrift's compact encoding (a Parquet footer), checking
+/// only that every length and count fits in what is left.
+struct Thrift<'a> {
+    rest: &'a [u8],
+}
+
+impl Thrift<'_> {
+    fn byte(&mut self) -> Option<u8> {
+        let (&b, rest) = self.rest.split_first()?;
+        self.rest = rest;
+        Some(b)
     }
-    impl Walk<'_> {
-        fn byte(&mut self) -> Option<u8> {
-            let (&b, rest) = self.rest.split_first()?;
-            self.rest = rest;
-            Some(b)
-        }
-        fn skip(&mut self, n: u64) -> Option<()> {
-            let n = usize::try_from(n).ok().filter(|&n| n <= self.rest.len())?;
-            self.rest = &self.rest[n..];
-            Some(())
-        }
-        fn varint(&mut self) -> Option<u64> {
-            let mut v = 0u64;
-            for shift in (0..70).step_by(7) {
-                let b = self.byte()?;
-                v |= u64::from(b & 0x7f).checked_shl(shift)?;
-                if b & 0x80 == 0 {
-                    return Some(v);
-                }
-            }
-            None
-        }
-        /// A count of elements, each at least a byte long.
-        fn count(&mut self, n: u64) -> Option<u64> {
-            (n <= self.rest.len() as u64).then_some(n)
-        }
-        fn value(&mut self, ty: u8, depth: u8) -> Option<()> {
-            let depth = depth.checked_sub(1)?;
-            match ty {
-                1 | 2 => Some(()),
-                3 => self.skip(1),
-                4..=6 => self.varint().map(|_| ()),
-                7 => self.skip(8),
-                8 => {
-                    let n = self.varint()?;
-                    self.skip(n)
-                }
-                9 | 10 => {
-                    let head = self.byte()?;
-                    let n = match head >> 4 {
-                        15 => self.varint()?,
-                        n => u64::from(n),
-                    };
-                    let n = self.count(n)?;
-                    let element = head & 0x0f;
-                    for _ in 0..n {
-                        match element {
-                            // A boolean in a list is a byte.
-                            1 | 2 => self.skip(1)?,
-                            other => self.value(other, depth)?,
-                        }
-                    }
-                    Some(())
-                }
-                11 => {
-                    let n = self.varint()?;
-                    let n = self.count(n)?;
-                    if n == 0 {
-                        return Some(());
-                    }
-                    let kv = self.byte()?;
-                    for _ in 0..n {
-                        for ty in [kv >> 4, kv & 0x0f] {
-                            match ty {
-                                1 | 2 => self.skip(1)?,
-                                other => self.value(other, depth)?,
-                            }
-                        }
-                    }
-                    Some(())
-                }
-                12 => loop {
-                    let head = self.byte()?;
-                    if head == 0 {
-                        return Some(());
-                    }
-                    if head >> 4 == 0 {
-                        self.varint()?;
-                    }
-                    self.value(head & 0x0f, depth)?;
-                },
-                13 => self.skip(16),
-                _ => None,
+
+    fn skip(&mut self, n: u64) -> Option<()> {
+        let n = usize::try_from(n).ok().filter(|&n| n <= self.rest.len())?;
+        self.rest = &self.rest[n..];
+        Some(())
+    }
+
+    fn varint(&mut self) -> Option<u64> {
+        let mut v = 0u64;
+        for shift in (0..70).step_by(7) {
+            let b = self.byte()?;
+            v |= u64::from(b & 0x7f).checked_shl(shift)?;
+            if b & 0x80 == 0 {
+                return Some(v);
             }
         }
+        None
     }
-    Walk { rest: bytes }.value(12, 64).is_some()
+
+    /// A count of elements, each at least a byte long.
+    fn count(&mut self, n: u64) -> Option<u64> {
+        (n <= self.rest.len() as u64).then_some(n)
+    }
+
+    /// A value of type `ty`, nested at most `depth` deep.
+    fn value(&mut self, ty: u8, depth: u8) -> Option<()> {
+        let depth = depth.checked_sub(1)?;
+        match ty {
+            1 | 2 => Some(()),
+            3 => self.skip(1),
+            4..=6 => self.varint().map(|_| ()),
+            7 => self.skip(8),
+            8 => {
+                let n = self.varint()?;
+                self.skip(n)
+            }
+            9 | 10 => self.list(depth),
+            11 => self.map(depth),
+            12 => self.fields(depth),
+            13 => self.skip(16),
+            _ => None,
+        }
+    }
+
+    /// An element of a list or map: a boolean there is a byte.
+    fn element(&mut self, ty: u8, depth: u8) -> Option<()> {
+        match ty {
+            1 | 2 => self.skip(1),
+            other => self.value(other, depth),
+        }
+    }
+
+    /// A list or set: its size and element type, then its elements.
+    fn list(&mut self, depth: u8) -> Option<()> {
+        let head = self.byte()?;
+        let n = match head >> 4 {
+            15 => self.varint()?,
+            n => u64::from(n),
+        };
+        let n = self.count(n)?;
+        for _ in 0..n {
+            self.element(head & 0x0f, depth)?;
+        }
+        Some(())
+    }
+
+    /// A map: its size, its key and value types, then its pairs.
+    fn map(&mut self, depth: u8) -> Option<()> {
+        let n = self.varint()?;
+        let n = self.count(n)?;
+        if n == 0 {
+            return Some(());
+        }
+        let kv = self.byte()?;
+        for _ in 0..n {
+            self.element(kv >> 4, depth)?;
+            self.element(kv & 0x0f, depth)?;
+        }
+        Some(())
+    }
+
+    /// A struct's fields, up to its stop byte.
+    fn fields(&mut self, depth: u8) -> Option<()> {
+        loop {
+            let head = self.byte()?;
+            if head == 0 {
+                return Some(());
+            }
+            if head >> 4 == 0 {
+                self.varint()?;
+            }
+            self.value(head & 0x0f, depth)?;
+        }
+    }
 }
 
 /// The footer of a Parquet file of `len` bytes, if its last bytes say
@@ -1387,7 +1406,7 @@ pub fn read_mapped<R: BufRead, T: Send>(
     mut input: R,
     cx: Cx<'_>,
     map: &Map<'_, T>,
-    each: &mut dyn FnMut(Option<&Chunk>, T) -> io::Result<ControlFlow<()>>,
+    each: &mut HandOn<'_, T>,
 ) -> io::Result<Reading> {
     let file = spool(&mut input, cx.opts)?;
     read_in_place(file, cx, map, each)
@@ -1425,7 +1444,7 @@ pub fn read_in_place<T: Send>(
     file: File,
     cx: Cx<'_>,
     map: &Map<'_, T>,
-    each: &mut dyn FnMut(Option<&Chunk>, T) -> io::Result<ControlFlow<()>>,
+    each: &mut HandOn<'_, T>,
 ) -> io::Result<Reading> {
     batches(file, cx, map, each).map(Reading::flow)
 }
@@ -1435,7 +1454,7 @@ fn batches<T: Send>(
     file: File,
     cx: Cx<'_>,
     map: &Map<'_, T>,
-    each: &mut dyn FnMut(Option<&Chunk>, T) -> io::Result<ControlFlow<()>>,
+    each: &mut HandOn<'_, T>,
 ) -> io::Result<ControlFlow<()>> {
     use rayon::prelude::*;
     let mut games = match GamesReader::open(file) {

@@ -32,6 +32,10 @@ pub type Each<'a> = dyn FnMut(Visit<'_, '_>) -> io::Result<ControlFlow<()>> + 'a
 /// What is made of each game, on any thread.
 pub type Map<'a, T> = dyn Fn(Visit<'_, '_>) -> T + Sync + 'a;
 
+/// What is done, in input order, with what `Map` made of each game (and
+/// the text it was read from); it may stop the reading.
+pub type HandOn<'a, T> = dyn FnMut(Option<&Chunk>, T) -> io::Result<ControlFlow<()>> + 'a;
+
 /// How reading an input ended: whether the caller stopped it, and the
 /// records it skipped as games gamerec does not play (what they are, how
 /// many), in the order first met.

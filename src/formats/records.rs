@@ -23,7 +23,7 @@ use crate::record::{
     Chunk, Comment, Record, RecordSource, ResultMark, ResultToken, Span, Tag, Turn,
     MAX_RECORD_BYTES,
 };
-use crate::registry::{self, AnySite};
+use crate::registry::{self, AnyGame, AnySite};
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
@@ -310,6 +310,9 @@ pub fn read(chunk: &Chunk) -> Read {
     }
 }
 
+/// Reads a record's header and moves: the game (a site game's, or
+/// another's, skipped), the site, the event and dates, the players, the
+/// rest of the header kept as a tag, then the moves and the result.
 fn header_and_moves<'c>(
     r: &Reader<'c>,
     header: &'c RawValue,
@@ -317,72 +320,15 @@ fn header_and_moves<'c>(
     top: Members<'c>,
 ) -> Result<Read, Problem> {
     let mut h = r.members(header, "`header`")?;
-    let game = h
-        .take("game")
-        .ok_or_else(|| r.malformed("the header has no `game`", Some(header)))?;
-    let mut g = r.members(game, "`header.game`")?;
-    let name_raw = g
-        .take("name")
-        .ok_or_else(|| r.malformed("`header.game` has no `name`", Some(game)))?;
-    let name = r.string(name_raw, "`header.game.name`")?;
-    let here = |s: &&'static dyn AnySite| matches!(s.format().files, SiteFiles::Records { name: n, .. } if n == name);
-    let Some(site) = registry::sites().find(here) else {
-        return Ok(Read::Other(name));
-    };
-    let rules = site.game();
-    let sides = rules.sides();
     let mut tags = Vec::new();
-    let mut extra: Vec<(String, String)> = Vec::new();
-    r.tag(&mut tags, "Game", rules.name().to_string(), name_raw);
-    for (n, v) in site.format().tags {
-        r.tag(&mut tags, n, v.to_string(), name_raw);
-    }
     let mut problem: Option<Problem> = None;
-    let fail = |p: Problem, problem: &mut Option<Problem>| {
-        if problem.as_ref().is_none_or(|q| p.span.start < q.span.start) {
-            *problem = Some(p);
-        }
+    let site = match game_of(r, &mut h, header, &mut tags, &mut problem)? {
+        Ok(site) => site,
+        Err(other) => return Ok(Read::Other(other)),
     };
-    if let Some(variants) = g.take("variants") {
-        let list: Vec<String> = serde_json::from_str(variants.get()).map_err(|_| {
-            r.malformed(
-                "`header.game.variants` must be a list of strings",
-                Some(variants),
-            )
-        })?;
-        if !list.is_empty() {
-            r.tag(&mut tags, "Variants", minify(variants.get()), variants);
-            fail(
-                Problem::new(
-                    Code::UnsupportedRecord,
-                    format!(
-                        "variants {} of {name} are not supported: gamerec plays the game without them",
-                        list.join(", ")
-                    ),
-                    r.span(variants),
-                ),
-                &mut problem,
-            );
-        }
-    }
-    if let Some((k, v)) = g.0.first() {
-        return Err(r.malformed(format!("`header.game` has a member `{k}`"), Some(v)));
-    }
+    let mut extra: Vec<(String, String)> = Vec::new();
     if let Some(site_raw) = h.take("site") {
-        let mut s = r.members(site_raw, "`header.site`")?;
-        r.string_tag(&mut tags, &mut extra, "Site", "site.name", s.take("name"));
-        if let Some(id) = s.take("gameid") {
-            match serde_json::from_str::<String>(id.get()) {
-                Ok(text) => r.tag(&mut tags, "SiteGameId", text, id),
-                Err(_) => {
-                    r.tag(&mut tags, "SiteGameId", id.get().to_string(), id);
-                    r.tag(&mut tags, "SiteGameIdType", "number".into(), id);
-                }
-            }
-        }
-        if let Some((k, v)) = s.0.first() {
-            return Err(r.malformed(format!("`header.site` has a member `{k}`"), Some(v)));
-        }
+        site_tags(r, site_raw, &mut tags, &mut extra)?;
     }
     r.string_tag(&mut tags, &mut extra, "Event", "event", h.take("event"));
     r.string_tag(&mut tags, &mut extra, "Round", "round", h.take("round"));
@@ -393,6 +339,113 @@ fn header_and_moves<'c>(
     ] {
         r.string_tag(&mut tags, &mut extra, tag, key, h.take(key));
     }
+    let results = players(r, &mut h, header, site.game(), &mut tags)?;
+    header_rest(r, h, header, top, &mut tags, extra);
+    let mut record = Record {
+        span: Span::new(r.chunk.offset, r.chunk.offset + r.chunk.bytes.len()),
+        ..Record::default()
+    };
+    let ending = read_moves(r, moves, &mut record, &mut tags, &mut problem)?;
+    let result = result_of(&results, ending.as_deref());
+    r.tag(&mut tags, "Result", result.0.as_str().to_string(), result.1);
+    record.result = Some(ResultMark {
+        result: result.0,
+        span: r.span(result.1),
+    });
+    one_line(&tags)?;
+    record.tags = tags;
+    Ok(Read::Game(record, problem, site))
+}
+
+/// The header's `game`: the registered site game of that name, with its
+/// tags (`Game`, the site's own) — or, `Err`, the name of another game.
+/// Variants are kept as a tag and noted as unsupported (the earliest
+/// problem is kept).
+fn game_of<'c>(
+    r: &Reader<'c>,
+    h: &mut Members<'c>,
+    header: &'c RawValue,
+    tags: &mut Vec<Tag>,
+    problem: &mut Option<Problem>,
+) -> Result<Result<&'static dyn AnySite, String>, Problem> {
+    let game = h
+        .take("game")
+        .ok_or_else(|| r.malformed("the header has no `game`", Some(header)))?;
+    let mut g = r.members(game, "`header.game`")?;
+    let name_raw = g
+        .take("name")
+        .ok_or_else(|| r.malformed("`header.game` has no `name`", Some(game)))?;
+    let name = r.string(name_raw, "`header.game.name`")?;
+    let here = |s: &&'static dyn AnySite| matches!(s.format().files, SiteFiles::Records { name: n, .. } if n == name);
+    let Some(site) = registry::sites().find(here) else {
+        return Ok(Err(name));
+    };
+    r.tag(tags, "Game", site.game().name().to_string(), name_raw);
+    for (n, v) in site.format().tags {
+        r.tag(tags, n, v.to_string(), name_raw);
+    }
+    if let Some(variants) = g.take("variants") {
+        let list: Vec<String> = serde_json::from_str(variants.get()).map_err(|_| {
+            r.malformed(
+                "`header.game.variants` must be a list of strings",
+                Some(variants),
+            )
+        })?;
+        if !list.is_empty() {
+            r.tag(tags, "Variants", minify(variants.get()), variants);
+            let p = Problem::new(
+                Code::UnsupportedRecord,
+                format!(
+                    "variants {} of {name} are not supported: gamerec plays the game without them",
+                    list.join(", ")
+                ),
+                r.span(variants),
+            );
+            if problem.as_ref().is_none_or(|q| p.span.start < q.span.start) {
+                *problem = Some(p);
+            }
+        }
+    }
+    if let Some((k, v)) = g.0.first() {
+        return Err(r.malformed(format!("`header.game` has a member `{k}`"), Some(v)));
+    }
+    Ok(Ok(site))
+}
+
+/// The header's `site`: its name and game id (a number keeps its type in
+/// a tag of its own).
+fn site_tags<'c>(
+    r: &Reader<'c>,
+    site_raw: &'c RawValue,
+    tags: &mut Vec<Tag>,
+    extra: &mut Vec<(String, String)>,
+) -> Result<(), Problem> {
+    let mut s = r.members(site_raw, "`header.site`")?;
+    r.string_tag(tags, extra, "Site", "site.name", s.take("name"));
+    if let Some(id) = s.take("gameid") {
+        match serde_json::from_str::<String>(id.get()) {
+            Ok(text) => r.tag(tags, "SiteGameId", text, id),
+            Err(_) => {
+                r.tag(tags, "SiteGameId", id.get().to_string(), id);
+                r.tag(tags, "SiteGameIdType", "number".into(), id);
+            }
+        }
+    }
+    match s.0.first() {
+        Some((k, v)) => Err(r.malformed(format!("`header.site` has a member `{k}`"), Some(v))),
+        None => Ok(()),
+    }
+}
+
+/// The header's two `players`, each a side's tags (name, user id, AI,
+/// score, result, what else it holds); their results, read as numbers.
+fn players<'c>(
+    r: &Reader<'c>,
+    h: &mut Members<'c>,
+    header: &'c RawValue,
+    rules: &dyn AnyGame,
+    tags: &mut Vec<Tag>,
+) -> Result<Vec<(Option<i64>, &'c RawValue)>, Problem> {
     let players = h
         .take("players")
         .ok_or_else(|| r.malformed("the header has no `players`", Some(header)))?;
@@ -409,84 +462,84 @@ fn header_and_moves<'c>(
             r.span(players),
         ));
     }
-    let mut results: Vec<(Option<i64>, &RawValue)> = Vec::new();
+    let sides = rules.sides();
+    let mut results = Vec::new();
     for (seat, player) in list.iter().enumerate() {
-        let side = sides[seat];
-        let mut p = r.members(player, "a player")?;
-        let name = p.take("name").ok_or_else(|| {
-            r.malformed(format!("player {} has no `name`", seat + 1), Some(player))
-        })?;
-        let value = r.string(name, "a player's `name`")?;
-        r.tag(&mut tags, side, value, name);
-        let mut own: Vec<(String, String)> = Vec::new();
-        r.string_tag(
-            &mut tags,
-            &mut own,
-            &format!("{side}UserId"),
-            "userid",
-            p.take("userid"),
-        );
-        r.bool_tag(
-            &mut tags,
-            &mut own,
-            &format!("{side}AI"),
-            "is_ai",
-            p.take("is_ai"),
-        );
-        if let Some(score) = p.take("score") {
-            r.tag(
-                &mut tags,
-                &format!("{side}Score"),
-                minify(score.get()),
-                score,
-            );
-        }
-        let result = p.take("result").ok_or_else(|| {
-            r.malformed(format!("player {} has no `result`", seat + 1), Some(player))
-        })?;
-        r.tag(
-            &mut tags,
-            &format!("{side}Result"),
-            minify(result.get()),
-            result,
-        );
-        let number = match result.get() {
-            "null" => None,
-            text => Some(text.parse::<i64>().map_err(|_| {
-                r.malformed("a player's `result` must be a whole number", Some(result))
-            })?),
-        };
-        results.push((number, result));
-        own.extend(p.0.iter().map(|(k, v)| (k.to_string(), minify(v.get()))));
-        if !own.is_empty() {
-            r.tag(&mut tags, &format!("{side}Extra"), object(&own), player);
-        }
+        results.push(player_tags(r, seat, sides[seat], player, tags)?);
     }
+    Ok(results)
+}
+
+/// One player's tags, as side `side`; its result.
+fn player_tags<'c>(
+    r: &Reader<'c>,
+    seat: usize,
+    side: &str,
+    player: &'c RawValue,
+    tags: &mut Vec<Tag>,
+) -> Result<(Option<i64>, &'c RawValue), Problem> {
+    let mut p = r.members(player, "a player")?;
+    let name = p
+        .take("name")
+        .ok_or_else(|| r.malformed(format!("player {} has no `name`", seat + 1), Some(player)))?;
+    let value = r.string(name, "a player's `name`")?;
+    r.tag(tags, side, value, name);
+    let mut own: Vec<(String, String)> = Vec::new();
+    let userid = p.take("userid");
+    r.string_tag(tags, &mut own, &format!("{side}UserId"), "userid", userid);
     r.bool_tag(
-        &mut tags,
-        &mut extra,
-        "Unrated",
-        "unrated",
-        h.take("unrated"),
+        tags,
+        &mut own,
+        &format!("{side}AI"),
+        "is_ai",
+        p.take("is_ai"),
     );
-    r.bool_tag(
-        &mut tags,
-        &mut extra,
-        "PieInvoked",
-        "pie-invoked",
-        h.take("pie-invoked"),
-    );
+    if let Some(score) = p.take("score") {
+        r.tag(tags, &format!("{side}Score"), minify(score.get()), score);
+    }
+    let result = p
+        .take("result")
+        .ok_or_else(|| r.malformed(format!("player {} has no `result`", seat + 1), Some(player)))?;
+    r.tag(tags, &format!("{side}Result"), minify(result.get()), result);
+    let number = match result.get() {
+        "null" => None,
+        text => Some(text.parse::<i64>().map_err(|_| {
+            r.malformed("a player's `result` must be a whole number", Some(result))
+        })?),
+    };
+    own.extend(p.0.iter().map(|(k, v)| (k.to_string(), minify(v.get()))));
+    if !own.is_empty() {
+        r.tag(tags, &format!("{side}Extra"), object(&own), player);
+    }
+    Ok((number, result))
+}
+
+/// The rest of the header — its flags and the starting position, then
+/// every member not read, kept as `HeaderExtra` — and what else the record
+/// holds (`RecordExtra`).
+fn header_rest<'c>(
+    r: &Reader<'c>,
+    mut h: Members<'c>,
+    header: &'c RawValue,
+    top: Members<'c>,
+    tags: &mut Vec<Tag>,
+    mut extra: Vec<(String, String)>,
+) {
+    for (tag, key) in [("Unrated", "unrated"), ("PieInvoked", "pie-invoked")] {
+        r.bool_tag(tags, &mut extra, tag, key, h.take(key));
+    }
+    let start = h.take("startingPosition");
     r.string_tag(
-        &mut tags,
+        tags,
         &mut extra,
         "StartingPosition",
         "startingPosition",
-        h.take("startingPosition"),
+        start,
     );
-    r.bool_tag(&mut tags, &mut extra, "Pied", "pied", h.take("pied"));
+    r.bool_tag(tags, &mut extra, "Pied", "pied", h.take("pied"));
     extra.extend(h.0.iter().map(|(k, v)| (k.to_string(), minify(v.get()))));
     if !extra.is_empty() {
-        r.tag(&mut tags, "HeaderExtra", object(&extra), header);
+        r.tag(tags, "HeaderExtra", object(&extra), header);
     }
     let top_extra: Vec<(String, String)> = top
         .0
@@ -494,41 +547,41 @@ fn header_and_moves<'c>(
         .map(|(k, v)| (k.to_string(), minify(v.get())))
         .collect();
     if !top_extra.is_empty() {
-        r.tag(&mut tags, "RecordExtra", object(&top_extra), header);
+        r.tag(tags, "RecordExtra", object(&top_extra), header);
     }
-    let mut record = Record {
-        span: Span::new(r.chunk.offset, r.chunk.offset + r.chunk.bytes.len()),
-        ..Record::default()
-    };
-    let ending = read_moves(r, moves, &mut record, &mut tags, &mut problem)?;
-    // The result, from the players' results.
+}
+
+/// The result, from the players' results (and the site's ending: an
+/// abandoned game at equal results has none), with the value it is read
+/// from.
+fn result_of<'c>(
+    results: &[(Option<i64>, &'c RawValue)],
+    ending: Option<&str>,
+) -> (ResultToken, &'c RawValue) {
     let (a, b) = (results[0], results[1]);
-    let result = match (a.0, b.0) {
+    match (a.0, b.0) {
         (Some(x), Some(y)) if x > y => (ResultToken::FirstWins, a.1),
         (Some(x), Some(y)) if x < y => (ResultToken::SecondWins, b.1),
-        (Some(_), Some(_)) if ending.as_deref() == Some("abandoned") => (ResultToken::Unknown, a.1),
+        (Some(_), Some(_)) if ending == Some("abandoned") => (ResultToken::Unknown, a.1),
         (Some(_), Some(_)) => (ResultToken::Draw, a.1),
         _ => (ResultToken::Unknown, if a.0.is_none() { a.1 } else { b.1 }),
-    };
-    r.tag(&mut tags, "Result", result.0.as_str().to_string(), result.1);
-    record.result = Some(ResultMark {
-        result: result.0,
-        span: r.span(result.1),
-    });
-    // A tag is one line (record-format.md): a value with a line break has
-    // no place in one, and the record is refused, as the JSON reader does.
-    if let Some(t) = tags.iter().find(|t| t.value.contains(['\n', '\r'])) {
-        return Err(Problem::new(
+    }
+}
+
+/// A tag is one line (record-format.md): a value with a line break has no
+/// place in one, and the record is refused, as the JSON reader does.
+fn one_line(tags: &[Tag]) -> Result<(), Problem> {
+    match tags.iter().find(|t| t.value.contains(['\n', '\r'])) {
+        Some(t) => Err(Problem::new(
             Code::MalformedSiteRecord,
             format!(
                 "this value holds a line break, and tag {} cannot: a tag is one line",
                 t.name
             ),
             t.value_span,
-        ));
+        )),
+        None => Ok(()),
     }
-    record.tags = tags;
-    Ok(Read::Game(record, problem, site))
 }
 
 /// Reads `moves` into the record's turns; returns the ending string, if the
@@ -542,105 +595,42 @@ fn read_moves<'c>(
 ) -> Result<Option<String>, Problem> {
     let rounds: Vec<&RawValue> = serde_json::from_str(moves.get())
         .map_err(|_| r.malformed("`moves` must be a list of rounds", Some(moves)))?;
-    let mut ending: Option<(String, usize, usize)> = None;
-    let mut nulls = 0usize;
-    let mut null_at: Option<(usize, usize, &RawValue)> = None;
-    let stop = |p: Problem, problem: &mut Option<Problem>| {
-        if problem.is_none() {
-            *problem = Some(p);
-        }
-    };
+    let mut state = Moves::default();
     'rounds: for (i, round) in rounds.iter().enumerate() {
-        let entries: Vec<&RawValue> = serde_json::from_str(round.get()).map_err(|_| {
-            r.malformed(
-                format!("round {} must be a list of moves", i + 1),
-                Some(round),
-            )
-        })?;
-        if entries.len() > 2 {
-            return Err(r.malformed(
-                format!(
-                    "round {} has {} entries for two players",
-                    i + 1,
-                    entries.len()
-                ),
-                Some(round),
-            ));
-        }
-        for (seat, entry) in entries.iter().enumerate() {
+        for (seat, entry) in round_entries(r, i, round)?.into_iter().enumerate() {
             let place = format!("round {}, seat {}", i + 1, seat + 1);
             if entry.get() == "null" {
-                nulls += 1;
-                null_at.get_or_insert((i, seat, entry));
+                state.nulls += 1;
+                state.null_at.get_or_insert((i, seat, entry));
                 continue;
             }
-            let (text, raw, extras) = if entry.get().starts_with('{') {
-                let mut m = r.members(entry, "a move entry")?;
-                let mv = m.take("move").ok_or_else(|| {
-                    r.malformed(format!("{place}: a move entry has no `move`"), Some(entry))
-                })?;
-                let extras: Vec<(String, String)> =
-                    m.0.iter()
-                        .map(|(k, v)| (k.to_string(), minify(v.get())))
-                        .collect();
-                (r.string(mv, "`move`")?, mv, extras)
-            } else {
-                (r.string(entry, "a move")?, *entry, Vec::new())
-            };
-            if let Some((end, ei, es)) = &ending {
-                stop(
-                    Problem::new(
-                        Code::MoveAfterEnd,
-                        format!(
-                            "{place}: `{text}` after the game ended by `{end}` (round {}, seat {})",
-                            ei + 1,
-                            es + 1
-                        ),
-                        r.span(raw),
-                    )
-                    .with_token(&text),
-                    problem,
-                );
-                break 'rounds;
-            }
-            if let Some((ni, ns, nraw)) = null_at.take() {
-                stop(
-                    Problem::new(
-                        Code::MalformedSiteRecord,
-                        format!(
-                            "round {}, seat {}: no move (null), but every turn of a two-player game is played",
-                            ni + 1,
-                            ns + 1
-                        ),
-                        r.span(nraw),
-                    )
-                    .with_token("null"),
-                    problem,
-                );
+            let (text, raw, extras) = entry_move(r, entry, &place)?;
+            if let Some(p) = state.stopped(r, &place, &text, raw) {
+                if problem.is_none() {
+                    *problem = Some(p);
+                }
                 break 'rounds;
             }
             let span = r.span(raw);
             if ENDINGS.contains(&text.as_str()) {
-                let s = r.span(raw);
                 tags.push(Tag {
                     name: "Termination".into(),
                     value: text.clone(),
-                    span: s,
-                    value_span: s,
+                    span,
+                    value_span: span,
                 });
                 if !extras.is_empty() {
                     r.tag(tags, "TerminationExtra", object(&extras), entry);
                 }
-                ending = Some((text, i, seat));
+                state.ending = Some((text, i, seat));
                 continue;
             }
-            let comments = if extras.is_empty() {
-                Vec::new()
-            } else {
-                vec![Comment {
+            let comments = match extras.is_empty() {
+                true => Vec::new(),
+                false => vec![Comment {
                     text: format!("{ENTRY_COMMENT}{}", object(&extras)),
                     span,
-                }]
+                }],
             };
             record.turns.push(Turn {
                 number: None,
@@ -650,12 +640,95 @@ fn read_moves<'c>(
             });
         }
     }
-    if nulls > 0 && problem.is_none() {
-        if let Some((_, _, raw)) = null_at {
-            r.tag(tags, "TrailingNulls", nulls.to_string(), raw);
+    if state.nulls > 0 && problem.is_none() {
+        if let Some((_, _, raw)) = state.null_at {
+            r.tag(tags, "TrailingNulls", state.nulls.to_string(), raw);
         }
     }
-    Ok(ending.map(|e| e.0))
+    Ok(state.ending.map(|e| e.0))
+}
+
+/// Where reading the moves stands: the site's ending (its string, round
+/// and seat), the nulls met and the first of them.
+#[derive(Default)]
+struct Moves<'c> {
+    ending: Option<(String, usize, usize)>,
+    nulls: usize,
+    null_at: Option<(usize, usize, &'c RawValue)>,
+}
+
+impl<'c> Moves<'c> {
+    /// Why a move `text` (at `raw`) cannot be read where it stands: after
+    /// the site ended the game, or after a null (a turn not played).
+    fn stopped(
+        &mut self,
+        r: &Reader<'c>,
+        place: &str,
+        text: &str,
+        raw: &RawValue,
+    ) -> Option<Problem> {
+        if let Some((end, ei, es)) = &self.ending {
+            let message = format!(
+                "{place}: `{text}` after the game ended by `{end}` (round {}, seat {})",
+                ei + 1,
+                es + 1
+            );
+            return Some(Problem::new(Code::MoveAfterEnd, message, r.span(raw)).with_token(text));
+        }
+        let (ni, ns, nraw) = self.null_at.take()?;
+        let message = format!(
+            "round {}, seat {}: no move (null), but every turn of a two-player game is played",
+            ni + 1,
+            ns + 1
+        );
+        Some(Problem::new(Code::MalformedSiteRecord, message, r.span(nraw)).with_token("null"))
+    }
+}
+
+/// Round `i`'s entries, at most one per player.
+fn round_entries<'c>(
+    r: &Reader<'c>,
+    i: usize,
+    round: &'c RawValue,
+) -> Result<Vec<&'c RawValue>, Problem> {
+    let entries: Vec<&RawValue> = serde_json::from_str(round.get()).map_err(|_| {
+        r.malformed(
+            format!("round {} must be a list of moves", i + 1),
+            Some(round),
+        )
+    })?;
+    if entries.len() > 2 {
+        return Err(r.malformed(
+            format!(
+                "round {} has {} entries for two players",
+                i + 1,
+                entries.len()
+            ),
+            Some(round),
+        ));
+    }
+    Ok(entries)
+}
+
+/// A move entry read: the move's text, where it stands, the entry's other
+/// members.
+type Entry<'c> = (String, &'c RawValue, Vec<(String, String)>);
+
+/// A move entry: a string, or an object with its `move` and what else it
+/// holds; the move's text, where it stands, the other members.
+fn entry_move<'c>(r: &Reader<'c>, entry: &'c RawValue, place: &str) -> Result<Entry<'c>, Problem> {
+    if !entry.get().starts_with('{') {
+        return Ok((r.string(entry, "a move")?, entry, Vec::new()));
+    }
+    let mut m = r.members(entry, "a move entry")?;
+    let mv = m
+        .take("move")
+        .ok_or_else(|| r.malformed(format!("{place}: a move entry has no `move`"), Some(entry)))?;
+    let extras: Vec<(String, String)> =
+        m.0.iter()
+            .map(|(k, v)| (k.to_string(), minify(v.get())))
+            .collect();
+    Ok((r.string(mv, "`move`")?, mv, extras))
 }
 
 /// The time now as AbstractPlay writes dates (`2025-01-04T12:00:00.000Z`).
@@ -752,6 +825,168 @@ impl serde::Serialize for Obj {
     }
 }
 
+/// A game's tags as a record is written from them: each tag taken is
+/// noted as used (the rest are counted as left out), and tags holding JSON
+/// objects that are not objects are counted as unwritable.
+struct Taken<'t> {
+    tags: &'t [(String, String)],
+    used: Vec<String>,
+    unwritable: usize,
+}
+
+impl<'t> Taken<'t> {
+    fn new(tags: &'t [(String, String)], implied: &[&str]) -> Self {
+        let mut used: Vec<String> = vec!["Game".into(), "Result".into()];
+        used.extend(implied.iter().map(|t| t.to_string()));
+        Taken {
+            tags,
+            used,
+            unwritable: 0,
+        }
+    }
+
+    /// The value of tag `name`, noted as used.
+    fn take(&mut self, name: &str) -> Option<String> {
+        self.used.push(name.to_string());
+        let found = self.tags.iter().find(|(n, _)| n == name);
+        found.map(|(_, v)| v.clone())
+    }
+
+    /// `object` with the members of the JSON object tag `name` holds.
+    fn extend(&mut self, object: &mut Obj, name: &str) {
+        if let Some(v) = self.take(name) {
+            if !object.extend_from(&v) {
+                self.unwritable += 1;
+            }
+        }
+    }
+}
+
+/// The header's `game` (its name, its variants), event and round, `site`
+/// (name and game id) and dates (the `Date` tag's, else now).
+fn game_and_site(taken: &mut Taken<'_>, name: &str, header: &mut Obj) {
+    let mut game = Obj::default();
+    game.insert("name", name);
+    match taken.take("Variants") {
+        Some(v) => game.insert_json("variants", value(&v)),
+        None => game.insert("variants", Vec::<String>::new()),
+    }
+    header.insert("game", &game);
+    for (tag, key) in [("Event", "event"), ("Round", "round")] {
+        if let Some(v) = taken.take(tag) {
+            header.insert(key, v);
+        }
+    }
+    let mut site = Obj::default();
+    let site_name = taken.take("Site");
+    site.insert("name", site_name.unwrap_or_else(|| "Abstract Play".into()));
+    let id = taken.take("SiteGameId").unwrap_or_default();
+    match taken.take("SiteGameIdType").as_deref() {
+        Some("number") => site.insert_json("gameid", value(&id)),
+        _ => site.insert("gameid", id),
+    }
+    header.insert("site", &site);
+    let date = taken.take("Date").and_then(|d| from_date_tag(&d));
+    for (tag, key) in [("DateStart", "date-start"), ("DateEnd", "date-end")] {
+        let v = taken
+            .take(tag)
+            .or_else(|| date.clone())
+            .unwrap_or_else(now_iso);
+        header.insert(key, v);
+    }
+    let generated = taken.take("DateGenerated").unwrap_or_else(now_iso);
+    header.insert("date-generated", generated);
+}
+
+/// The players' results the game's result gives (for a record that does
+/// not have its own): an abandoned game's are 0 and 0.
+fn due_results(
+    sink: &RecordSink<'_>,
+    tail: &crate::convert::Tail<'_>,
+    termination: Option<&str>,
+) -> [Option<u8>; 2] {
+    let result = tail
+        .outcome
+        .map(|o| o.result)
+        .or(tail.result)
+        .or_else(|| sink.tag("Result").and_then(ResultToken::parse))
+        .unwrap_or(ResultToken::Unknown);
+    match result {
+        ResultToken::FirstWins => [Some(1), Some(0)],
+        ResultToken::SecondWins => [Some(0), Some(1)],
+        ResultToken::Draw => [Some(1), Some(1)],
+        ResultToken::Unknown if termination == Some("abandoned") => [Some(0), Some(0)],
+        ResultToken::Unknown => [None, None],
+    }
+}
+
+/// One player of side `side`: name, user id, AI, score, result (as the
+/// record had it, else `due`), what else it held.
+fn player_object(taken: &mut Taken<'_>, side: &str, due: Option<u8>) -> Obj {
+    let mut p = Obj::default();
+    p.insert("name", taken.take(side).unwrap_or_default());
+    if let Some(v) = taken.take(&format!("{side}UserId")) {
+        p.insert("userid", v);
+    }
+    for (tag, key) in [("AI", "is_ai"), ("Score", "score")] {
+        if let Some(v) = taken.take(&format!("{side}{tag}")) {
+            p.insert_json(key, value(&v));
+        }
+    }
+    match taken.take(&format!("{side}Result")) {
+        Some(v) => p.insert_json("result", value(&v)),
+        None => p.insert("result", due),
+    }
+    taken.extend(&mut p, &format!("{side}Extra"));
+    p
+}
+
+/// The header's flags, starting position, and what else it held.
+fn header_flags(taken: &mut Taken<'_>, header: &mut Obj) {
+    for (tag, key) in [
+        ("Unrated", "unrated"),
+        ("PieInvoked", "pie-invoked"),
+        ("StartingPosition", "startingPosition"),
+        ("Pied", "pied"),
+    ] {
+        if let Some(v) = taken.take(tag) {
+            match key {
+                "startingPosition" => header.insert(key, v),
+                _ => header.insert_json(key, value(&v)),
+            }
+        }
+    }
+    taken.extend(header, "HeaderExtra");
+}
+
+/// After the moves: the site's ending (with what else its entry held), and
+/// the trailing nulls the record had (two at most).
+fn ending_entries(
+    taken: &mut Taken<'_>,
+    termination: Option<String>,
+    entries: &mut Vec<Box<RawValue>>,
+) {
+    if let Some(end) = &termination {
+        let mut e = Obj::default();
+        e.insert("move", end);
+        match taken.take("TerminationExtra") {
+            Some(extra) if e.extend_from(&extra) => entries.push(raw(&e)),
+            Some(_) => {
+                taken.unwritable += 1;
+                entries.push(raw(end));
+            }
+            None => entries.push(raw(end)),
+        }
+    }
+    let nulls = taken
+        .take("TrailingNulls")
+        .and_then(|n| n.parse::<usize>().ok());
+    entries.extend(std::iter::repeat_n(
+        raw(serde_json::Value::Null),
+        nulls.unwrap_or(0).min(2),
+    ));
+}
+
 /// Writes a game as an AbstractPlay record (the mapping of
 /// notation/abstractplay-record.md, backwards), one JSON object on one
 /// line. What a record cannot carry is counted in `left_out`: tags with no
@@ -828,137 +1063,28 @@ impl crate::convert::GameSink for RecordSink<'_> {
     }
 
     fn tail(&mut self, tail: &crate::convert::Tail<'_>) {
-        use serde_json::Value;
-        let [first, second] = self.sides;
         let mut entries = std::mem::take(&mut self.moves);
-        let mut used: Vec<String> = vec!["Game".into(), "Result".into()];
-        used.extend(self.implied.iter().map(|t| t.to_string()));
-        let mut take = |name: &str| -> Option<String> {
-            used.push(name.to_string());
-            self.tag(name).map(str::to_string)
-        };
-        // Tags holding JSON objects that are not objects: left out.
-        let mut unwritable = 0;
+        let mut taken = Taken::new(&self.tags, self.implied);
         let mut header = Obj::default();
-        let mut game = Obj::default();
-        game.insert("name", self.name);
-        match take("Variants") {
-            Some(v) => game.insert_json("variants", value(&v)),
-            None => game.insert("variants", Vec::<String>::new()),
-        }
-        header.insert("game", &game);
-        for (tag, key) in [("Event", "event"), ("Round", "round")] {
-            if let Some(v) = take(tag) {
-                header.insert(key, v);
-            }
-        }
-        let mut site = Obj::default();
-        site.insert(
-            "name",
-            take("Site").unwrap_or_else(|| "Abstract Play".into()),
-        );
-        let id = take("SiteGameId").unwrap_or_default();
-        match take("SiteGameIdType").as_deref() {
-            Some("number") => site.insert_json("gameid", value(&id)),
-            _ => site.insert("gameid", id),
-        }
-        header.insert("site", &site);
-        let date = take("Date").and_then(|d| from_date_tag(&d));
-        for (tag, key) in [("DateStart", "date-start"), ("DateEnd", "date-end")] {
-            let v = take(tag).or_else(|| date.clone()).unwrap_or_else(now_iso);
-            header.insert(key, v);
-        }
-        let generated = take("DateGenerated").unwrap_or_else(now_iso);
-        header.insert("date-generated", generated);
-        // The players' results: as the record had them, else the result's.
-        let termination = take("Termination");
-        let result = tail
-            .outcome
-            .map(|o| o.result)
-            .or(tail.result)
-            .or_else(|| self.tag("Result").and_then(ResultToken::parse))
-            .unwrap_or(ResultToken::Unknown);
-        let due = match result {
-            ResultToken::FirstWins => [Some(1), Some(0)],
-            ResultToken::SecondWins => [Some(0), Some(1)],
-            ResultToken::Draw => [Some(1), Some(1)],
-            ResultToken::Unknown if termination.as_deref() == Some("abandoned") => {
-                [Some(0), Some(0)]
-            }
-            ResultToken::Unknown => [None, None],
-        };
-        let mut players = Vec::new();
-        for (seat, side) in [first, second].into_iter().enumerate() {
-            let mut p = Obj::default();
-            p.insert("name", take(side).unwrap_or_default());
-            if let Some(v) = take(&format!("{side}UserId")) {
-                p.insert("userid", v);
-            }
-            if let Some(v) = take(&format!("{side}AI")) {
-                p.insert_json("is_ai", value(&v));
-            }
-            if let Some(v) = take(&format!("{side}Score")) {
-                p.insert_json("score", value(&v));
-            }
-            match take(&format!("{side}Result")) {
-                Some(v) => p.insert_json("result", value(&v)),
-                None => p.insert("result", due[seat]),
-            }
-            if let Some(v) = take(&format!("{side}Extra")) {
-                if !p.extend_from(&v) {
-                    unwritable += 1;
-                }
-            }
-            players.push(p);
-        }
+        game_and_site(&mut taken, self.name, &mut header);
+        let termination = taken.take("Termination");
+        let due = due_results(self, tail, termination.as_deref());
+        let players: Vec<Obj> = (self.sides.into_iter().zip(due))
+            .map(|(side, due)| player_object(&mut taken, side, due))
+            .collect();
         header.insert("players", &players);
-        for (tag, key) in [
-            ("Unrated", "unrated"),
-            ("PieInvoked", "pie-invoked"),
-            ("StartingPosition", "startingPosition"),
-            ("Pied", "pied"),
-        ] {
-            if let Some(v) = take(tag) {
-                match key {
-                    "startingPosition" => header.insert(key, v),
-                    _ => header.insert_json(key, value(&v)),
-                }
-            }
-        }
-        if let Some(v) = take("HeaderExtra") {
-            if !header.extend_from(&v) {
-                unwritable += 1;
-            }
-        }
+        header_flags(&mut taken, &mut header);
         // The moves, two to a round; the site's ending, trailing nulls.
-        if let Some(end) = &termination {
-            let mut e = Obj::default();
-            e.insert("move", end);
-            match take("TerminationExtra") {
-                Some(extra) if e.extend_from(&extra) => entries.push(raw(&e)),
-                Some(_) => {
-                    unwritable += 1;
-                    entries.push(raw(end));
-                }
-                None => entries.push(raw(end)),
-            }
-        }
-        let nulls = take("TrailingNulls").and_then(|n| n.parse::<usize>().ok());
-        entries.extend(std::iter::repeat_n(
-            raw(Value::Null),
-            nulls.unwrap_or(0).min(2),
-        ));
+        ending_entries(&mut taken, termination, &mut entries);
         let rounds: Vec<&[Box<RawValue>]> = entries.chunks(2).collect();
         let mut record = Obj::default();
         record.insert("header", &header);
         record.insert("moves", &rounds);
-        if let Some(v) = take("RecordExtra") {
-            if !record.extend_from(&v) {
-                unwritable += 1;
-            }
-        }
-        self.left_out[0] += unwritable;
-        self.left_out[0] += self.tags.iter().filter(|(n, _)| !used.contains(n)).count();
+        taken.extend(&mut record, "RecordExtra");
+        self.left_out[0] += taken.unwritable;
+        self.left_out[0] += (self.tags.iter())
+            .filter(|(n, _)| !taken.used.contains(n))
+            .count();
         let text = serde_json::to_string(&record).expect("a JSON value");
         self.out.push_str(&text);
     }

@@ -7,7 +7,7 @@
 //! follow its partner directly), canonical move spellings, comments kept,
 //! lines wrapped at [`WIDTH`] columns, one blank line between games.
 
-use super::read::{Cx, Each, Map, Reading, Visit};
+use super::read::{Cx, Each, HandOn, Map, Reading, Visit};
 use super::{Format, Head as Input, Line, Sure};
 use crate::archive::{self, rules_for_game, too_large};
 use crate::convert::out::Rendered;
@@ -68,7 +68,7 @@ pub fn read_mapped<R, T>(
     input: R,
     cx: Cx<'_>,
     map: &Map<'_, T>,
-    each: &mut dyn FnMut(Option<&Chunk>, T) -> io::Result<ControlFlow<()>>,
+    each: &mut HandOn<'_, T>,
 ) -> io::Result<Reading>
 where
     R: BufRead + Send,

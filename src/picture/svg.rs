@@ -211,61 +211,16 @@ pub fn defs(scene: &Scene) -> String {
 pub fn board(scene: &Scene, place: &Place) -> String {
     let b = &scene.board;
     let mut out = String::from("<g class=\"board\">\n");
-    let lines = |out: &mut String| {
-        for l in &b.lines {
-            let pts: Vec<(f64, f64)> = l.points.iter().map(|&p| place.at(p)).collect();
-            let colour = l.side.map_or("#6d4c41", |s| scene.colours[s.index()]);
-            let width = match l.kind {
-                LineKind::Border => 14,
-                LineKind::Guide => 3,
-            };
-            let _ = writeln!(
-                out,
-                "<polyline class=\"{}\" points=\"{}\" fill=\"none\" stroke=\"{colour}\" \
-                 stroke-width=\"{width}\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>",
-                l.class,
-                points(&pts)
-            );
-        }
-    };
     // Points sit on their lines; squares and hexes under them.
     let on_lines = b.cells.iter().any(|c| c.shape == Shape::Point);
     if on_lines {
-        lines(&mut out);
+        board_lines(scene, place, &mut out);
     }
     for c in &b.cells {
-        let class = cell_class(c);
-        match place.outline(c, 1.0) {
-            Some(o) => {
-                let _ = writeln!(
-                    out,
-                    "<polygon class=\"{class}\" data-label=\"{}\" points=\"{}\" fill=\"{}\" \
-                     stroke=\"#8d6e63\" stroke-width=\"2\"/>",
-                    esc(&c.label),
-                    points(&o),
-                    cell_fill(c.kind)
-                );
-            }
-            None => {
-                let (x, y) = place.at((c.x, c.y));
-                let (r, fill) = match c.kind {
-                    Kind::Special => (16, "#2e7d32"),
-                    Kind::Shaded => (10, "#8d6e63"),
-                    Kind::Plain => (7, "#6d4c41"),
-                };
-                let _ = writeln!(
-                    out,
-                    "<circle class=\"{class}\" data-label=\"{}\" cx=\"{}\" cy=\"{}\" r=\"{r}\" \
-                     fill=\"{fill}\"/>",
-                    esc(&c.label),
-                    num(x),
-                    num(y)
-                );
-            }
-        }
+        board_cell(c, place, &mut out);
     }
     if !on_lines {
-        lines(&mut out);
+        board_lines(scene, place, &mut out);
     }
     // Larger on a larger board (Iqishiqi's 15 rows, Vagabond's 17), so a
     // picture of any board shows them at about the same size.
@@ -289,6 +244,59 @@ pub fn board(scene: &Scene, place: &Place) -> String {
     }
     out.push_str("</g>\n");
     out
+}
+
+/// The board's lines: its border (in its side's colour when it is one
+/// side's) and its guides.
+fn board_lines(scene: &Scene, place: &Place, out: &mut String) {
+    for l in &scene.board.lines {
+        let pts: Vec<(f64, f64)> = l.points.iter().map(|&p| place.at(p)).collect();
+        let colour = l.side.map_or("#6d4c41", |s| scene.colours[s.index()]);
+        let width = match l.kind {
+            LineKind::Border => 14,
+            LineKind::Guide => 3,
+        };
+        let _ = writeln!(
+            out,
+            "<polyline class=\"{}\" points=\"{}\" fill=\"none\" stroke=\"{colour}\" \
+             stroke-width=\"{width}\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>",
+            l.class,
+            points(&pts)
+        );
+    }
+}
+
+/// One cell: its outline (a square, a hex), or a point drawn as a dot.
+fn board_cell(c: &Cell, place: &Place, out: &mut String) {
+    let class = cell_class(c);
+    match place.outline(c, 1.0) {
+        Some(o) => {
+            let _ = writeln!(
+                out,
+                "<polygon class=\"{class}\" data-label=\"{}\" points=\"{}\" fill=\"{}\" \
+                 stroke=\"#8d6e63\" stroke-width=\"2\"/>",
+                esc(&c.label),
+                points(&o),
+                cell_fill(c.kind)
+            );
+        }
+        None => {
+            let (x, y) = place.at((c.x, c.y));
+            let (r, fill) = match c.kind {
+                Kind::Special => (16, "#2e7d32"),
+                Kind::Shaded => (10, "#8d6e63"),
+                Kind::Plain => (7, "#6d4c41"),
+            };
+            let _ = writeln!(
+                out,
+                "<circle class=\"{class}\" data-label=\"{}\" cx=\"{}\" cy=\"{}\" r=\"{r}\" \
+                 fill=\"{fill}\"/>",
+                esc(&c.label),
+                num(x),
+                num(y)
+            );
+        }
+    }
 }
 
 /// `cell e5 plain zone`.

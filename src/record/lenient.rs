@@ -46,43 +46,7 @@ struct Pending {
 /// Reads every game of `chunk` as [`super::parse_chunk_with`] does, making
 /// the envelope's repairs (see the module's documentation).
 pub fn read_leniently(chunk: &Chunk, style: &dyn Fn(&[Tag]) -> MovetextStyle) -> Vec<Leniently> {
-    let mut bytes = chunk.bytes.clone();
-    let mut inserted: Vec<Insertion> = Vec::new();
-    let mut pending: Vec<Pending> = Vec::new();
-    let mut last: Option<usize> = None;
-    let parsed = loop {
-        let patched = Chunk {
-            bytes: std::mem::take(&mut bytes),
-            offset: chunk.offset,
-            line: chunk.line,
-            column: chunk.column,
-            truncated: chunk.truncated,
-        };
-        let parsed = parse_chunk_with(&patched, style);
-        bytes = patched.bytes;
-        let Some(problem) = first_problem(&parsed) else {
-            break parsed;
-        };
-        let at = problem.span.start.saturating_sub(chunk.offset);
-        if pending.len() >= MAX_REPAIRS || last.is_some_and(|l| at <= l) {
-            break parsed;
-        }
-        match patch(&mut bytes, chunk.offset, problem) {
-            Some((repair, insertion, renumbered)) => {
-                // Each patch lies past the one before (the text before a
-                // problem reads the same once patched): places in the
-                // patched text found so far stay where they are.
-                inserted.extend(insertion);
-                pending.push(Pending {
-                    at,
-                    repair,
-                    renumbered,
-                });
-                last = Some(at);
-            }
-            None => break parsed,
-        }
-    };
+    let (parsed, mut inserted, pending) = patched(chunk, style);
     inserted.sort_by_key(|i| i.at);
     let base = chunk.offset;
     let to_input = |abs: usize| -> usize {
@@ -128,6 +92,51 @@ pub fn read_leniently(chunk: &Chunk, style: &dyn Fn(&[Tag]) -> MovetextStyle) ->
         }
     }
     games
+}
+
+/// The chunk parsed again and again, each time with its first problem
+/// patched (a patch past the one before, at most [`MAX_REPAIRS`]), until
+/// none is left or none can be patched: the games of the patched text,
+/// what was inserted into it, and the repairs with their places.
+fn patched(
+    chunk: &Chunk,
+    style: &dyn Fn(&[Tag]) -> MovetextStyle,
+) -> (Vec<Parsed>, Vec<Insertion>, Vec<Pending>) {
+    let mut bytes = chunk.bytes.clone();
+    let mut inserted: Vec<Insertion> = Vec::new();
+    let mut pending: Vec<Pending> = Vec::new();
+    let mut last: Option<usize> = None;
+    loop {
+        let patched = Chunk {
+            bytes: std::mem::take(&mut bytes),
+            offset: chunk.offset,
+            line: chunk.line,
+            column: chunk.column,
+            truncated: chunk.truncated,
+        };
+        let parsed = parse_chunk_with(&patched, style);
+        bytes = patched.bytes;
+        let Some(problem) = first_problem(&parsed) else {
+            return (parsed, inserted, pending);
+        };
+        let at = problem.span.start.saturating_sub(chunk.offset);
+        if pending.len() >= MAX_REPAIRS || last.is_some_and(|l| at <= l) {
+            return (parsed, inserted, pending);
+        }
+        let Some((repair, insertion, renumbered)) = patch(&mut bytes, chunk.offset, problem) else {
+            return (parsed, inserted, pending);
+        };
+        // Each patch lies past the one before (the text before a problem
+        // reads the same once patched): places in the patched text found
+        // so far stay where they are.
+        inserted.extend(insertion);
+        pending.push(Pending {
+            at,
+            repair,
+            renumbered,
+        });
+        last = Some(at);
+    }
 }
 
 /// The first problem that stops the reading (a byte that is not UTF-8

@@ -79,6 +79,70 @@ fn piece_letter(p: Piece) -> char {
     }
 }
 
+/// What a board field puts where: file, rank, owner, height, and its
+/// place in the text.
+type Placed = (i8, i8, Side, u8, usize);
+
+/// The board field: 9 ranks of 9 squares, `/` between, from the top.
+fn board((board_at, board): (usize, &str)) -> Result<Vec<Placed>, PositionError> {
+    let ranks: Vec<&str> = board.split('/').collect();
+    if ranks.len() != 9 {
+        return fail(
+            format!(
+                "the board has 9 ranks separated by `/`; found {}",
+                ranks.len()
+            ),
+            board_at,
+        );
+    }
+    let mut at = board_at;
+    let mut placed = Vec::new();
+    for (i, rank_text) in ranks.iter().enumerate() {
+        rank(8 - i as i8, rank_text, at, &mut placed)?;
+        at += rank_text.len() + 1;
+    }
+    Ok(placed)
+}
+
+/// One rank of the board (at `at` in the text): its pieces into `placed`.
+fn rank(rank: i8, text: &str, at: usize, placed: &mut Vec<Placed>) -> Result<(), PositionError> {
+    let mut file = 0i8;
+    for (k, c) in text.char_indices() {
+        let here = at + k;
+        match c {
+            '1'..='9' => file += c as i8 - b'0' as i8,
+            'a'..='c' | 'A'..='C' => {
+                let owner = if c.is_ascii_uppercase() {
+                    Side::First
+                } else {
+                    Side::Second
+                };
+                let height = c.to_ascii_lowercase() as u8 - b'a' + 1;
+                if file < 9 {
+                    placed.push((file, rank, owner, height, here));
+                }
+                file += 1;
+            }
+            _ => {
+                return fail(
+                    format!(
+                        "`{c}` is not a board character: digits count empty squares, A B C \
+                         are Red 1-, 2-, 3-story pieces, a b c White's"
+                    ),
+                    here,
+                )
+            }
+        }
+        if file > 9 {
+            return fail(format!("rank {} has more than 9 squares", rank + 1), here);
+        }
+    }
+    if file != 9 {
+        return fail(format!("rank {} has {file} squares, not 9", rank + 1), at);
+    }
+    Ok(())
+}
+
 impl Position {
     pub fn start(no_return: NoReturn) -> Position {
         static START_POSITION: std::sync::LazyLock<Position> = std::sync::LazyLock::new(|| {
@@ -115,85 +179,7 @@ impl Position {
             at: [None; MAX_PIECES],
             ids: [0; 2],
         };
-        // The board.
-        let (board_at, board) = fields[0];
-        let ranks: Vec<&str> = board.split('/').collect();
-        if ranks.len() != 9 {
-            return fail(
-                format!(
-                    "the board has 9 ranks separated by `/`; found {}",
-                    ranks.len()
-                ),
-                board_at,
-            );
-        }
-        let mut counts = [[0usize; 3]; 2];
-        let mut next_id = 0u8;
-        let mut at = board_at;
-        let mut placed = Vec::new();
-        for (i, rank_text) in ranks.iter().enumerate() {
-            let rank = 8 - i as i8;
-            let mut file = 0i8;
-            for (k, c) in rank_text.char_indices() {
-                let here = at + k;
-                match c {
-                    '1'..='9' => file += c as i8 - b'0' as i8,
-                    'a'..='c' | 'A'..='C' => {
-                        let owner = if c.is_ascii_uppercase() {
-                            Side::First
-                        } else {
-                            Side::Second
-                        };
-                        let height = c.to_ascii_lowercase() as u8 - b'a' + 1;
-                        if file < 9 {
-                            placed.push((file, rank, owner, height, here));
-                        }
-                        file += 1;
-                    }
-                    _ => {
-                        return fail(
-                            format!(
-                                "`{c}` is not a board character: digits count empty \
-                                 squares, A B C are Red 1-, 2-, 3-story pieces, a b c White's"
-                            ),
-                            here,
-                        )
-                    }
-                }
-                if file > 9 {
-                    return fail(format!("rank {} has more than 9 squares", rank + 1), here);
-                }
-            }
-            if file != 9 {
-                return fail(format!("rank {} has {file} squares, not 9", rank + 1), at);
-            }
-            at += rank_text.len() + 1;
-        }
-        // Scan in square order so that piece ids do not depend on the text.
-        placed.sort_by_key(|&(f, r, ..)| (r, f));
-        for (file, rank, owner, height, here) in placed {
-            let count = &mut counts[owner.index()][height as usize - 1];
-            *count += 1;
-            if *count > PIECES_PER_HEIGHT[height as usize - 1] {
-                return fail(
-                    format!(
-                        "too many {height}-story pieces for {}: a side has {} of them",
-                        if owner == Side::First { "Red" } else { "White" },
-                        PIECES_PER_HEIGHT[height as usize - 1]
-                    ),
-                    here,
-                );
-            }
-            let sq = Square::new(file, rank).expect("on the board");
-            pos.board[sq.index()] = Some(Piece {
-                owner,
-                height,
-                id: next_id,
-            });
-            pos.at[next_id as usize] = Some(sq);
-            pos.ids[owner.index()] |= 1 << next_id;
-            next_id += 1;
-        }
+        pos.place(board(fields[0])?)?;
         // Side to move.
         let (side_at, side) = fields[1];
         pos.to_move = match side {
@@ -221,6 +207,34 @@ impl Position {
             pos.parse_returns(ret, ret_at)?;
         }
         Ok(pos)
+    }
+
+    /// Puts the board's pieces on it, each side at most its pieces of
+    /// each height, ids given in square order (so that they do not depend
+    /// on the text).
+    fn place(&mut self, mut placed: Vec<Placed>) -> Result<(), PositionError> {
+        placed.sort_by_key(|&(f, r, ..)| (r, f));
+        let mut counts = [[0usize; 3]; 2];
+        for (id, (file, rank, owner, height, here)) in placed.into_iter().enumerate() {
+            let count = &mut counts[owner.index()][height as usize - 1];
+            *count += 1;
+            if *count > PIECES_PER_HEIGHT[height as usize - 1] {
+                return fail(
+                    format!(
+                        "too many {height}-story pieces for {}: a side has {} of them",
+                        if owner == Side::First { "Red" } else { "White" },
+                        PIECES_PER_HEIGHT[height as usize - 1]
+                    ),
+                    here,
+                );
+            }
+            let id = id as u8;
+            let sq = Square::new(file, rank).expect("on the board");
+            self.board[sq.index()] = Some(Piece { owner, height, id });
+            self.at[id as usize] = Some(sq);
+            self.ids[owner.index()] |= 1 << id;
+        }
+        Ok(())
     }
 
     fn parse_returns(&mut self, text: &str, base: usize) -> Result<(), PositionError> {

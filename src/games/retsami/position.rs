@@ -40,6 +40,20 @@ fn letter(side: Side) -> char {
     }
 }
 
+/// The counters-off field, Red-White, like `1-0`.
+fn counters_off((at, off): (usize, &str)) -> Result<[u8; 2], PositionError> {
+    let parsed: Option<Vec<u8>> = off
+        .split_once('-')
+        .map(|(a, b)| [a, b].iter().filter_map(|s| s.parse::<u8>().ok()).collect());
+    match parsed.as_deref() {
+        Some(&[r, w]) => Ok([r, w]),
+        _ => fail(
+            "the counters off the board are written Red-White, like `1-0`",
+            at,
+        ),
+    }
+}
+
 impl Position {
     /// The start: counters alternately on Way 1..=8, `first_mover` on the
     /// even squares (8 among them) and to move.
@@ -79,60 +93,8 @@ impl Position {
         }
         let mut pos = Position::start(first_mover);
         pos.board = [None; 81];
-        let mut on = [0u8; 2];
-        let (at, way) = fields[0];
-        let bytes = way.as_bytes();
-        let mut w = 0usize; // squares described so far
-        let mut i = 0;
-        while i < bytes.len() {
-            match bytes[i] {
-                b'R' | b'W' | b'r' | b'w' => {
-                    let side = if bytes[i].eq_ignore_ascii_case(&b'R') {
-                        Side::First
-                    } else {
-                        Side::Second
-                    };
-                    if w >= 81 {
-                        return fail("the Way has 81 squares; this describes more", at + i);
-                    }
-                    pos.board[Square::at_way(w as u8 + 1).index()] = Some(side);
-                    on[side.index()] += 1;
-                    w += 1;
-                    i += 1;
-                }
-                b'1'..=b'9' => {
-                    let len = bytes[i..].iter().take_while(|b| b.is_ascii_digit()).count();
-                    let n: usize = way[i..i + len].parse().unwrap_or(usize::MAX);
-                    w = w.saturating_add(n);
-                    if w > 81 {
-                        return fail("the Way has 81 squares; this describes more", at + i);
-                    }
-                    i += len;
-                }
-                _ => {
-                    return fail(
-                        "the Way is written with `R`, `W` and numbers of empty squares",
-                        at + i,
-                    )
-                }
-            }
-        }
-        if w != 81 {
-            return fail(format!("the Way has 81 squares; this describes {w}"), at);
-        }
-        let (at, off) = fields[1];
-        let parsed: Option<Vec<u8>> = off
-            .split_once('-')
-            .map(|(a, b)| [a, b].iter().filter_map(|s| s.parse::<u8>().ok()).collect());
-        match parsed.as_deref() {
-            Some(&[r, w]) => pos.off = [r, w],
-            _ => {
-                return fail(
-                    "the counters off the board are written Red-White, like `1-0`",
-                    at,
-                )
-            }
-        }
+        let on = pos.way(fields[0])?;
+        pos.off = counters_off(fields[1])?;
         for side in Side::BOTH {
             // (Wide enough for any count a Position may write.)
             if u32::from(on[side.index()]) + u32::from(pos.off[side.index()]) > u32::from(COUNTERS)
@@ -159,6 +121,52 @@ impl Position {
             _ => return fail("a pending draw offer is `~~`; none is `-`", at),
         };
         Ok(pos)
+    }
+
+    /// The Way field: its 81 squares along the Way, counters `R`, `W` and
+    /// numbers of empty squares; each side's counters on it.
+    fn way(&mut self, (at, way): (usize, &str)) -> Result<[u8; 2], PositionError> {
+        let mut on = [0u8; 2];
+        let bytes = way.as_bytes();
+        let mut w = 0usize; // squares described so far
+        let mut i = 0;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'R' | b'W' | b'r' | b'w' => {
+                    let side = if bytes[i].eq_ignore_ascii_case(&b'R') {
+                        Side::First
+                    } else {
+                        Side::Second
+                    };
+                    if w >= 81 {
+                        return fail("the Way has 81 squares; this describes more", at + i);
+                    }
+                    self.board[Square::at_way(w as u8 + 1).index()] = Some(side);
+                    on[side.index()] += 1;
+                    w += 1;
+                    i += 1;
+                }
+                b'1'..=b'9' => {
+                    let len = bytes[i..].iter().take_while(|b| b.is_ascii_digit()).count();
+                    let n: usize = way[i..i + len].parse().unwrap_or(usize::MAX);
+                    w = w.saturating_add(n);
+                    if w > 81 {
+                        return fail("the Way has 81 squares; this describes more", at + i);
+                    }
+                    i += len;
+                }
+                _ => {
+                    return fail(
+                        "the Way is written with `R`, `W` and numbers of empty squares",
+                        at + i,
+                    )
+                }
+            }
+        }
+        if w != 81 {
+            return fail(format!("the Way has 81 squares; this describes {w}"), at);
+        }
+        Ok(on)
     }
 
     pub fn write(&self) -> String {

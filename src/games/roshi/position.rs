@@ -57,6 +57,103 @@ fn fail<T>(message: impl Into<String>, at: usize) -> Result<T, PositionError> {
     PositionError::fail(message, at)
 }
 
+/// What a board field puts where: file, rank, what, and its place in the
+/// text.
+type Placed = (u8, u8, Cell, usize);
+
+/// The board field (ranks from the top, `/` between): its size (5 to 19
+/// each way, every rank as wide) and what stands on it.
+fn board((at, board): (usize, &str)) -> Result<(Dims, Vec<Placed>), PositionError> {
+    let ranks: Vec<&str> = board.split('/').collect();
+    let height = ranks.len();
+    if !(5..=MAX_SIDE as usize).contains(&height) {
+        return fail("a board has 5 to 19 ranks", at);
+    }
+    let mut placed = Vec::new();
+    let mut width = None;
+    let mut off = at;
+    for (i, rank_text) in ranks.iter().enumerate() {
+        let file = rank((height - 1 - i) as u8, rank_text, off, &mut placed)?;
+        match width {
+            None if file >= 5 => width = Some(file),
+            None => return fail("a board has 5 to 19 files", off),
+            Some(w) if w != file => {
+                return fail(format!("this rank has {file} squares, the first {w}"), off)
+            }
+            Some(_) => {}
+        }
+        off += rank_text.len() + 1;
+    }
+    let dims = Dims {
+        files: width.unwrap_or(0) as u8,
+        ranks: height as u8,
+    };
+    Ok((dims, placed))
+}
+
+/// One rank of the board field (at `off` in the text): what stands on it
+/// into `placed`; its width.
+fn rank(
+    rank: u8,
+    text: &str,
+    off: usize,
+    placed: &mut Vec<Placed>,
+) -> Result<usize, PositionError> {
+    let bytes = text.as_bytes();
+    let mut file = 0usize;
+    let mut k = 0;
+    while k < bytes.len() {
+        match bytes[k] {
+            b'0'..=b'9' => {
+                let len = bytes[k..].iter().take_while(|b| b.is_ascii_digit()).count();
+                file = file.saturating_add(text[k..k + len].parse::<usize>().unwrap_or(usize::MAX));
+                k += len;
+            }
+            c @ (b'R' | b'B' | b'S' | b'r' | b'b' | b's') => {
+                let cell = match c.to_ascii_uppercase() {
+                    b'R' => Cell::Piece(Side::First),
+                    b'B' => Cell::Piece(Side::Second),
+                    _ => Cell::Stone,
+                };
+                placed.push((file as u8, rank, cell, off + k));
+                file += 1;
+                k += 1;
+            }
+            _ => {
+                return fail(
+                    "the board is written with `R`, `B`, `S` and numbers of empty squares",
+                    off + k,
+                )
+            }
+        }
+        if file > MAX_SIDE as usize {
+            return fail("a rank has at most 19 squares", off + k.saturating_sub(1));
+        }
+    }
+    Ok(file)
+}
+
+/// The supplies field (`Red-Blue`, like `7-6`): a side has 8 pieces on the
+/// board (`on`) and in supply together.
+fn supplies((at, supply): (usize, &str), on: [u32; 2]) -> Result<[u8; 2], PositionError> {
+    let parsed: Option<Vec<u8>> = supply
+        .split_once('-')
+        .map(|(a, b)| [a, b].iter().filter_map(|s| s.parse::<u8>().ok()).collect());
+    match parsed.as_deref() {
+        Some(&[r, b])
+            if u32::from(r) + on[0] <= u32::from(PIECES)
+                && u32::from(b) + on[1] <= u32::from(PIECES) =>
+        {
+            Ok([r, b])
+        }
+        _ => fail(
+            "the supplies are written Red-Blue, like `7-6`; a side has 8 pieces on the board \
+             and in supply together",
+            at,
+        ),
+    }
+}
+
 impl Position {
     pub fn start(dims: Dims, zone: Zone, slide: SlideRule) -> Position {
         Position {
@@ -102,64 +199,7 @@ impl Position {
                 0,
             );
         }
-        let (at, board) = fields[0];
-        let ranks: Vec<&str> = board.split('/').collect();
-        let height = ranks.len();
-        if !(5..=MAX_SIDE as usize).contains(&height) {
-            return fail("a board has 5 to 19 ranks", at);
-        }
-        let mut placed = Vec::new();
-        let mut width = None;
-        let mut off = at;
-        for (i, rank_text) in ranks.iter().enumerate() {
-            let rank = (height - 1 - i) as u8;
-            let bytes = rank_text.as_bytes();
-            let mut file = 0usize;
-            let mut k = 0;
-            while k < bytes.len() {
-                match bytes[k] {
-                    b'0'..=b'9' => {
-                        let len = bytes[k..].iter().take_while(|b| b.is_ascii_digit()).count();
-                        file = file.saturating_add(
-                            rank_text[k..k + len].parse::<usize>().unwrap_or(usize::MAX),
-                        );
-                        k += len;
-                    }
-                    c @ (b'R' | b'B' | b'S' | b'r' | b'b' | b's') => {
-                        let cell = match c.to_ascii_uppercase() {
-                            b'R' => Cell::Piece(Side::First),
-                            b'B' => Cell::Piece(Side::Second),
-                            _ => Cell::Stone,
-                        };
-                        placed.push((file as u8, rank, cell, off + k));
-                        file += 1;
-                        k += 1;
-                    }
-                    _ => {
-                        return fail(
-                            "the board is written with `R`, `B`, `S` and numbers of empty squares",
-                            off + k,
-                        )
-                    }
-                }
-                if file > MAX_SIDE as usize {
-                    return fail("a rank has at most 19 squares", off + k.saturating_sub(1));
-                }
-            }
-            match width {
-                None if file >= 5 => width = Some(file),
-                None => return fail("a board has 5 to 19 files", off),
-                Some(w) if w != file => {
-                    return fail(format!("this rank has {file} squares, the first {w}"), off)
-                }
-                Some(_) => {}
-            }
-            off += rank_text.len() + 1;
-        }
-        let dims = Dims {
-            files: width.unwrap_or(0) as u8,
-            ranks: height as u8,
-        };
+        let (dims, placed) = board(fields[0])?;
         let (at, zone) = fields[1];
         let zone = Zone::parse(zone)
             .filter(|z| z.fits(dims))
@@ -168,45 +208,8 @@ impl Position {
                 at,
             })?;
         let mut pos = Position::start(dims, zone, slide);
-        // Wide enough for a 19x19 board of one side's pieces.
-        let mut on = [0u32; 2];
-        let mut stones = 0;
-        for (file, rank, cell, at) in placed {
-            let s = Sq { file, rank };
-            match cell {
-                Cell::Stone => {
-                    stones += 1;
-                    if stones > 1 {
-                        return fail("there is one roshi stone", at);
-                    }
-                    if !zone.contains(s) {
-                        return fail(format!("the roshi stone on {s} is outside the zone"), at);
-                    }
-                }
-                Cell::Piece(side) => on[side.index()] += 1,
-                Cell::Empty => {}
-            }
-            pos.set(s, cell);
-        }
-        let (at, supply) = fields[2];
-        let parsed: Option<Vec<u8>> = supply
-            .split_once('-')
-            .map(|(a, b)| [a, b].iter().filter_map(|s| s.parse::<u8>().ok()).collect());
-        match parsed.as_deref() {
-            Some(&[r, b])
-                if u32::from(r) + on[0] <= u32::from(PIECES)
-                    && u32::from(b) + on[1] <= u32::from(PIECES) =>
-            {
-                pos.supply = [r, b]
-            }
-            _ => {
-                return fail(
-                    "the supplies are written Red-Blue, like `7-6`; a side has 8 pieces \
-                     on the board and in supply together",
-                    at,
-                )
-            }
-        }
+        let (on, stones) = pos.place(placed)?;
+        pos.supply = supplies(fields[2], on)?;
         let (at, side) = fields[3];
         pos.to_move = match side {
             "r" | "R" => Side::First,
@@ -229,6 +232,32 @@ impl Position {
             _ => return fail("`--` when the last turn was a pass, else `-`", at),
         };
         Ok(pos)
+    }
+
+    /// Puts the board's pieces and stone on it (one stone at most, in the
+    /// zone); how many pieces each side has on it, and the stones.
+    fn place(&mut self, placed: Vec<Placed>) -> Result<([u32; 2], u32), PositionError> {
+        // Wide enough for a 19x19 board of one side's pieces.
+        let mut on = [0u32; 2];
+        let mut stones = 0;
+        for (file, rank, cell, at) in placed {
+            let s = Sq { file, rank };
+            match cell {
+                Cell::Stone => {
+                    stones += 1;
+                    if stones > 1 {
+                        return fail("there is one roshi stone", at);
+                    }
+                    if !self.zone.contains(s) {
+                        return fail(format!("the roshi stone on {s} is outside the zone"), at);
+                    }
+                }
+                Cell::Piece(side) => on[side.index()] += 1,
+                Cell::Empty => {}
+            }
+            self.set(s, cell);
+        }
+        Ok((on, stones))
     }
 
     pub fn write(&self) -> String {

@@ -66,91 +66,9 @@ impl Position {
         }
         let mut pos = Position::start(options);
         pos.reserve = [[0; 8]; 2];
-        let (at, tiles) = fields[0];
-        if tiles != "-" {
-            let mut k = 0;
-            for item in tiles.split("),") {
-                let item_text = if item.ends_with(')') {
-                    item.to_string()
-                } else {
-                    format!("{item})")
-                };
-                let here = at + k;
-                k += item.len() + 2;
-                let mut chars = item_text.chars();
-                let letter = chars.next().unwrap_or(' ');
-                let Some(code) = Code::from_letter(letter.to_ascii_uppercase()) else {
-                    return fail(
-                        "a tile is a code L S B W C F D Y and a point, like `L(0,-6)`",
-                        here,
-                    );
-                };
-                let owner = if letter.is_ascii_uppercase() {
-                    Side::First
-                } else {
-                    Side::Second
-                };
-                let inner = item_text[1..]
-                    .strip_prefix('(')
-                    .and_then(|r| r.strip_suffix(')'))
-                    .and_then(|r| r.split_once(','))
-                    .and_then(|(x, y)| Some((x.parse::<i32>().ok()?, y.parse::<i32>().ok()?)));
-                let Some(point) = inner.and_then(|(x, y)| Point::new(x, y)) else {
-                    return fail("a tile's point is `(x,y)` on the board", here + 1);
-                };
-                if pos.at(point).is_some() {
-                    return fail(format!("two tiles on {point}"), here);
-                }
-                pos.board[point.index()] = Some(Tile { owner, code });
-            }
-        }
-        let (at, reserves) = fields[1];
-        let Some((host, guest)) = reserves.split_once('/') else {
-            return fail(
-                "the reserves are written `HOST/GUEST`, like `SSBBWWCCFD/LSSBBWWCCFD`",
-                at,
-            );
-        };
-        for (side, text, off) in [
-            (Side::First, host, at),
-            (Side::Second, guest, at + host.len() + 1),
-        ] {
-            if text == "-" {
-                continue;
-            }
-            for (i, c) in text.char_indices() {
-                let code =
-                    Code::from_letter(c.to_ascii_uppercase()).ok_or_else(|| PositionError {
-                        message: format!("`{c}` is not a tile code"),
-                        at: off + i,
-                    })?;
-                // Counted wide: a reserve may be written any length.
-                let n = &mut pos.reserve[side.index()][code.index()];
-                *n = n.saturating_add(1);
-            }
-        }
-        // Each side has the tiles of its set (the Options say which), on
-        // the board and in reserve together; a captured tile is gone.
-        let set = options.reserve();
-        for side in Side::BOTH {
-            for code in Code::ALL {
-                let on_board = Point::all()
-                    .filter(|&p| pos.at(p) == Some(Tile { owner: side, code }))
-                    .count();
-                let held = on_board + usize::from(pos.reserve[side.index()][code.index()]);
-                let allowed = usize::from(set[code.index()]);
-                if held > allowed {
-                    return fail(
-                        format!(
-                            "{} has {held} {} tiles on the board and in reserve; the set has {allowed}",
-                            super::SIDES[side.index()],
-                            code.name()
-                        ),
-                        at,
-                    );
-                }
-            }
-        }
+        pos.tiles(fields[0])?;
+        pos.reserves(fields[1])?;
+        pos.within_sets(options, fields[1].0)?;
         let (at, lotus) = fields[2];
         pos.lotus_deployed = match lotus {
             "-" => [false, false],
@@ -173,6 +91,105 @@ impl Position {
             _ => return fail("a pending draw offer is `~~`; none is `-`", at),
         };
         Ok(pos)
+    }
+
+    /// The tiles field (`L(0,-6),l(2,6)`, or `-`): each tile on its point,
+    /// one to a point.
+    fn tiles(&mut self, (at, tiles): (usize, &str)) -> Result<(), PositionError> {
+        if tiles == "-" {
+            return Ok(());
+        }
+        let mut k = 0;
+        for item in tiles.split("),") {
+            let item_text = if item.ends_with(')') {
+                item.to_string()
+            } else {
+                format!("{item})")
+            };
+            let here = at + k;
+            k += item.len() + 2;
+            let mut chars = item_text.chars();
+            let letter = chars.next().unwrap_or(' ');
+            let Some(code) = Code::from_letter(letter.to_ascii_uppercase()) else {
+                return fail(
+                    "a tile is a code L S B W C F D Y and a point, like `L(0,-6)`",
+                    here,
+                );
+            };
+            let owner = if letter.is_ascii_uppercase() {
+                Side::First
+            } else {
+                Side::Second
+            };
+            let inner = item_text[1..]
+                .strip_prefix('(')
+                .and_then(|r| r.strip_suffix(')'))
+                .and_then(|r| r.split_once(','))
+                .and_then(|(x, y)| Some((x.parse::<i32>().ok()?, y.parse::<i32>().ok()?)));
+            let Some(point) = inner.and_then(|(x, y)| Point::new(x, y)) else {
+                return fail("a tile's point is `(x,y)` on the board", here + 1);
+            };
+            if self.at(point).is_some() {
+                return fail(format!("two tiles on {point}"), here);
+            }
+            self.board[point.index()] = Some(Tile { owner, code });
+        }
+        Ok(())
+    }
+
+    /// The reserves field (`HOST/GUEST`, each tile codes or `-`).
+    fn reserves(&mut self, (at, reserves): (usize, &str)) -> Result<(), PositionError> {
+        let Some((host, guest)) = reserves.split_once('/') else {
+            return fail(
+                "the reserves are written `HOST/GUEST`, like `SSBBWWCCFD/LSSBBWWCCFD`",
+                at,
+            );
+        };
+        for (side, text, off) in [
+            (Side::First, host, at),
+            (Side::Second, guest, at + host.len() + 1),
+        ] {
+            if text == "-" {
+                continue;
+            }
+            for (i, c) in text.char_indices() {
+                let code =
+                    Code::from_letter(c.to_ascii_uppercase()).ok_or_else(|| PositionError {
+                        message: format!("`{c}` is not a tile code"),
+                        at: off + i,
+                    })?;
+                // Counted wide: a reserve may be written any length.
+                let n = &mut self.reserve[side.index()][code.index()];
+                *n = n.saturating_add(1);
+            }
+        }
+        Ok(())
+    }
+
+    /// Each side has the tiles of its set (the Options say which), on the
+    /// board and in reserve together; a captured tile is gone.
+    fn within_sets(&self, options: Options, at: usize) -> Result<(), PositionError> {
+        let set = options.reserve();
+        for side in Side::BOTH {
+            for code in Code::ALL {
+                let on_board = Point::all()
+                    .filter(|&p| self.at(p) == Some(Tile { owner: side, code }))
+                    .count();
+                let held = on_board + usize::from(self.reserve[side.index()][code.index()]);
+                let allowed = usize::from(set[code.index()]);
+                if held > allowed {
+                    return fail(
+                        format!(
+                            "{} has {held} {} tiles on the board and in reserve; the set has {allowed}",
+                            super::SIDES[side.index()],
+                            code.name()
+                        ),
+                        at,
+                    );
+                }
+            }
+        }
+        Ok(())
     }
 
     pub fn write(&self) -> String {

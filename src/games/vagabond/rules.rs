@@ -132,10 +132,11 @@ fn prefix((n, s): (u32, Side)) -> String {
     format!("{n}{}.", if s == Side::First { 'H' } else { 'G' })
 }
 
-impl fmt::Display for VagabondError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl VagabondError {
+    /// A turn that is not the mover's to make: its prefix, tile or reserve.
+    fn fmt_turn(&self, f: &mut fmt::Formatter<'_>) -> Option<fmt::Result> {
         use VagabondError::*;
-        match self {
+        Some(match self {
             WrongPrefix { written, due } => write!(
                 f,
                 "the prefix says {}, but this turn is {}",
@@ -151,6 +152,18 @@ impl fmt::Display for VagabondError {
             ),
             NotInReserve { code } => write!(f, "you have no {} left in reserve", code.name()),
             Occupied { at } => write!(f, "{at} is not empty"),
+            NoOfferPending => write!(
+                f,
+                "`==` accepts a draw offered on the opponent's last turn, and none was offered"
+            ),
+            _ => return None,
+        })
+    }
+
+    /// Where a tile may not deploy, or what it may not capture.
+    fn fmt_deploy_capture(&self, f: &mut fmt::Formatter<'_>) -> Option<fmt::Result> {
+        use VagabondError::*;
+        Some(match self {
             BisonGate { code, at } => write!(
                 f,
                 "a {} deploys only on an empty gate (Temple), and {at} is not one",
@@ -164,13 +177,6 @@ impl fmt::Display for VagabondError {
             DragonZone { at } => write!(
                 f,
                 "the White Dragon deploys within 5 of one of your Fire Lilies, and {at} is not"
-            ),
-            NullMove { at } => write!(f, "the tile on {at} must move to another point"),
-            CannotMove { code } => write!(f, "a {} never moves", code.name()),
-            Frozen { code, by } => write!(
-                f,
-                "the {} is frozen by the opponent's Chrysanthemum on {by}",
-                code.name()
             ),
             OwnTile { at } => write!(f, "{at} holds your own tile: it cannot be captured"),
             CannotCapture { code } => write!(
@@ -189,6 +195,21 @@ impl fmt::Display for VagabondError {
             Protected { at, by } => write!(
                 f,
                 "the flower on {at} is protected by its owner's Badgermole on {by}"
+            ),
+            _ => return None,
+        })
+    }
+
+    /// How a tile may not move.
+    fn fmt_movement(&self, f: &mut fmt::Formatter<'_>) -> Option<fmt::Result> {
+        use VagabondError::*;
+        Some(match self {
+            NullMove { at } => write!(f, "the tile on {at} must move to another point"),
+            CannotMove { code } => write!(f, "a {} never moves", code.name()),
+            Frozen { code, by } => write!(
+                f,
+                "the {} is frozen by the opponent's Chrysanthemum on {by}",
+                code.name()
             ),
             EmptyGate { at } => write!(
                 f,
@@ -233,11 +254,122 @@ impl fmt::Display for VagabondError {
                 "the Badgermole moves one step, or slides along a line to stop right \
                  before a flower; {from} to {to} is neither"
             ),
-            NoOfferPending => write!(
-                f,
-                "`==` accepts a draw offered on the opponent's last turn, and none was offered"
-            ),
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for VagabondError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let said = (self.fmt_turn(f))
+            .or_else(|| self.fmt_deploy_capture(f))
+            .or_else(|| self.fmt_movement(f));
+        // Every error is one of the three kinds.
+        said.unwrap_or_else(|| write!(f, "{self:?}"))
+    }
+}
+
+/// What move generation looks up around the mover's tiles, computed at
+/// most once per position and only when needed (a search for any legal
+/// move usually stops at the first deploy): the mover's Fire Lilies and
+/// the active enemy Sky Bisons.
+struct Around<'p> {
+    pos: &'p Position,
+    lilies: std::cell::OnceCell<Vec<Point>>,
+    bisons: std::cell::OnceCell<Vec<Point>>,
+}
+
+impl<'p> Around<'p> {
+    fn new(pos: &'p Position) -> Self {
+        Around {
+            pos,
+            lilies: std::cell::OnceCell::new(),
+            bisons: std::cell::OnceCell::new(),
         }
+    }
+
+    fn lilies(&self) -> impl Iterator<Item = Point> + Clone + '_ {
+        let me = self.pos.to_move;
+        (self
+            .lilies
+            .get_or_init(|| own_fire_lilies(self.pos, me).collect()))
+        .iter()
+        .copied()
+    }
+
+    fn bisons(&self) -> impl Iterator<Item = Point> + Clone + '_ {
+        let me = self.pos.to_move;
+        (self
+            .bisons
+            .get_or_init(|| active_enemy_bisons(self.pos, me).collect()))
+        .iter()
+        .copied()
+    }
+}
+
+/// Emits every deploy: one per tile code in reserve and point it may
+/// deploy on; `false` when `emit` stopped.
+fn deploys(pos: &Position, around: &Around<'_>, emit: Generator<'_, Move>) -> bool {
+    let me = pos.to_move;
+    for code in Code::ALL {
+        if pos.reserve[me.index()][code.index()] == 0 {
+            continue;
+        }
+        for at in Point::all().filter(|&p| pos.at(p).is_none()) {
+            let ok = if code.is_flyer() {
+                at.is_gate()
+            } else {
+                !at.is_gate() && (code != Code::D || near(around.lilies(), at).next().is_some())
+            };
+            if ok && !emit(Move::plain(Body::Deploy { code, at })) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Marks in `cand` the points tile `t` on `a` may move to as its kind
+/// moves (captures and gates are checked after).
+fn candidates(pos: &Position, t: Tile, a: Point, around: &Around<'_>, cand: &mut [bool; GRID]) {
+    let empty = |p: Point| pos.at(p).is_none();
+    match t.code {
+        Code::L => a.neighbours().for_each(|n| cand[n.index()] = true),
+        Code::B => {
+            a.neighbours().for_each(|n| cand[n.index()] = true);
+            for step in STEPS {
+                let mut p = a;
+                while let Some(n) = p.step(step).filter(|&n| empty(n)) {
+                    if n.step(step)
+                        .and_then(|x| pos.at(x))
+                        .is_some_and(|x| x.code.is_flower())
+                    {
+                        cand[n.index()] = true;
+                    }
+                    p = n;
+                }
+            }
+        }
+        Code::W => {
+            for step in DIAGONALS {
+                let mut p = a;
+                while let Some(n) = p.step(step) {
+                    cand[n.index()] = true;
+                    if !empty(n) {
+                        break;
+                    }
+                    p = n;
+                }
+            }
+        }
+        Code::D => {
+            for f in near(around.lilies(), a) {
+                within(f, 5).for_each(|p| cand[p.index()] = true);
+            }
+        }
+        Code::Y => within(a, 5).for_each(|p| cand[p.index()] = true),
+        Code::S => bison_reach(pos, a, pos.to_move, cand),
+        Code::C | Code::F => {}
     }
 }
 
@@ -443,69 +575,79 @@ fn check_shift(pos: &Position, a: Point, b: Point) -> Result<(), VagabondError> 
     } else if b.is_gate() {
         return Err(VagabondError::EmptyGate { at: b });
     }
+    check_reach(pos, t, a, b)
+}
+
+/// Whether tile `t` on `a` reaches `b` as its kind moves.
+#[inline]
+fn check_reach(pos: &Position, t: Tile, a: Point, b: Point) -> Result<(), VagabondError> {
+    let me = pos.to_move;
     let distance = a.distance(b);
+    let too_far = |range| VagabondError::OutOfRange {
+        code: t.code,
+        range,
+        distance,
+    };
     match t.code {
-        Code::S => {
-            if let Some(bison) = zone_holding(active_enemy_bisons(pos, me), b) {
-                return Err(VagabondError::BisonZone { bison });
-            }
-            if distance > 6 {
-                return Err(VagabondError::OutOfRange {
-                    code: t.code,
-                    range: 6,
-                    distance,
-                });
-            }
-            let mut reach = [false; GRID];
-            bison_reach(pos, a, me, &mut reach);
-            if !reach[b.index()] {
-                let chrysanthemum = pos.at(b).is_some_and(|x| x.code == Code::C);
-                return Err(VagabondError::PathBlocked {
-                    from: a,
-                    to: b,
-                    chrysanthemum,
-                });
-            }
-        }
-        Code::Y if distance > 5 => {
-            return Err(VagabondError::OutOfRange {
-                code: t.code,
-                range: 5,
-                distance,
-            })
-        }
+        Code::S => bison_reaches(pos, a, b),
+        Code::Y if distance > 5 => Err(too_far(5)),
         Code::D if !near(own_fire_lilies(pos, me), a).any(|f| f.distance(b) <= 5) => {
-            return Err(VagabondError::DragonRange { from: a, to: b })
+            Err(VagabondError::DragonRange { from: a, to: b })
         }
-        Code::W => {
-            let (dx, dy) = (b.x - a.x, b.y - a.y);
-            if dx.abs() != dy.abs() {
-                return Err(VagabondError::WheelDiagonal { from: a, to: b });
-            }
-            let step = (dx.signum(), dy.signum());
-            let mut p = a.step(step).expect("between two board points");
-            while p != b {
-                if pos.at(p).is_some() {
-                    return Err(VagabondError::PathBlocked {
-                        from: a,
-                        to: b,
-                        chrysanthemum: false,
-                    });
-                }
-                p = p.step(step).expect("between two board points");
-            }
-        }
+        Code::W => wheel_reaches(pos, a, b),
         Code::B if distance != 1 && !badgermole_sight(pos, a, b) => {
-            return Err(VagabondError::BadgermoleMove { from: a, to: b })
+            Err(VagabondError::BadgermoleMove { from: a, to: b })
         }
-        Code::L if distance != 1 => {
-            return Err(VagabondError::OutOfRange {
-                code: t.code,
-                range: 1,
-                distance,
-            })
+        Code::L if distance != 1 => Err(too_far(1)),
+        _ => Ok(()),
+    }
+}
+
+/// A Sky Bison on `a` reaches `b`: outside every active enemy Bison's
+/// zone, at most 6 away, along a path of at most 6 steps.
+fn bison_reaches(pos: &Position, a: Point, b: Point) -> Result<(), VagabondError> {
+    let me = pos.to_move;
+    if let Some(bison) = zone_holding(active_enemy_bisons(pos, me), b) {
+        return Err(VagabondError::BisonZone { bison });
+    }
+    let distance = a.distance(b);
+    if distance > 6 {
+        return Err(VagabondError::OutOfRange {
+            code: Code::S,
+            range: 6,
+            distance,
+        });
+    }
+    let mut reach = [false; GRID];
+    bison_reach(pos, a, me, &mut reach);
+    if !reach[b.index()] {
+        let chrysanthemum = pos.at(b).is_some_and(|x| x.code == Code::C);
+        return Err(VagabondError::PathBlocked {
+            from: a,
+            to: b,
+            chrysanthemum,
+        });
+    }
+    Ok(())
+}
+
+/// A Wheel on `a` reaches `b`: diagonally, over empty points.
+fn wheel_reaches(pos: &Position, a: Point, b: Point) -> Result<(), VagabondError> {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    if dx.abs() != dy.abs() {
+        return Err(VagabondError::WheelDiagonal { from: a, to: b });
+    }
+    let step = (dx.signum(), dy.signum());
+    let mut p = a.step(step).expect("between two board points");
+    while p != b {
+        if pos.at(p).is_some() {
+            return Err(VagabondError::PathBlocked {
+                from: a,
+                to: b,
+                chrysanthemum: false,
+            });
         }
-        _ => {}
+        p = p.step(step).expect("between two board points");
     }
     Ok(())
 }
@@ -582,38 +724,9 @@ impl Rules for Vagabond {
         if pos.offer_pending && !emit(Move::plain(Body::Accept)) {
             return;
         }
-        let empty = |p: Point| pos.at(p).is_none();
-        // Computed at most once per position, and only when needed (a search
-        // for any legal move usually stops at the first deploy).
-        let lilies_cell = std::cell::OnceCell::new();
-        let lilies = || {
-            lilies_cell
-                .get_or_init(|| own_fire_lilies(pos, me).collect::<Vec<_>>())
-                .iter()
-                .copied()
-        };
-        let bisons_cell = std::cell::OnceCell::new();
-        let bisons = || {
-            bisons_cell
-                .get_or_init(|| active_enemy_bisons(pos, me).collect::<Vec<_>>())
-                .iter()
-                .copied()
-        };
-        // Deploys: one per tile code in reserve and point.
-        for code in Code::ALL {
-            if pos.reserve[me.index()][code.index()] == 0 {
-                continue;
-            }
-            for at in Point::all().filter(|&p| empty(p)) {
-                let ok = if code.is_flyer() {
-                    at.is_gate()
-                } else {
-                    !at.is_gate() && (code != Code::D || near(lilies(), at).next().is_some())
-                };
-                if ok && !emit(Move::plain(Body::Deploy { code, at })) {
-                    return;
-                }
-            }
+        let around = Around::new(pos);
+        if !deploys(pos, &around, emit) {
+            return;
         }
         // Moves.
         for a in Point::all() {
@@ -624,44 +737,7 @@ impl Rules for Vagabond {
                 continue;
             }
             let mut cand = [false; GRID];
-            match t.code {
-                Code::L => a.neighbours().for_each(|n| cand[n.index()] = true),
-                Code::B => {
-                    a.neighbours().for_each(|n| cand[n.index()] = true);
-                    for step in STEPS {
-                        let mut p = a;
-                        while let Some(n) = p.step(step).filter(|&n| empty(n)) {
-                            if n.step(step)
-                                .and_then(|x| pos.at(x))
-                                .is_some_and(|x| x.code.is_flower())
-                            {
-                                cand[n.index()] = true;
-                            }
-                            p = n;
-                        }
-                    }
-                }
-                Code::W => {
-                    for step in DIAGONALS {
-                        let mut p = a;
-                        while let Some(n) = p.step(step) {
-                            cand[n.index()] = true;
-                            if !empty(n) {
-                                break;
-                            }
-                            p = n;
-                        }
-                    }
-                }
-                Code::D => {
-                    for f in near(lilies(), a) {
-                        within(f, 5).for_each(|p| cand[p.index()] = true);
-                    }
-                }
-                Code::Y => within(a, 5).for_each(|p| cand[p.index()] = true),
-                Code::S => bison_reach(pos, a, me, &mut cand),
-                Code::C | Code::F => {}
-            }
+            candidates(pos, t, a, &around, &mut cand);
             for b in marked(&cand) {
                 if b == a {
                     continue;
@@ -669,7 +745,7 @@ impl Rules for Vagabond {
                 let ok = match pos.at(b) {
                     Some(_) => capture_check(pos, t, b).is_ok(),
                     None => !b.is_gate(),
-                } && (t.code != Code::S || zone_holding(bisons(), b).is_none());
+                } && (t.code != Code::S || zone_holding(around.bisons(), b).is_none());
                 if ok && !emit(Move::plain(Body::Shift { from: a, to: b })) {
                     return;
                 }
