@@ -99,7 +99,7 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 /// A file's module path from its crate's source folder: `convert/text.rs`
-/// is `convert::text`, a `mod.rs` is its folder, the crate roots are empty.
+/// is `formats::text`, a `mod.rs` is its folder, the crate roots are empty.
 fn module_path(rel_to_src: &Path) -> Vec<String> {
     let mut parts: Vec<String> = rel_to_src
         .iter()

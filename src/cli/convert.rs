@@ -10,27 +10,16 @@ use gamerec::formats::write::Framed;
 use gamerec::formats::{self, Dest, Format};
 use gamerec::inputs::Item;
 use gamerec::output::Output;
-use gamerec::registry;
 use gamerec::report::{problem_report, repair_lines};
 
-/// How input formats are detected, with each site notation's example.
+/// How input formats are detected: the library's table says.
 fn after_help() -> String {
-    let sites: Vec<String> = registry::sites()
-        .map(|s| {
-            format!(
-                "a first turn like `{}` {}",
-                s.format().example,
-                s.format().name
-            )
-        })
-        .collect();
     format!(
-        "Input formats are detected: `.json` and input starting `{{\"format\"` is a gamerec JSON \
-         document, `.jsonl` or `{{` JSON Lines, {}, anything else the record format.\n\
-         Problems go to stderr; exit codes: 0 every game valid, 1 some game invalid (converted \
-         up to its error, or left out with --skip-invalid), 2 usage or I/O error, or a game the \
-         target cannot carry.",
-        sites.join(", ")
+        "Input formats are detected from the first bytes and the file's name (a format's own \
+         mark first, then the extension, then the first word): {}.\nProblems go to stderr; an \
+         invalid game is converted up to its error (left out with --skip-invalid); a game the \
+         target cannot carry is left out, said as a usage error.",
+        formats::detection_help()
     )
 }
 

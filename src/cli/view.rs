@@ -104,7 +104,11 @@ pub fn run(args: Args) {
     };
     let each = |item: Item<'_, Drawn>| match item {
         Item::Game(game) => viewer.add(game, &mut out),
-        _ => Ok(ControlFlow::Continue(())),
+        Item::Empty { input, skipped } => {
+            run::no_game_warning(input, skipped);
+            Ok(ControlFlow::Continue(()))
+        }
+        Item::Failed { .. } => Ok(ControlFlow::Continue(())),
     };
     if let Err(e) = run.read(map, each) {
         messages::finished(Err(e));
@@ -155,7 +159,9 @@ impl Viewer {
             return messages::error(format!("there is no game {n} (the inputs hold {held})"));
         }
         if self.page.is_empty() {
-            return messages::error("no game to view");
+            // Each input held no game gamerec plays (exit code 1, said), or
+            // could not be read (2, said).
+            return messages::warning("no game to view: no page written");
         }
         let games = self.page.len();
         if self.invalid > 0 && !quiet {

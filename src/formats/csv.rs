@@ -13,6 +13,7 @@ pub const LINE: Line = Line {
     name: "csv",
     read_help: "",
     write_help: "One row per turn (columns: notation/convert.md)",
+    detected_by: "",
     formats: || vec![Format::Csv],
     detect: |_: &Input<'_>| None,
 };

@@ -24,6 +24,7 @@ pub const LINE: Line = Line {
     name: "json",
     read_help: "A gamerec JSON document",
     write_help: "One JSON document holding every game (schema: notation/json.md)",
+    detected_by: "the extension `.json`, or a first word `{\"format\"`",
     formats: || vec![Format::Json],
     detect: |head: &Input<'_>| {
         if head.extension == Some("json") {

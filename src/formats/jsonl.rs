@@ -17,6 +17,7 @@ pub const LINE: Line = Line {
     name: "jsonl",
     read_help: "gamerec JSON Lines",
     write_help: "JSON Lines: one game object per line",
+    detected_by: "the extension `.jsonl` or `.ndjson`, or a first word `{`",
     formats: || vec![Format::Jsonl],
     detect: |head: &Head<'_>| match head.extension {
         Some("jsonl" | "ndjson") => Some((Sure::Extension, Format::Jsonl)),

@@ -57,6 +57,7 @@ pub const LINE: Line = Line {
     name: NAME,
     read_help: TITLE,
     write_help: TITLE,
+    detected_by: "a first word that is a game link (a URL or `?` and its data)",
     formats: || site().map(Format::Links).into_iter().collect(),
     detect: |head: &Head<'_>| {
         let site = site().filter(|_| looks_like(head.token))?;

@@ -88,6 +88,9 @@ pub struct Line {
     pub read_help: &'static str,
     /// What it is, for `--to`'s help (empty: not written).
     pub write_help: &'static str,
+    /// How detection knows the format, for help texts (empty: it does not
+    /// detect it).
+    pub detected_by: &'static str,
     /// The formats of the line: one, or one per registered site game.
     pub formats: fn() -> Vec<Format>,
     /// Whether an input is in the line's format, and how sure that is.
@@ -227,6 +230,24 @@ pub fn detect(extension: Option<&str>, bytes: &[u8]) -> Format {
         }
     }
     best.map_or(Format::Text, |(_, f)| f)
+}
+
+/// How detection tells each format, for help texts, in the table's order
+/// and the record format last: `json: the extension …; …; text: anything
+/// else`.
+pub fn detection_help() -> String {
+    let mut said: Vec<String> = all()
+        .filter(|f| !matches!(f, Format::Text) && !f.line().detected_by.is_empty())
+        .map(|f| match f {
+            Format::Moves(site) => {
+                let example = site.format().example;
+                format!("{}: {} `{example}`", f.name(), f.line().detected_by)
+            }
+            _ => format!("{}: {}", f.name(), f.line().detected_by),
+        })
+        .collect();
+    said.push(format!("text: {}", text::LINE.detected_by));
+    said.join("; ")
 }
 
 /// `1073741824` → `1 GiB`; sizes that are not whole units in bytes.

@@ -23,6 +23,7 @@ pub const LINE: Line = Line {
     name: "",
     read_help: "",
     write_help: "",
+    detected_by: "a first turn like",
     formats: || registry::sites().map(Format::Moves).collect(),
     detect: |head: &Input<'_>| {
         registry::sites()

@@ -45,6 +45,7 @@ pub const LINE: Line = Line {
     read_help: "A gamerec Parquet games table",
     write_help: "A Parquet file: one row per game, its turns a nested list (schema: \
                  notation/parquet.md)",
+    detected_by: "first bytes `PAR1`",
     formats: || vec![Format::Parquet],
     detect: |head: &Head<'_>| looks_parquet(head.bytes).then_some((Sure::Magic, Format::Parquet)),
 };

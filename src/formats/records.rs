@@ -74,6 +74,7 @@ pub const LINE: Line = Line {
     name: NAME,
     read_help: TITLE,
     write_help: TITLE,
+    detected_by: "first bytes `{\"header\"` or `[{\"header\"` (whatever the name)",
     formats: || site().map(Format::Records).into_iter().collect(),
     detect: |head: &Head<'_>| {
         let site = site().filter(|_| looks_records(head.bytes))?;

@@ -24,6 +24,7 @@ pub const LINE: Line = Line {
     name: "text",
     read_help: "The record format",
     write_help: "The canonical record format",
+    detected_by: "anything else",
     formats: || vec![Format::Text],
     detect: |_: &Input<'_>| Some((Sure::Fallback, Format::Text)),
 };
