@@ -226,7 +226,7 @@ echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 echo "| pgn-reader, TWIC | $(( $(wc -c < "$TWIC") / pgn_games )) | $t_stats | $pgn_mbs | 1 | $t_val | $pgn_mps | 1 |"
 for game in "${GAMES[@]}"; do
   sample=$DATA/$game-sample.grec
-  [ -s "$sample" ] || "$BIN" gen --game "$game" --count 2000 --seed 1 --finish -o "$sample"
+  [ -s "$sample" ] || "$BIN" gen --game "$game" --games 2000 --seed 1 --finish -o "$sample"
   archive=$DATA/$game-$SIZE_MB.grec
   repeat "$sample" "$archive"
   games=$("$BIN" validate --format json -j 1 "$archive" | grep -c '"index"')

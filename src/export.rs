@@ -96,14 +96,10 @@ pub fn run<W: Write + Send>(
         convert_one(job, v.chunk, v.game, v.rules)
     };
     let each = |item: Item<'_, GameOut>| {
-        let seen = match item {
-            Item::Game(seen) => seen,
-            Item::Empty { input, skipped } => {
-                tell(Event::Input(Item::Empty { input, skipped }));
-                return Ok(ControlFlow::Continue(()));
-            }
-            Item::Failed { input, error } => {
-                tell(Event::Input(Item::Failed { input, error }));
+        let seen = match item.game() {
+            Ok(seen) => seen,
+            Err(input) => {
+                tell(Event::Input(input));
                 return Ok(ControlFlow::Continue(()));
             }
         };

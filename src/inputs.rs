@@ -64,10 +64,20 @@ pub enum Item<'a, T> {
     },
 }
 
-impl<T> Item<'_, T> {
+impl<'a, T> Item<'a, T> {
     /// The problem of an input with no game gamerec plays.
     pub fn no_games(skipped: usize) -> Problem {
         archive::no_games(skipped)
+    }
+
+    /// The game, or (`Err`) what was said of an input as a whole, without
+    /// a game's type.
+    pub fn game(self) -> Result<Seen<'a, T>, Item<'a, ()>> {
+        match self {
+            Item::Game(seen) => Ok(seen),
+            Item::Empty { input, skipped } => Err(Item::Empty { input, skipped }),
+            Item::Failed { input, error } => Err(Item::Failed { input, error }),
+        }
     }
 }
 
@@ -308,12 +318,13 @@ pub fn validate<R: BufRead + Send>(
 
 /// An error raised while handing a game on (the caller's output), marked
 /// so that it is not taken for an error reading the input.
-fn output_error(e: io::Error) -> io::Error {
+pub fn output_error(e: io::Error) -> io::Error {
     io::Error::new(e.kind(), OutputError(e))
 }
 
-/// The output's error, unwrapped; or the input's, as it was.
-fn into_output_error(e: io::Error) -> Result<io::Error, io::Error> {
+/// The output's error (marked by [`output_error`]), unwrapped; or the
+/// input's, as it was.
+pub fn into_output_error(e: io::Error) -> Result<io::Error, io::Error> {
     if !e.get_ref().is_some_and(|inner| inner.is::<OutputError>()) {
         return Err(e);
     }

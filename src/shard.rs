@@ -425,17 +425,13 @@ pub fn cut(
             true => cut_raw(&name, input, &mut shards, &how.opts, tell),
             false => {
                 drop(input);
-                converted(source, how, &mut shards, tell).map_err(|e| {
-                    // The output's error ends the run.
-                    io::Error::new(e.kind(), Written(e))
-                })
+                // The output's error ends the run.
+                converted(source, how, &mut shards, tell).map_err(inputs::output_error)
             }
         };
-        match result {
-            Err(e) if e.get_ref().is_some_and(|i| i.is::<Written>()) => {
-                return Err(Failed::Written(e));
-            }
-            Err(error) => tell(Event::Input(Item::Failed {
+        match result.map_err(inputs::into_output_error) {
+            Err(Ok(written)) => return Err(Failed::Written(written)),
+            Err(Err(error)) => tell(Event::Input(Item::Failed {
                 input: &name,
                 error,
             })),
@@ -452,18 +448,6 @@ pub fn cut(
         invalid: shards.invalid,
     })
 }
-
-/// An error writing a shard, marked apart from an input's.
-#[derive(Debug)]
-struct Written(io::Error);
-
-impl std::fmt::Display for Written {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-impl std::error::Error for Written {}
 
 /// Cuts a text input into the shards by its own bytes.
 fn cut_raw(
@@ -567,14 +551,10 @@ fn converted(
         convert_one(job, v.chunk, v.game, v.rules)
     };
     let each = |item: Item<'_, GameOut>| {
-        let game = match item {
-            Item::Game(game) => game,
-            Item::Empty { input, skipped } => {
-                tell(Event::Input(Item::Empty { input, skipped }));
-                return Ok(ControlFlow::Continue(()));
-            }
-            Item::Failed { input, error } => {
-                tell(Event::Input(Item::Failed { input, error }));
+        let game = match item.game() {
+            Ok(game) => game,
+            Err(input) => {
+                tell(Event::Input(input));
                 return Ok(ControlFlow::Continue(()));
             }
         };

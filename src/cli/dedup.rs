@@ -81,13 +81,8 @@ pub fn run(args: Args) {
     };
     let mut tiler = Tiler::default();
     let each = |item: Item<'_, Keyed>| {
-        let game = match item {
-            Item::Game(game) => game,
-            Item::Empty { input, skipped } => {
-                run::no_game_warning(input, skipped);
-                return Ok(ControlFlow::Continue(()));
-            }
-            Item::Failed { .. } => return Ok(ControlFlow::Continue(())),
+        let Some(game) = run::game(item) else {
+            return Ok(ControlFlow::Continue(()));
         };
         let (name, chunk, keyed) = (game.input, game.chunk, game.value);
         games += 1;

@@ -60,19 +60,22 @@ pub struct Args {
     jobs: Jobs,
 }
 
+/// Notes that `--old N` is now `--new N`, `--old` meaning what it `does`
+/// elsewhere.
+fn moved(old: &str, new: &str, n: impl std::fmt::Display, does: &str) {
+    messages::note(format!(
+        "gen --{old} {n} is now --{new} {n} (--{old} {does} elsewhere); the old spelling goes \
+         in a later release"
+    ));
+}
+
 pub fn run(mut args: Args) {
     if let Some(n) = args.old_count {
-        messages::note(format!(
-            "gen --count {n} is now --games {n} (--count prints only a count elsewhere); the \
-             old spelling goes in a later release"
-        ));
+        moved("count", "games", n, "prints only a count");
         args.count = n;
     }
     if let Some(n) = args.old_max_plies {
-        messages::note(format!(
-            "gen --max-plies {n} is now --stop-after {n} (--max-plies selects games by length \
-             elsewhere); the old spelling goes in a later release"
-        ));
+        moved("max-plies", "stop-after", n, "selects games by length");
         args.max_plies = n;
     }
     let Some(rules) = gamerec::registry::find(&args.game) else {

@@ -15,7 +15,7 @@ use gamerec::decode::Encoding;
 use gamerec::export::{self, Export};
 use gamerec::formats::write::Framed;
 use gamerec::formats::{self, Format, Visit};
-use gamerec::inputs::{self, How, Item, Read};
+use gamerec::inputs::{self, How, Item, Read, Seen};
 use gamerec::output::{Output, Writer};
 use gamerec::passthrough::Sink;
 use gamerec::registry::{self, AnyGame};
@@ -218,6 +218,20 @@ pub fn binary_to_terminal(to: Format, output: &Output) -> bool {
         messages::error("Parquet is a binary format: write it to a file with -o, or pipe it");
     }
     refused
+}
+
+/// The game of an item; an input with no game gamerec plays is said (a
+/// warning; its exit code is already 1), one that could not be read was
+/// said by [`Run::read`].
+pub fn game<T>(item: Item<'_, T>) -> Option<Seen<'_, T>> {
+    match item.game() {
+        Ok(seen) => Some(seen),
+        Err(Item::Empty { input, skipped }) => {
+            no_game_warning(input, skipped);
+            None
+        }
+        Err(_) => None,
+    }
 }
 
 /// The warning for an input with no game gamerec plays (`convert`,

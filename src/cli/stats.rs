@@ -116,13 +116,8 @@ pub fn run(args: Args) {
     };
     let mut repaired = Repaired::default();
     let each = |item: Item<'_, (Converted, Option<String>, Vec<Repair>)>| {
-        let game = match item {
-            Item::Game(game) => game,
-            Item::Empty { input, skipped } => {
-                run::no_game_warning(input, skipped);
-                return Ok(ControlFlow::Continue(()));
-            }
-            Item::Failed { .. } => return Ok(ControlFlow::Continue(())),
+        let Some(game) = run::game(item) else {
+            return Ok(ControlFlow::Continue(()));
         };
         let (name, chunk, index) = (game.input, game.chunk, game.index);
         let (mut converted, title, repairs) = game.value;

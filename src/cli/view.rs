@@ -102,13 +102,9 @@ pub fn run(args: Args) {
         invalid: 0,
         color: args.color.color.for_stderr(),
     };
-    let each = |item: Item<'_, Drawn>| match item {
-        Item::Game(game) => viewer.add(game, &mut out),
-        Item::Empty { input, skipped } => {
-            run::no_game_warning(input, skipped);
-            Ok(ControlFlow::Continue(()))
-        }
-        Item::Failed { .. } => Ok(ControlFlow::Continue(())),
+    let each = |item: Item<'_, Drawn>| match run::game(item) {
+        Some(game) => viewer.add(game, &mut out),
+        None => Ok(ControlFlow::Continue(())),
     };
     if let Err(e) = run.read(map, each) {
         messages::finished(Err(e));
