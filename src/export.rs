@@ -107,11 +107,11 @@ pub fn run<W: Write + Send>(
             input: seen.input,
             index: seen.index,
             chunk: seen.chunk,
-            title: None,
+            title: seen.value.title.as_deref(),
         };
-        if let Some(game) = judged(export, &mut tally, at, seen.value, tell) {
+        if judged(export, &mut tally, at, &seen.value, tell) {
             tally.written += 1;
-            out.write(seen.input, seen.index, game)?;
+            out.write(seen.input, seen.index, seen.value)?;
         }
         Ok(ControlFlow::Continue(()))
     };
@@ -119,60 +119,39 @@ pub fn run<W: Write + Send>(
     Ok((out.finish()?, tally))
 }
 
-/// Counts a converted game and tells its repairs and problem; the game
-/// when it is to be written.
+/// Counts a converted game and tells its repairs and problem; whether it
+/// is to be written (an invalid game is, up to its error, unless asked
+/// otherwise; a game the format cannot carry is not).
 fn judged(
     export: Export,
     tally: &mut Tally,
     at: At<'_>,
-    game: GameOut,
+    game: &GameOut,
     tell: &mut dyn FnMut(Event<'_>),
-) -> Option<GameOut> {
+) -> bool {
     tally.games += 1;
-    let (input, index) = (at.input, at.index);
-    {
-        let at = At {
-            title: game.title.as_deref(),
-            ..at
-        };
-        if !game.repairs.is_empty() {
-            tally.repaired.add(&game.repairs);
-            tell(Event::Repaired(at, &game.repairs));
-        }
-        if let Some(p) = &game.error {
-            tally.invalid += 1;
-            tell(Event::Invalid(at, p));
-        }
+    if !game.repairs.is_empty() {
+        tally.repaired.add(&game.repairs);
+        tell(Event::Repaired(at, &game.repairs));
     }
-    if game.error.is_some() {
+    if let Some(p) = &game.error {
+        tally.invalid += 1;
+        tell(Event::Invalid(at, p));
         if game.nothing_read {
             // Text between games (or no game at all): nothing to write.
             tally.not_games += 1;
-            return None;
+            return false;
         }
         if export.skip_invalid {
-            return None;
+            return false;
         }
     }
-    carried(export, tally, input, index, game, tell)
-}
-
-/// `game` when the format can carry it (what it drops counted); else
-/// told as left out.
-fn carried(
-    export: Export,
-    tally: &mut Tally,
-    input: &str,
-    index: usize,
-    game: GameOut,
-    tell: &mut dyn FnMut(Event<'_>),
-) -> Option<GameOut> {
-    if let Some(why) = export.to.left_out(game.game, index, game.carried) {
-        tell(Event::LeftOut(input, why));
-        return None;
+    if let Some(why) = export.to.left_out(game.game, at.index, game.carried) {
+        tell(Event::LeftOut(at.input, why));
+        return false;
     }
     for (total, n) in tally.dropped.iter_mut().zip(game.dropped) {
         *total += n;
     }
-    Some(game)
+    true
 }

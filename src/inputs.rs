@@ -72,6 +72,7 @@ impl<'a, T> Item<'a, T> {
 
     /// The game, or (`Err`) what was said of an input as a whole, without
     /// a game's type.
+    #[inline(always)]
     pub fn game(self) -> Result<Seen<'a, T>, Item<'a, ()>> {
         match self {
             Item::Game(seen) => Ok(seen),
@@ -238,7 +239,7 @@ fn read_one<T, M>(
     name: &str,
     how: &How<'_>,
     map: &M,
-    mut each: impl FnMut(Option<&Chunk>, T) -> io::Result<ControlFlow<()>>,
+    each: impl FnMut(Option<&Chunk>, T) -> io::Result<ControlFlow<()>>,
 ) -> io::Result<formats::Reading>
 where
     T: Send,
@@ -254,7 +255,7 @@ where
         .parquet_file()
         .filter(|_| matches!(format, Format::Parquet))
     {
-        Some(file) => parquet::read_in_place(file, cx, map, &mut each),
+        Some(file) => parquet::read_in_place(file, cx, map, each),
         None => formats::read_mapped(input, cx, map, each),
     }
 }

@@ -21,6 +21,7 @@ use super::{Format, Head, Line, Sure};
 use crate::archive::Options;
 use crate::convert::Converted;
 use crate::problem::{Code, Problem};
+use crate::record::Chunk;
 use crate::record::{Span, MAX_RECORD_BYTES, MAX_TAGS};
 use arrow_array::builder::{
     ArrayBuilder, BooleanBuilder, Float64Builder, Int64Builder, StringBuilder,
@@ -1403,12 +1404,17 @@ fn mapped<T>(cx: Cx<'_>, game: Result<GameIn, Problem>, map: &Map<'_, T>) -> T {
 /// Reads a Parquet games table (copied to a temporary file first: Parquet
 /// is read from its end) a batch of games at a time, each batch mapped on
 /// the threads the options say, the results handed on in order.
-pub fn read_mapped<R: BufRead, T: Send>(
+pub fn read_mapped<R, T, E>(
     mut input: R,
     cx: Cx<'_>,
     map: &Map<'_, T>,
-    each: &mut HandOn<'_, T>,
-) -> io::Result<Reading> {
+    each: E,
+) -> io::Result<Reading>
+where
+    R: BufRead,
+    T: Send,
+    E: FnMut(Option<&Chunk>, T) -> io::Result<ControlFlow<()>>,
+{
     let file = spool(&mut input, cx.opts)?;
     read_in_place(file, cx, map, each)
 }
@@ -1441,13 +1447,17 @@ fn spool<R: BufRead>(input: &mut R, opts: &Options) -> io::Result<File> {
 /// time, each batch mapped on the threads the options say, the results
 /// handed on in order; a file that is no games table (or is damaged past
 /// some row) is one invalid game saying so.
-pub fn read_in_place<T: Send>(
+pub fn read_in_place<T, E>(
     file: File,
     cx: Cx<'_>,
     map: &Map<'_, T>,
-    each: &mut HandOn<'_, T>,
-) -> io::Result<Reading> {
-    batches(file, cx, map, each).map(Reading::flow)
+    mut each: E,
+) -> io::Result<Reading>
+where
+    T: Send,
+    E: FnMut(Option<&Chunk>, T) -> io::Result<ControlFlow<()>>,
+{
+    batches(file, cx, map, &mut each).map(Reading::flow)
 }
 
 /// [`read_in_place`], saying whether `each` stopped it.

@@ -102,8 +102,8 @@ where
     E: FnMut(Option<&Chunk>, T) -> io::Result<ControlFlow<()>>,
 {
     match cx.format {
-        Format::Text => text::read_mapped(input, cx, &map, &mut each),
-        Format::Parquet => parquet::read_mapped(input, cx, &map, &mut each),
+        Format::Text => text::read_mapped(input, cx, &map, each),
+        Format::Parquet => parquet::read_mapped(input, cx, &map, each),
         _ => read(input, cx, &mut |visit| {
             let chunk = visit.chunk;
             let made = map(visit);

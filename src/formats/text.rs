@@ -7,7 +7,7 @@
 //! follow its partner directly), canonical move spellings, comments kept,
 //! lines wrapped at [`WIDTH`] columns, one blank line between games.
 
-use super::read::{Cx, Each, HandOn, Map, Reading, Visit};
+use super::read::{Cx, Each, Map, Reading, Visit};
 use super::{Format, Head as Input, Line, Sure};
 use crate::archive::{self, rules_for_game, too_large};
 use crate::convert::out::Rendered;
@@ -65,15 +65,16 @@ pub fn not_text(head: &[u8]) -> io::Result<()> {
 /// each, or several), `map` on each game on the worker threads the
 /// options say (all on this thread with one), its results handed to
 /// `each` in input order.
-pub fn read_mapped<R, T>(
+pub fn read_mapped<R, T, E>(
     input: R,
     cx: Cx<'_>,
     map: &Map<'_, T>,
-    each: &mut HandOn<'_, T>,
+    mut each: E,
 ) -> io::Result<Reading>
 where
     R: BufRead + Send,
     T: Send,
+    E: FnMut(Option<&Chunk>, T) -> io::Result<ControlFlow<()>>,
 {
     let mut stopped = false;
     crate::pipeline::map_chunks(

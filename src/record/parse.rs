@@ -425,91 +425,96 @@ impl<'a> Reader<'a> {
             self.skip_blank();
             let at = self.here();
             match self.peek() {
-                None => {
-                    return match m.pending_number {
-                        Some(_) => fail(self.dangling(m.pending_number, ", but the movetext ends")),
-                        None => Ok(None),
+                None => return self.movetext_end(m),
+                Some(b'{') => return self.comment_read(m),
+                Some(b @ (b'[' | b'}')) => return fail(self.misplaced(b, at)),
+                Some(_) => {
+                    let end = self.token_end(self.pos);
+                    let token = &self.src[self.pos..end];
+                    let span = Span::new(at, at + token.len());
+                    let text = self.utf8(token, at, "this token");
+                    self.pos = end;
+                    // Results start `1`, `0` or `*`; move numbers with a
+                    // digit: other tokens (most moves) skip both checks.
+                    let first = token[0];
+                    let result = match first {
+                        b'0' | b'1' | b'*' => ResultToken::parse(&text),
+                        _ => None,
+                    };
+                    if let Some(result) = result {
+                        return self.result_read(m, result, span);
                     }
-                }
-                Some(b'{') => {
-                    let c = self.comment()?;
+                    let numbered = first
+                        .is_ascii_digit()
+                        .then(|| move_number(token).ok())
+                        .flatten();
+                    let Some((rest, (digits, dots))) = numbered else {
+                        *turn = Some(TurnToken {
+                            number: m.pending_number.take(),
+                            text,
+                            span,
+                        });
+                        return Ok(Some(Read::Turn));
+                    };
+                    let n = self.move_number_at(at, digits, dots)?;
+                    let number_span = n.span;
                     if m.pending_number.is_some() {
                         return fail(self.dangling(m.pending_number, ""));
                     }
-                    return Ok(Some(Read::Comment(c)));
-                }
-                Some(b @ (b'[' | b'}')) => return fail(self.misplaced(b, at)),
-                Some(_) => {
-                    if let Some(read) = self.word(m, turn, at)? {
-                        return Ok(Some(read));
+                    if rest.is_empty() {
+                        m.pending_number = Some(n);
+                        continue;
                     }
+                    // The number is ASCII: its length is the same in the
+                    // text, whatever a bad byte after it became.
+                    let after = digits.len() + dots;
+                    let text = match text {
+                        Cow::Borrowed(t) => Cow::Borrowed(&t[after..]),
+                        Cow::Owned(t) => Cow::Owned(t[after..].to_owned()),
+                    };
+                    *turn = Some(TurnToken {
+                        number: Some(n),
+                        text,
+                        span: Span::new(number_span.end, span.end),
+                    });
+                    return Ok(Some(Read::Turn));
                 }
             }
         }
     }
 
-    /// Reads a token at `at`: the result, a turn (its move number before it,
-    /// or in it), or a move number alone (`None`: the turn comes next).
-    #[inline(always)]
-    fn word(
-        &mut self,
-        m: &mut MovetextState,
-        turn: &mut Option<TurnToken<'a>>,
-        at: usize,
-    ) -> Result<Option<Read>, Box<Problem>> {
-        let end = self.token_end(self.pos);
-        let token = &self.src[self.pos..end];
-        let span = Span::new(at, at + token.len());
-        let text = self.utf8(token, at, "this token");
-        self.pos = end;
-        // Results start `1`, `0` or `*`; move numbers with a digit: other
-        // tokens (most moves) skip both checks.
-        let first = token[0];
-        let result = match first {
-            b'0' | b'1' | b'*' => ResultToken::parse(&text),
-            _ => None,
-        };
-        if let Some(result) = result {
-            if m.pending_number.is_some() {
-                return fail(self.dangling(m.pending_number, ", not by the result"));
-            }
-            m.after_result = true;
-            return Ok(Some(Read::Result(ResultMark { result, span })));
+    /// The movetext's end: after a move number, a turn was due.
+    #[cold]
+    fn movetext_end(&self, m: &MovetextState) -> Result<Option<Read>, Box<Problem>> {
+        match m.pending_number {
+            Some(_) => fail(self.dangling(m.pending_number, ", but the movetext ends")),
+            None => Ok(None),
         }
-        let numbered = first
-            .is_ascii_digit()
-            .then(|| move_number(token).ok())
-            .flatten();
-        let Some((rest, (digits, dots))) = numbered else {
-            *turn = Some(TurnToken {
-                number: m.pending_number.take(),
-                text,
-                span,
-            });
-            return Ok(Some(Read::Turn));
-        };
-        let n = self.move_number_at(at, digits, dots)?;
-        let number_span = n.span;
+    }
+
+    /// A comment between turns (not between a move number and its turn).
+    fn comment_read(&mut self, m: &MovetextState) -> Result<Option<Read>, Box<Problem>> {
+        let c = self.comment()?;
         if m.pending_number.is_some() {
             return fail(self.dangling(m.pending_number, ""));
         }
-        if rest.is_empty() {
-            m.pending_number = Some(n);
-            return Ok(None);
+        Ok(Some(Read::Comment(c)))
+    }
+
+    /// The result token (not after a move number): the movetext ends with
+    /// it.
+    #[cold]
+    fn result_read(
+        &self,
+        m: &mut MovetextState,
+        result: ResultToken,
+        span: Span,
+    ) -> Result<Option<Read>, Box<Problem>> {
+        if m.pending_number.is_some() {
+            return fail(self.dangling(m.pending_number, ", not by the result"));
         }
-        // The number is ASCII: its length is the same in the text,
-        // whatever a bad byte after it became.
-        let after = digits.len() + dots;
-        let text = match text {
-            Cow::Borrowed(t) => Cow::Borrowed(&t[after..]),
-            Cow::Owned(t) => Cow::Owned(t[after..].to_owned()),
-        };
-        *turn = Some(TurnToken {
-            number: Some(n),
-            text,
-            span: Span::new(number_span.end, span.end),
-        });
-        Ok(Some(Read::Turn))
+        m.after_result = true;
+        Ok(Some(Read::Result(ResultMark { result, span })))
     }
 
     /// Comments right after the result token still belong to the game:
