@@ -313,6 +313,24 @@ fn peek(r: &mut BufReader<Box<dyn Read + Send>>, head: &mut [u8]) -> io::Result<
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn every_encoding_is_named_by_its_value_and_its_usual_spellings() {
+        for (name, _, encoding) in super::Encoding::ALL {
+            assert_eq!(super::Encoding::named(name), Some(encoding));
+            assert_eq!(super::Encoding::named(&name.to_uppercase()), Some(encoding));
+        }
+        assert_eq!(super::Encoding::named("utf8"), Some(super::Encoding::Utf8));
+        assert_eq!(
+            super::Encoding::named("latin1"),
+            Some(super::Encoding::Latin1)
+        );
+        assert_eq!(
+            super::Encoding::named("ISO-8859-1"),
+            Some(super::Encoding::Latin1)
+        );
+        assert_eq!(super::Encoding::named("utf-32"), None);
+    }
+
     use super::*;
     use std::io::Write;
 

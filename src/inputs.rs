@@ -12,7 +12,6 @@ use crate::archive::{self, Options};
 use crate::decode::{Encoding, Input};
 use crate::formats::read::Cx;
 use crate::formats::{self, parquet, text, Format, Visit};
-use crate::problem::Problem;
 use crate::record::Chunk;
 use crate::sources::Source;
 use std::io::{self, BufRead};
@@ -65,11 +64,6 @@ pub enum Item<'a, T> {
 }
 
 impl<'a, T> Item<'a, T> {
-    /// The problem of an input with no game gamerec plays.
-    pub fn no_games(skipped: usize) -> Problem {
-        archive::no_games(skipped)
-    }
-
     /// The game, or (`Err`) what was said of an input as a whole, without
     /// a game's type.
     #[inline(always)]

@@ -355,9 +355,10 @@ fn an_empty_input_and_one_of_another_game_are_each_one_no_games_report() {
 }
 
 #[test]
-fn the_python_package_and_the_command_line_walk_a_folder_the_same() {
-    // The library's walk is the one every front end takes: links to one
-    // folder read once, gamerec's temporaries never, a loop noted.
+fn the_librarys_walk_reads_a_folder_once_as_the_command_line_does() {
+    // The library's walk is the one every front end takes (the Python
+    // package's: python/tests): links to one folder read once, gamerec's
+    // temporaries never, a loop noted.
     let dir = tempfile::tempdir().unwrap();
     let games = dir.path().join("games");
     fs::create_dir(&games).unwrap();

@@ -78,12 +78,8 @@ pub fn run(mut args: Args) {
         moved("max-plies", "stop-after", n, "selects games by length");
         args.max_plies = n;
     }
-    let Some(rules) = gamerec::registry::find(&args.game) else {
-        return messages::error(format!(
-            "unknown game `{}`: one of {}",
-            args.game,
-            gamerec::registry::names().join(", ")
-        ));
+    let Some(rules) = run::find(&args.game) else {
+        return;
     };
     let jobs = args.jobs.threads();
     // No more threads than batches of games.

@@ -239,7 +239,7 @@ pub fn game<T>(item: Item<'_, T>) -> Option<Seen<'_, T>> {
 pub fn no_game_warning(input: &str, skipped: usize) {
     let why = match skipped {
         0 => "no game here: the input is empty".to_string(),
-        n => inputs::Item::<()>::no_games(n).message,
+        n => gamerec::archive::no_games(n).message,
     };
     messages::warning(format!("{input}: {why}"));
 }
