@@ -47,7 +47,9 @@ pub mod games;
 // Generic over a game:
 pub mod perft;
 pub mod replay;
+pub mod search;
 // ...and built on the replay:
+pub mod analysis;
 pub mod convert;
 pub mod gen;
 pub mod lenient;
@@ -56,6 +58,7 @@ pub mod select;
 // The list of games, and choosing one by name:
 pub mod registry;
 // What reading a game needs, and a game's report:
+pub mod analysed;
 pub mod archive;
 // Every format, read and written:
 pub mod formats;

@@ -5,8 +5,11 @@
 //! conversion, generation or perft for its game. Adding a game is one line
 //! in [`GAMES`] (and its folder under `src/games/`).
 
+use crate::analysis::{self, Analysis, Settings};
 use crate::convert::{self, Converted, GameSink, TraceOptions};
-use crate::game::{Facts, Game, MovetextStyle, Picture, Rules, SiteFormat, SiteNotation, Stat};
+use crate::game::{
+    Facts, Game, MovetextStyle, Picture, Rules, Search, SiteFormat, SiteNotation, Stat,
+};
 use crate::games::{iqishiqi, oshi, retsami, roshi, vagabond};
 use crate::gen::{self, GenOptions};
 use crate::lenient::{self, Lenient};
@@ -126,6 +129,10 @@ pub trait AnyGame: Sync {
     /// Every position played from in games `1..=games` of `seed`, for
     /// timing the move generator.
     fn sample_positions(&self, seed: u64, games: u64, opts: &GenOptions) -> Box<dyn Positions>;
+    /// The exact search's default horizon for this game.
+    fn default_depth(&self) -> u32;
+    /// A game analysed as it is read (`gamerec analyse`).
+    fn analyse(&self, game: &mut dyn ReadGame<'_>, settings: &Settings) -> Analysis;
 }
 
 /// A site notation as the generic machinery sees it.
@@ -231,7 +238,7 @@ impl<G: Rules> Positions for PositionsOf<G> {
     }
 }
 
-impl<G: Facts + Picture> AnyGame for Registered<G> {
+impl<G: Facts + Picture + Search> AnyGame for Registered<G> {
     fn name(&self) -> &'static str {
         G::NAME
     }
@@ -365,6 +372,14 @@ impl<G: Facts + Picture> AnyGame for Registered<G> {
         Box::new(PositionsOf::<G> {
             positions: gen::positions::<G>(seed, games, opts),
         })
+    }
+
+    fn default_depth(&self) -> u32 {
+        G::DEPTH
+    }
+
+    fn analyse(&self, game: &mut dyn ReadGame<'_>, settings: &Settings) -> Analysis {
+        analysis::analyse::<G>(game, settings)
     }
 }
 

@@ -6,6 +6,7 @@
 //! diagnostic and keeps the exit code ([`EXIT_CODES`], one rule for every
 //! command).
 
+mod analyse;
 mod at;
 mod completions;
 mod convert;
@@ -49,6 +50,9 @@ enum Command {
     Validate(validate::Args),
     /// List (or count) the legal moves at a position.
     Moves(moves::Args),
+    /// Search every ply exactly within a horizon: proven wins and losses,
+    /// missed wins, blunders, only moves; a win-chance estimate.
+    Analyse(analyse::Args),
     /// Convert records to canonical text, JSON, CSV or a site's notation.
     Convert(convert::Args),
     /// Select games by rules, tags, players, result, length, validity,
@@ -154,6 +158,7 @@ pub fn run() -> i32 {
     match cli.command {
         Command::Validate(args) => validate::run(args),
         Command::Moves(args) => moves::run(args),
+        Command::Analyse(args) => analyse::run(args),
         Command::Convert(args) => convert::run(args),
         Command::Filter(args) => filter::run(args),
         Command::Dedup(args) => dedup::run(args),

@@ -12,6 +12,8 @@
 //!   statistics as a typed struct;
 //! - [`Picture`] (`picture.rs`): what a position looks like — the board's
 //!   cells, the pieces, the counts beside it, the last move's marks;
+//! - [`Search`] (`search.rs`): a position's key, which turns are
+//!   agreements, the game's move ordering — what a search needs;
 //! - [`SiteNotation`] (`site.rs`, optional): another site's move notation.
 //!
 //! Nothing outside a game's folder knows its rules: the generic code is
@@ -22,6 +24,7 @@ mod facts;
 mod notation;
 mod picture;
 mod rules;
+mod search;
 mod site;
 
 pub use crate::record::MovetextStyle;
@@ -33,6 +36,7 @@ pub use picture::{
     Board, Cell, Glyph, Kind, Label, Line, LineKind, Marks, Note, Picture, Piece, Shape,
 };
 pub use rules::{any_move, collect_moves, tag_value, Generator, RuleError, Rules, SetupError};
+pub use search::{key_of, Keyer, Search};
 pub use site::{SiteFiles, SiteFormat, SiteNotation};
 
 /// The two sides, in the order the record format names them (the first-named
@@ -109,6 +113,6 @@ pub trait Game: Sized + 'static {
     /// The side tags, first-named side first.
     const SIDES: [&'static str; 2];
 
-    type Position: Clone + Eq + Send + Sync;
+    type Position: Clone + Eq + std::hash::Hash + Send + Sync;
     type Move: Clone;
 }

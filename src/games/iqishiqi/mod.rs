@@ -9,6 +9,7 @@ mod notation;
 mod picture;
 mod position;
 mod rules;
+mod search;
 mod site;
 
 #[cfg(test)]

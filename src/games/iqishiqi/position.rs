@@ -12,7 +12,7 @@ use super::geometry::{Cell, GRID};
 use super::labels::Coords;
 use crate::game::{fields_with_offsets, PositionError, Side};
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
     /// By grid index: a white stone there. Set through [`Position::place`],
     /// which keeps `bits` alike.

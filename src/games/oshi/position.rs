@@ -15,7 +15,7 @@ use super::geometry::Square;
 use crate::game::{fields_with_offsets, PositionError, Side};
 use std::fmt::Write;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Piece {
     pub owner: Side,
     pub height: u8,
@@ -24,7 +24,7 @@ pub struct Piece {
 }
 
 /// Which reading of the no-return rule a record uses (`NoReturn` tag).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum NoReturn {
     /// The square the piece stood on at the start of its owner's previous
     /// turn (default).
@@ -42,7 +42,7 @@ pub const START: &str = "c7c/2baaab2/4a4/9/9/9/4A4/2BAAAB2/C7C r 0-0 -";
 
 pub type Board = [Option<Piece>; 81];
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
     pub board: Board,
     pub to_move: Side,

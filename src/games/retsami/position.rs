@@ -14,7 +14,7 @@ use std::fmt::Write;
 
 pub const COUNTERS: u8 = 4;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
     /// By square index: whose counter stands there.
     pub board: [Option<Side>; 81],

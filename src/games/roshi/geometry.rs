@@ -44,7 +44,7 @@ impl fmt::Display for Sq {
 }
 
 /// The board's size.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Dims {
     pub files: u8,
     pub ranks: u8,
@@ -75,7 +75,7 @@ impl fmt::Display for Dims {
 }
 
 /// The roshi zone: a rectangle of squares, corners included.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Zone {
     pub lo: Sq,
     pub hi: Sq,

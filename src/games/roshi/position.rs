@@ -15,7 +15,7 @@ use std::fmt::Write;
 
 pub const PIECES: u8 = 8;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Cell {
     Empty,
     Piece(Side),
@@ -23,7 +23,7 @@ pub enum Cell {
 }
 
 /// How far a slide may go (`Slide` tag).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SlideRule {
     /// Any path of orthogonal steps through empty squares (default).
     Path,
@@ -31,13 +31,13 @@ pub enum SlideRule {
     Line,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Phase {
     Setup,
     Play,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
     pub dims: Dims,
     pub zone: Zone,

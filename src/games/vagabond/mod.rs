@@ -8,6 +8,7 @@ mod notation;
 mod picture;
 mod position;
 mod rules;
+mod search;
 mod site;
 mod tiles;
 

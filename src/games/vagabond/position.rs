@@ -14,7 +14,7 @@ use super::tiles::{Code, Options, Tile};
 use crate::game::{fields_with_offsets, PositionError, Side};
 use std::fmt::Write;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
     pub board: [Option<Tile>; GRID],
     /// Tiles in reserve, by player and code index.

@@ -74,14 +74,14 @@ impl Code {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Tile {
     pub owner: crate::game::Side,
     pub code: Code,
 }
 
 /// The `Options` tag: `DoubleTiles`, `SwapBisonWithLemur`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Options {
     pub double_tiles: bool,
     pub lemur: bool,

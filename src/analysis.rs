@@ -1,0 +1,449 @@
+//! A recorded game analysed ply by ply: each searched position's exact
+//! value within the horizon ([`crate::search`]), the value the move played
+//! keeps, the proven best moves, the win-chance estimate
+//! ([`crate::search::chance`]), and the marks (proven: a missed win, a
+//! blunder, the only move; estimated: an inaccuracy, a mistake, a blunder by
+//! the estimate). Generic over a game; `gamerec analyse` reaches it through
+//! the registry. Schema and conventions: notation/analysis.md.
+
+use crate::game::{Notation, Search, Side};
+use crate::problem::{Problem, Span};
+use crate::random::stream;
+use crate::record::{ReadGame, TurnIn};
+use crate::replay::{self, Visitor};
+use crate::search::chance::Tree;
+use crate::search::{board_moves, Budget, Judged, Searcher, Table, Value};
+use std::cell::RefCell;
+use std::ops::ControlFlow;
+
+/// Which plies are searched (the rest is replayed only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Plies {
+    All,
+    /// The last K plies of each game.
+    Last(usize),
+    /// Plies A to B, 1-based, both included.
+    Range(usize, usize),
+}
+
+impl Plies {
+    /// `A-B`, `A-` or `A`.
+    pub fn parse(text: &str) -> Result<Plies, String> {
+        let number = |s: &str| match s.trim().parse::<usize>() {
+            Ok(n) if n > 0 => Ok(n),
+            _ => Err(format!("`{s}` is not a ply number (1, 2, …)")),
+        };
+        let (a, b) = match text.split_once('-') {
+            Some((a, "")) => (number(a)?, usize::MAX),
+            Some((a, b)) => (number(a)?, number(b)?),
+            None => (number(text)?, number(text)?),
+        };
+        if a > b {
+            return Err(format!("`{text}`: the first ply is after the last"));
+        }
+        Ok(Plies::Range(a, b))
+    }
+
+    fn covers(self, ply: usize, plies: usize) -> bool {
+        match self {
+            Plies::All => true,
+            Plies::Last(k) => ply + k > plies,
+            Plies::Range(a, b) => (a..=b).contains(&ply),
+        }
+    }
+}
+
+/// How games are analysed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// The horizon in plies; `None`: the game's own default
+    /// ([`Search::DEPTH`]).
+    pub depth: Option<u32>,
+    /// Per position.
+    pub budget: Budget,
+    /// Playouts of the win-chance estimate per position (0: none).
+    pub playouts: u32,
+    pub seed: u64,
+    pub plies: Plies,
+    /// The transposition table's size per thread.
+    pub table_mib: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            depth: None,
+            budget: Budget {
+                nodes: Some(2_000_000),
+                time: None,
+            },
+            playouts: 0,
+            seed: 1,
+            plies: Plies::All,
+            table_mib: 16,
+        }
+    }
+}
+
+/// A mark on a ply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Mark {
+    /// A forced win existed before the move; the move keeps none.
+    MissedWin,
+    /// The position was not lost before the move and is lost after it.
+    Blunder,
+    /// The one move that keeps the win, or the one that does not lose.
+    OnlyMove,
+    /// Estimates: the mover's win chance fell by 0.1, 0.2, 0.3 or more.
+    Inaccuracy,
+    Mistake,
+    BlunderEstimate,
+}
+
+impl Mark {
+    pub const ALL: [Mark; 6] = [
+        Mark::MissedWin,
+        Mark::Blunder,
+        Mark::OnlyMove,
+        Mark::Inaccuracy,
+        Mark::Mistake,
+        Mark::BlunderEstimate,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Mark::MissedWin => "missed-win",
+            Mark::Blunder => "blunder",
+            Mark::OnlyMove => "only-move",
+            Mark::Inaccuracy => "inaccuracy",
+            Mark::Mistake => "mistake",
+            Mark::BlunderEstimate => "blunder-estimate",
+        }
+    }
+
+    /// Whether it comes from the win-chance estimate (not proven).
+    pub fn is_estimate(self) -> bool {
+        matches!(
+            self,
+            Mark::Inaccuracy | Mark::Mistake | Mark::BlunderEstimate
+        )
+    }
+
+    /// The PGN move assessment a mark writes.
+    pub fn assessment(self) -> &'static str {
+        match self {
+            Mark::MissedWin | Mark::Blunder => "??",
+            Mark::OnlyMove => "!",
+            Mark::Inaccuracy => "?!",
+            Mark::Mistake | Mark::BlunderEstimate => "?",
+        }
+    }
+}
+
+/// One searched ply.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlyAnalysis {
+    /// 1-based.
+    pub ply: usize,
+    /// The turn as the record writes it, and where.
+    pub turn: String,
+    pub span: Span,
+    pub side: Side,
+    /// The position before the move, for the side to move.
+    pub before: Value,
+    /// The position after the move, for the side that moved, within the
+    /// same horizon (`None`: the budget ran out, or the turn was an
+    /// agreement).
+    pub after: Option<Value>,
+    /// The moves that keep `before` (proven; empty when it is unknown).
+    pub best: Vec<String>,
+    /// The estimate's favourite move, where nothing is proven.
+    pub estimate_best: Option<String>,
+    /// The mover's win chance before and after the move (proven values
+    /// override the estimate: 1, 0, ½).
+    pub chance: Option<f64>,
+    pub chance_after: Option<f64>,
+    pub marks: Vec<Mark>,
+    /// Positions the exact search visited for this ply.
+    pub nodes: u64,
+}
+
+/// A game analysed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis {
+    pub depth: u32,
+    /// Plies replayed legally.
+    pub plies: usize,
+    pub searched: Vec<PlyAnalysis>,
+    /// Why the replay stopped early (the legal prefix is analysed).
+    pub error: Option<Problem>,
+}
+
+impl Analysis {
+    /// Marks per side (by [`Side::index`]), in [`Mark::ALL`]'s order.
+    pub fn totals(&self) -> [[usize; 6]; 2] {
+        let mut t = [[0; 6]; 2];
+        for p in &self.searched {
+            for m in &p.marks {
+                t[p.side.index()][*m as usize] += 1;
+            }
+        }
+        t
+    }
+}
+
+/// A played ply kept for the search.
+struct Step<P> {
+    ply: usize,
+    turn: String,
+    span: Span,
+    before: P,
+    after: P,
+}
+
+struct Keep<G: Search> {
+    before: Option<G::Position>,
+    steps: Vec<Step<G::Position>>,
+}
+
+impl<G: Search> Visitor<G> for Keep<G> {
+    fn before_ply(&mut self, _: usize, pos: &G::Position) -> ControlFlow<()> {
+        self.before = Some(pos.clone());
+        ControlFlow::Continue(())
+    }
+
+    fn after_ply(&mut self, ply: usize, turn: &TurnIn<'_>, _: &G::Move, after: &G::Position) {
+        if let Some(before) = self.before.take() {
+            self.steps.push(Step {
+                ply,
+                turn: turn.text.to_string(),
+                span: turn.span,
+                before,
+                after: after.clone(),
+            });
+        }
+    }
+}
+
+thread_local! {
+    /// Each thread's transposition table and game counter (a game's
+    /// entries are salted with it, so no game reads another's: the values
+    /// and node counts do not depend on which games a thread saw before).
+    static TABLE: RefCell<Option<(Table, usize, u64)>> = const { RefCell::new(None) };
+}
+
+/// Analyses a game as it is read: replays it and searches the plies
+/// `settings` names.
+pub fn analyse<G: Search + Notation>(game: &mut dyn ReadGame<'_>, settings: &Settings) -> Analysis {
+    let mut keep = Keep::<G> {
+        before: None,
+        steps: Vec::new(),
+    };
+    let (replay, _, end) = replay::replay_game::<G, _>(game, &mut keep);
+    let error = replay::earliest(end.error, replay.error);
+    let plies = keep.steps.len();
+    let depth = settings.depth.unwrap_or(G::DEPTH);
+    keep.steps.retain(|s| settings.plies.covers(s.ply, plies));
+    let searched = TABLE.with(|cell| {
+        let mut cell = cell.borrow_mut();
+        if cell
+            .as_ref()
+            .is_none_or(|(_, mib, _)| *mib != settings.table_mib)
+        {
+            *cell = Some((Table::with_mib(settings.table_mib), settings.table_mib, 0));
+        }
+        let (table, _, games) = cell.as_mut().expect("made above");
+        *games += 1;
+        let mut searcher = Searcher::<G>::new(table);
+        searcher.salt_with(*games);
+        let mut tree = Tree::default();
+        search_steps::<G>(&keep.steps, &mut searcher, &mut tree, settings, depth)
+    });
+    Analysis {
+        depth,
+        plies,
+        searched,
+        error,
+    }
+}
+
+fn search_steps<G: Search + Notation>(
+    steps: &[Step<G::Position>],
+    searcher: &mut Searcher<'_, G>,
+    tree: &mut Tree,
+    settings: &Settings,
+    depth: u32,
+) -> Vec<PlyAnalysis> {
+    let mut out: Vec<PlyAnalysis> = Vec::with_capacity(steps.len());
+    let mut moves = Vec::new();
+    for (i, step) in steps.iter().enumerate() {
+        let nodes = searcher.nodes;
+        let judged = searcher.judge(&step.before, depth, settings.budget);
+        moves.clear();
+        board_moves::<G>(&step.before, &mut moves);
+        let played = played_index::<G>(&step.before, &moves, &step.after);
+        let after = played.and_then(|i| judged.turns.get(i).copied().flatten());
+        // Each position's estimate has its own random stream, from the seed
+        // and the position: the same whatever the thread, the game or
+        // where in the input it stands.
+        let mut rng = stream(settings.seed, G::key(&step.before));
+        let estimate = tree.estimate::<G>(&step.before, settings.playouts, &mut rng);
+        // The position after the move, from its mover's view: the next
+        // step's estimate where the next ply is searched, else its own.
+        let next_chance = match steps.get(i + 1) {
+            Some(next) if next.ply == step.ply + 1 => None,
+            _ => {
+                let mut rng = stream(settings.seed, G::key(&step.after));
+                Some(tree.estimate::<G>(&step.after, settings.playouts, &mut rng))
+            }
+        };
+        let chance = proven_chance(judged.value).or(estimate.map(|e| e.win));
+        let mut a = PlyAnalysis {
+            ply: step.ply,
+            turn: step.turn.clone(),
+            span: step.span,
+            side: G::side_to_move(&step.before),
+            before: judged.value,
+            after,
+            best: best_moves::<G>(&judged, &moves),
+            estimate_best: None,
+            chance,
+            chance_after: after.and_then(proven_chance).or_else(|| {
+                let other = match next_chance {
+                    Some(c) => c.map(|c| c.win).or_else(|| ended_chance::<G>(&step.after)),
+                    None => None,
+                };
+                other.map(|c| 1.0 - c)
+            }),
+            marks: proven_marks(&judged, played, searcher.exhausted_root()),
+            nodes: searcher.nodes - nodes,
+        };
+        if a.best.is_empty() && settings.playouts > 0 {
+            a.estimate_best = estimate
+                .and_then(|e| e.best)
+                .and_then(|i| moves.get(i))
+                .map(|m| written::<G>(m));
+        }
+        // The previous ply's chance after, from this ply's chance before.
+        if let Some(prev) = out.last_mut().filter(|p| p.ply + 1 == step.ply) {
+            if prev.chance_after.is_none() || prev.after.is_none_or(|v| !v.is_proven()) {
+                prev.chance_after = a.chance.map(|c| 1.0 - c);
+            }
+        }
+        out.push(a);
+    }
+    for a in &mut out {
+        estimate_marks(a);
+    }
+    out
+}
+
+fn written<G: Notation>(mv: &G::Move) -> String {
+    let mut s = String::new();
+    G::write_move(mv, &mut s);
+    s
+}
+
+/// The board turn among `moves` that reaches `after` (`None`: the turn
+/// played was an agreement).
+fn played_index<G: Search>(
+    before: &G::Position,
+    moves: &[G::Move],
+    after: &G::Position,
+) -> Option<usize> {
+    let mut next = before.clone();
+    moves.iter().position(|m| {
+        next.clone_from(before);
+        G::play(&mut next, m).is_ok() && next == *after
+    })
+}
+
+/// The side to move's win chance where a value is proven.
+fn proven_chance(v: Value) -> Option<f64> {
+    match v {
+        Value::Win(_) => Some(1.0),
+        Value::Loss(_) => Some(0.0),
+        Value::Draw => Some(0.5),
+        Value::Unknown => None,
+    }
+}
+
+/// The side to move's chance where the rules have ended the game.
+fn ended_chance<G: Search>(pos: &G::Position) -> Option<f64> {
+    let e = G::ending(pos).filter(|e| e.decided)?;
+    Some(match e.winner {
+        Some(w) if w == G::side_to_move(pos) => 1.0,
+        Some(_) => 0.0,
+        None => 0.5,
+    })
+}
+
+/// The turns that keep the position's proven value.
+fn best_moves<G: Search + Notation>(judged: &Judged, moves: &[G::Move]) -> Vec<String> {
+    let keeps = |v: Value| match (judged.value, v) {
+        (Value::Win(d), Value::Win(e)) | (Value::Loss(d), Value::Loss(e)) => e + 1 == d,
+        (Value::Draw, Value::Draw) => true,
+        _ => false,
+    };
+    judged
+        .turns
+        .iter()
+        .zip(moves)
+        .filter(|(v, _)| v.is_some_and(keeps))
+        .map(|(_, m)| written::<G>(m))
+        .collect()
+}
+
+/// The proven marks of the turn played (`played`: its index).
+fn proven_marks(judged: &Judged, played: Option<usize>, exhausted: bool) -> Vec<Mark> {
+    let mut marks = Vec::new();
+    let Some(Some(after)) = played.map(|i| judged.turns[i]) else {
+        return marks;
+    };
+    let before = judged.value;
+    if matches!(before, Value::Win(_)) && !matches!(after, Value::Win(_)) {
+        marks.push(Mark::MissedWin);
+    }
+    let not_lost = !matches!(before, Value::Loss(_)) && !exhausted;
+    if not_lost && matches!(after, Value::Loss(_)) {
+        marks.push(Mark::Blunder);
+    }
+    let all_known = judged.turns.iter().all(Option::is_some);
+    if all_known && judged.turns.len() > 1 {
+        let count = |keeps: &dyn Fn(Value) -> bool| {
+            judged.turns.iter().filter(|v| v.is_some_and(keeps)).count()
+        };
+        let wins = count(&|v| matches!(v, Value::Win(_)));
+        let not_losing = count(&|v| !matches!(v, Value::Loss(_)));
+        let only_win =
+            matches!(before, Value::Win(_)) && wins == 1 && matches!(after, Value::Win(_));
+        let only_save = !matches!(before, Value::Win(_) | Value::Loss(_))
+            && not_losing == 1
+            && !matches!(after, Value::Loss(_));
+        if only_win || only_save {
+            marks.push(Mark::OnlyMove);
+        }
+    }
+    marks
+}
+
+/// The estimate's marks, where no proven mark says more.
+fn estimate_marks(a: &mut PlyAnalysis) {
+    if a.marks
+        .iter()
+        .any(|m| matches!(m, Mark::MissedWin | Mark::Blunder))
+    {
+        return;
+    }
+    let (Some(before), Some(after)) = (a.chance, a.chance_after) else {
+        return;
+    };
+    let drop = before - after;
+    let mark = match drop {
+        d if d >= 0.3 => Mark::BlunderEstimate,
+        d if d >= 0.2 => Mark::Mistake,
+        d if d >= 0.1 => Mark::Inaccuracy,
+        _ => return,
+    };
+    a.marks.push(mark);
+}

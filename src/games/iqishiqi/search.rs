@@ -1,0 +1,28 @@
+//! What the search needs from Iqishiqi: the key, from the stones' bit
+//! words, the neutral stone, the side to move, the supply and the label
+//! scheme; the generator's order.
+
+use super::{Iqishiqi, Position};
+use crate::game::{Keyer, Search};
+use std::hash::Hasher;
+
+impl Search for Iqishiqi {
+    /// About forty drops a position.
+    const DEPTH: u32 = 3;
+
+    fn key(pos: &Position) -> u64 {
+        let mut k = Keyer::default();
+        for w in pos.bits {
+            k.word(w);
+        }
+        k.word(
+            u64::from(pos.neutral.q as u8)
+                | u64::from(pos.neutral.r as u8) << 8
+                | (pos.to_move.index() as u64) << 16
+                | (pos.coords as u64) << 17
+                | u64::from(pos.stones_left.is_some()) << 20
+                | u64::from(pos.stones_left.unwrap_or(0)) << 32,
+        );
+        k.finish()
+    }
+}

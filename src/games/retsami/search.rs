@@ -1,0 +1,31 @@
+//! What the search needs from Retsami: the key, from the board packed a
+//! byte a square (eleven words) and the rest of the position in one word;
+//! accepting a draw is an agreement, not searched.
+
+use super::{Move, Position, Retsami};
+use crate::game::{Keyer, Search};
+use std::hash::Hasher;
+
+impl Search for Retsami {
+    /// About ten moves a position: five plies take milliseconds.
+    const DEPTH: u32 = 5;
+
+    fn key(pos: &Position) -> u64 {
+        let board = pos.board.map(|c| c.map_or(0u8, |s| 1 + s.index() as u8));
+        let mut k = Keyer::default();
+        k.write(&board);
+        k.word(
+            u64::from(pos.off[0])
+                | u64::from(pos.off[1]) << 8
+                | (pos.to_move.index() as u64) << 16
+                | u64::from(pos.offer_pending) << 17
+                | u64::from(pos.drawn) << 18
+                | (pos.first_mover.index() as u64) << 19,
+        );
+        k.finish()
+    }
+
+    fn agreement(mv: &Move) -> bool {
+        matches!(mv, Move::Accept)
+    }
+}

@@ -1,0 +1,484 @@
+//! The exact search: what the side to move can force within a horizon of N
+//! plies, over any game's rules ([`crate::game::Search`]), knowing no game.
+//!
+//! A position's value within horizon N is
+//! - `win d`: the side to move can force a win, the game ending d plies on
+//!   (the winner hurrying, the loser delaying), d ≤ N;
+//! - `loss d`: the other side can;
+//! - `draw`: both sides can force the game to end drawn within N whatever
+//!   lies beyond the horizon — so the value is exactly a draw;
+//! - `unknown`: none of these is proven within N plies (or the budget ran
+//!   out).
+//!
+//! Only board moves are searched (an agreement is not a forced outcome),
+//! and a position where play stops with no result counts as beyond the
+//! horizon. The search is a negamax alpha-beta over scores with iterative
+//! deepening and a transposition table: a win at ply p of the search scores
+//! `WIN - p`, a draw 0, and a position at the horizon `0` (the search for
+//! wins and losses) or `±1` (the two searches that prove a draw: the horizon
+//! as good as possible for one side, then for the other; a draw is proven
+//! when neither side gets above 0 even so). A value proven at a shorter
+//! horizon is the value at every longer one, so deepening stops at the
+//! first proof. When the budget runs out the answer is `unknown`, never a
+//! guess.
+
+pub mod chance;
+mod table;
+
+pub use table::{Bound, Entry, Table};
+
+use crate::game::{Search, Side};
+use std::time::{Duration, Instant};
+
+/// The score of a win at ply 0.
+const WIN: i32 = 1 << 20;
+/// The longest horizon.
+pub const MAX_DEPTH: u32 = 64;
+const DECISIVE: i32 = WIN - MAX_DEPTH as i32 - 1;
+const INF: i32 = WIN + 1;
+
+/// A position's value for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    Win(u32),
+    Loss(u32),
+    Draw,
+    Unknown,
+}
+
+impl Value {
+    /// The value for the other side of the same position.
+    pub fn flip(self) -> Value {
+        match self {
+            Value::Win(d) => Value::Loss(d),
+            Value::Loss(d) => Value::Win(d),
+            v => v,
+        }
+    }
+
+    /// `win`, `loss`, `draw` or `unknown`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Value::Win(_) => "win",
+            Value::Loss(_) => "loss",
+            Value::Draw => "draw",
+            Value::Unknown => "unknown",
+        }
+    }
+
+    /// The plies to the end, for a win or a loss.
+    pub fn distance(self) -> Option<u32> {
+        match self {
+            Value::Win(d) | Value::Loss(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    pub fn is_proven(self) -> bool {
+        self != Value::Unknown
+    }
+
+    /// The value of a score at ply 0 of a search for wins and losses.
+    fn of_score(s: i32) -> Option<Value> {
+        match s {
+            s if s > DECISIVE => Some(Value::Win((WIN - s) as u32)),
+            s if s < -DECISIVE => Some(Value::Loss((WIN + s) as u32)),
+            _ => None,
+        }
+    }
+}
+
+/// How much one position may cost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Positions visited, at most (`None`: no cap).
+    pub nodes: Option<u64>,
+    /// Time, at most.
+    pub time: Option<Duration>,
+}
+
+impl Budget {
+    pub const UNLIMITED: Budget = Budget {
+        nodes: None,
+        time: None,
+    };
+}
+
+/// What the horizon counts as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Horizon {
+    /// 0: the search for wins and losses.
+    Zero,
+    /// +1 for the side named, -1 for the other: a draw's proof.
+    Favours(Side),
+}
+
+impl Horizon {
+    fn salt(self) -> u64 {
+        match self {
+            Horizon::Zero => 0,
+            Horizon::Favours(Side::First) => 0x9e37_79b9_7f4a_7c15,
+            Horizon::Favours(Side::Second) => 0xc2b2_ae3d_27d4_eb4f,
+        }
+    }
+
+    fn leaf(self, mover: Side) -> i32 {
+        match self {
+            Horizon::Zero => 0,
+            Horizon::Favours(s) if s == mover => 1,
+            Horizon::Favours(_) => -1,
+        }
+    }
+}
+
+/// One ply's storage, reused from search to search.
+struct Frame<G: Search> {
+    moves: Vec<G::Move>,
+    next: Option<G::Position>,
+}
+
+impl<G: Search> Default for Frame<G> {
+    fn default() -> Self {
+        Frame {
+            moves: Vec::new(),
+            next: None,
+        }
+    }
+}
+
+/// A searcher for game `G`: its table and its per-ply storage, reused for
+/// every position it is asked about (nothing is allocated per node once the
+/// deepest ply has been reached once).
+pub struct Searcher<'t, G: Search> {
+    table: &'t mut Table,
+    frames: Vec<Frame<G>>,
+    horizon: Horizon,
+    /// Positions visited since the searcher was made.
+    pub nodes: u64,
+    limit: u64,
+    deadline: Option<Instant>,
+    stopped: bool,
+    /// Whether the budget ran out while the last `judge` searched its root.
+    root_stopped: bool,
+    salt: u64,
+}
+
+/// The exact value of each turn, from the side to move's view (`None` where
+/// the budget ran out), and the position's value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Judged {
+    pub value: Value,
+    /// Per legal board turn, in the generator's order.
+    pub turns: Vec<Option<Value>>,
+}
+
+impl<'t, G: Search> Searcher<'t, G> {
+    pub fn new(table: &'t mut Table) -> Self {
+        Searcher {
+            table,
+            frames: Vec::new(),
+            horizon: Horizon::Zero,
+            nodes: 0,
+            limit: u64::MAX,
+            deadline: None,
+            stopped: false,
+            root_stopped: false,
+            salt: crate::game::key_of(G::NAME),
+        }
+    }
+
+    /// Salts every key with `n` as well: entries written under another
+    /// salt are never read (a game's search does not see another's).
+    pub fn salt_with(&mut self, n: u64) {
+        self.salt = crate::game::key_of(&(G::NAME, n));
+    }
+
+    /// Whether the budget ran out while the last [`Searcher::judge`]
+    /// searched the position itself (its `unknown` then says nothing).
+    pub fn exhausted_root(&self) -> bool {
+        self.root_stopped
+    }
+
+    fn arm(&mut self, budget: Budget) {
+        self.limit = budget
+            .nodes
+            .map_or(u64::MAX, |n| self.nodes.saturating_add(n));
+        self.deadline = budget.time.map(|t| Instant::now() + t);
+        self.stopped = false;
+    }
+
+    /// The value of `pos` for the side to move within `depth` plies.
+    pub fn value(&mut self, pos: &G::Position, depth: u32, budget: Budget) -> Value {
+        self.arm(budget);
+        self.deepen(pos, depth.min(MAX_DEPTH))
+    }
+
+    /// The value of `pos` and of each of its board turns (the value of the
+    /// position after it, for the side that played it), each within
+    /// `depth` plies of `pos`, under one budget.
+    pub fn judge(&mut self, pos: &G::Position, depth: u32, budget: Budget) -> Judged {
+        self.arm(budget);
+        let depth = depth.min(MAX_DEPTH);
+        let value = self.deepen(pos, depth);
+        self.root_stopped = self.stopped;
+        let mut moves = Vec::new();
+        board_moves::<G>(pos, &mut moves);
+        let mut next = pos.clone();
+        let mut turns = Vec::with_capacity(moves.len());
+        for mv in &moves {
+            next.clone_from(pos);
+            let v = match G::play(&mut next, mv) {
+                Err(_) => Some(Value::Unknown),
+                Ok(()) => match self.deepen(&next, depth.saturating_sub(1)) {
+                    _ if self.stopped => None,
+                    v => Some(v.flip()),
+                },
+            };
+            turns.push(v);
+        }
+        Judged { value, turns }
+    }
+
+    fn deepen(&mut self, pos: &G::Position, depth: u32) -> Value {
+        if let Some(v) = self.terminal(pos) {
+            return v;
+        }
+        for d in 1..=depth {
+            self.horizon = Horizon::Zero;
+            let s = self.negamax(pos, d, 0, -INF, INF);
+            if self.stopped {
+                return Value::Unknown;
+            }
+            if let Some(v) = Value::of_score(s) {
+                return v;
+            }
+            let mover = G::side_to_move(pos);
+            self.horizon = Horizon::Favours(mover);
+            let best_for_mover = self.negamax(pos, d, 0, 0, 1);
+            if self.stopped {
+                return Value::Unknown;
+            }
+            if best_for_mover <= 0 {
+                self.horizon = Horizon::Favours(mover.other());
+                let worst_for_mover = self.negamax(pos, d, 0, -1, 0);
+                if self.stopped {
+                    return Value::Unknown;
+                }
+                if worst_for_mover >= 0 {
+                    return Value::Draw;
+                }
+            }
+        }
+        Value::Unknown
+    }
+
+    /// The value of a position where the rules have ended the game.
+    fn terminal(&self, pos: &G::Position) -> Option<Value> {
+        let ending = G::ending(pos)?;
+        Some(match (ending.decided, ending.winner) {
+            (false, _) => Value::Unknown,
+            (true, None) => Value::Draw,
+            (true, Some(w)) if w == G::side_to_move(pos) => Value::Win(0),
+            (true, Some(_)) => Value::Loss(0),
+        })
+    }
+
+    fn out_of_budget(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes >= self.limit {
+            self.stopped = true;
+        } else if self.nodes & 1023 == 0 {
+            if let Some(d) = self.deadline {
+                self.stopped = Instant::now() >= d;
+            }
+        }
+        self.stopped
+    }
+
+    fn negamax(&mut self, pos: &G::Position, depth: u32, ply: usize, alpha: i32, beta: i32) -> i32 {
+        if self.out_of_budget() {
+            return 0;
+        }
+        let mover = G::side_to_move(pos);
+        if let Some(e) = G::ending(pos) {
+            return match (e.decided, e.winner) {
+                (false, _) => self.horizon.leaf(mover),
+                (true, None) => 0,
+                (true, Some(w)) if w == mover => WIN - ply as i32,
+                (true, Some(_)) => ply as i32 - WIN,
+            };
+        }
+        if depth == 0 {
+            return self.horizon.leaf(mover);
+        }
+        // A position one ply above the horizon is not looked up nor stored:
+        // its children are only played and judged, cheaper than a probe
+        // that misses the cache (a quarter of the search's time when it
+        // was done everywhere).
+        let tabled = depth > 1;
+        let key = match tabled {
+            true => (G::key(pos) ^ self.salt ^ self.horizon.salt()) | 1,
+            false => 0,
+        };
+        let mut first = usize::MAX;
+        if let Some(e) = tabled.then(|| self.table.get(key)).flatten() {
+            if let Some(s) = usable(e, depth, ply, alpha, beta) {
+                return s;
+            }
+            first = usize::from(e.best);
+        }
+        if self.frames.len() <= ply {
+            self.frames.resize_with(ply + 1, Frame::default);
+        }
+        let mut frame = std::mem::take(&mut self.frames[ply]);
+        frame.moves.clear();
+        board_moves::<G>(pos, &mut frame.moves);
+        if frame.moves.is_empty() {
+            // No board move, and the rules have not ended the game: play
+            // stops (or only an agreement is left), beyond the horizon.
+            self.frames[ply] = frame;
+            return self.horizon.leaf(mover);
+        }
+        let n = frame.moves.len();
+        let first = if first < n { first } else { 0 };
+        let (best, best_i) = self.children(pos, &mut frame, first, depth, ply, (alpha, beta));
+        self.frames[ply] = frame;
+        if self.stopped {
+            return 0;
+        }
+        let bound = match best {
+            b if b >= beta => Bound::Lower,
+            b if b <= alpha => Bound::Upper,
+            _ => Bound::Exact,
+        };
+        if best == -INF {
+            // The rules refused every generated turn: beyond the horizon.
+            return self.horizon.leaf(mover);
+        }
+        if !tabled {
+            return best;
+        }
+        self.table.put(Entry {
+            key,
+            score: to_entry(best, ply),
+            depth: depth as u8,
+            bound,
+            best: u16::try_from(best_i).unwrap_or(u16::MAX),
+        });
+        best
+    }
+
+    /// Searches `pos`'s turns (in `frame`), the table's `first`: the best
+    /// score and the turn that reached it.
+    fn children(
+        &mut self,
+        pos: &G::Position,
+        frame: &mut Frame<G>,
+        first: usize,
+        depth: u32,
+        ply: usize,
+        (mut alpha, beta): (i32, i32),
+    ) -> (i32, usize) {
+        let next = frame.next.get_or_insert_with(|| pos.clone());
+        let n = frame.moves.len();
+        let (mut best, mut best_i) = (-INF, first);
+        for k in 0..n {
+            // The table's move first, then the rest in order.
+            let i = match k {
+                0 => first,
+                k if k <= first => k - 1,
+                k => k,
+            };
+            next.clone_from(pos);
+            if G::play(next, &frame.moves[i]).is_err() {
+                continue;
+            }
+            let s = -self.negamax(next, depth - 1, ply + 1, -beta, -alpha);
+            if self.stopped {
+                break;
+            }
+            if s > best {
+                (best, best_i) = (s, i);
+                alpha = alpha.max(s);
+                if s >= beta {
+                    break;
+                }
+            }
+        }
+        (best, best_i)
+    }
+}
+
+/// The legal turns that are moves on the board, in the generator's order.
+pub fn board_moves<G: Search>(pos: &G::Position, out: &mut Vec<G::Move>) {
+    G::generate(pos, &mut |m| {
+        if !G::agreement(&m) {
+            out.push(m);
+        }
+        true
+    });
+}
+
+/// A score as stored: a win's distance from the entry's position.
+fn to_entry(s: i32, ply: usize) -> i32 {
+    match s {
+        s if s > DECISIVE => s + ply as i32,
+        s if s < -DECISIVE => s - ply as i32,
+        s => s,
+    }
+}
+
+fn from_entry(s: i32, ply: usize) -> i32 {
+    match s {
+        s if s > DECISIVE => s - ply as i32,
+        s if s < -DECISIVE => s + ply as i32,
+        s => s,
+    }
+}
+
+/// An entry's score where it answers a search to `depth` at `ply` with the
+/// window (alpha, beta): one searched to the same horizon, or an exact win
+/// or loss no further away than the horizon (the same at every horizon that
+/// reaches it).
+fn usable(e: &Entry, depth: u32, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    let s = from_entry(e.score, ply);
+    let reach = WIN - e.score.abs();
+    let same = u32::from(e.depth) == depth
+        || (e.bound == Bound::Exact && e.score.abs() > DECISIVE && reach as u32 <= depth);
+    if !same {
+        return None;
+    }
+    match e.bound {
+        Bound::Exact => Some(s),
+        Bound::Lower if s >= beta => Some(s),
+        Bound::Upper if s <= alpha => Some(s),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_read_as_values_with_their_distances() {
+        assert_eq!(Value::of_score(WIN - 3), Some(Value::Win(3)));
+        assert_eq!(Value::of_score(3 - WIN), Some(Value::Loss(3)));
+        assert_eq!(Value::of_score(0), None);
+        assert_eq!(Value::of_score(1), None);
+        assert_eq!(Value::Win(2).flip(), Value::Loss(2));
+        assert_eq!(Value::Draw.flip(), Value::Draw);
+    }
+
+    #[test]
+    fn stored_wins_count_from_their_own_position() {
+        // A win 5 plies from the root found at ply 2 is a win in 3 from
+        // there, and reads back as 5 at ply 2 and as 4 at ply 1.
+        let s = WIN - 5;
+        let stored = to_entry(s, 2);
+        assert_eq!(stored, WIN - 3);
+        assert_eq!(from_entry(stored, 2), s);
+        assert_eq!(from_entry(stored, 1), WIN - 4);
+        assert_eq!(from_entry(to_entry(-s, 2), 2), -s);
+    }
+}

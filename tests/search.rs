@@ -1,0 +1,215 @@
+//! The exact search against a plain minimax written here (no pruning, no
+//! table, no ordering, no deepening), on positions of random games of every
+//! game — from the middle of games and from their last plies, where forced
+//! outcomes are — at horizons 1–3 (1–2 for Roshi and Vagabond, whose
+//! positions have hundreds to thousands of turns: horizon 2 where a
+//! position has at most 60); and the keys: equal
+//! positions reached by different move orders have equal keys, different
+//! ones differ.
+
+use gamerec::game::{Notation, Search};
+use gamerec::games::{
+    iqishiqi::Iqishiqi, oshi::Oshi, retsami::Retsami, roshi::Roshi, vagabond::Vagabond,
+};
+use gamerec::gen::{positions, GenOptions};
+use gamerec::search::{Budget, Searcher, Table, Value};
+use std::collections::HashMap;
+
+/// A win `d` plies from the node scores `W - d`.
+const W: i32 = 1 << 20;
+
+/// The plain minimax: the node's score with every position at the horizon
+/// (and every position where play stops with no result) counted as the
+/// worst and as the best it could be for the side to move — (-1, +1) — a
+/// draw 0, a win or loss its distance. Returns (pessimistic, optimistic).
+fn minimax<G: Search>(pos: &G::Position, depth: u32) -> (i32, i32) {
+    if let Some(e) = G::ending(pos) {
+        return match (e.decided, e.winner) {
+            (false, _) => (-1, 1),
+            (true, None) => (0, 0),
+            (true, Some(w)) if w == G::side_to_move(pos) => (W, W),
+            (true, Some(_)) => (-W, -W),
+        };
+    }
+    if depth == 0 {
+        return (-1, 1);
+    }
+    let mut moves = Vec::new();
+    G::legal_moves(pos, &mut moves);
+    moves.retain(|m| !G::agreement(m));
+    if moves.is_empty() {
+        return (-1, 1);
+    }
+    let shift = |s: i32| match s {
+        s if s > 1 => s - 1,
+        s if s < -1 => s + 1,
+        s => s,
+    };
+    let (mut lo, mut hi) = (i32::MIN, i32::MIN);
+    for m in &moves {
+        let mut next = pos.clone();
+        G::play(&mut next, m).unwrap_or_else(|e| panic!("a generated move is refused: {e}"));
+        let (clo, chi) = minimax::<G>(&next, depth - 1);
+        lo = lo.max(shift(-chi));
+        hi = hi.max(shift(-clo));
+    }
+    (lo, hi)
+}
+
+fn value_of((lo, hi): (i32, i32)) -> Value {
+    match (lo, hi) {
+        (lo, _) if lo > 1 => Value::Win((W - lo) as u32),
+        (_, hi) if hi < -1 => Value::Loss((W + hi) as u32),
+        (0, 0) => Value::Draw,
+        _ => Value::Unknown,
+    }
+}
+
+/// Positions to test: `middle` spread over random games, and the last
+/// `tail` positions of each of `games` games (biased to finish, so that
+/// forced wins are among them).
+fn sample<G: Search + Notation>(games: u64, middle: usize, tail: usize) -> Vec<G::Position> {
+    let mut out = Vec::new();
+    for g in 0..games {
+        let plain = positions::<G>(100 + g, 1, &GenOptions::default());
+        let step = (plain.len() / middle.max(1)).max(1);
+        out.extend(plain.iter().step_by(step).take(middle).cloned());
+        // Random games finish within a few thousand plies.
+        let finishing = GenOptions {
+            finish: true,
+            max_plies: 5000,
+        };
+        let ended = positions::<G>(200 + g, 1, &finishing);
+        out.extend(ended.iter().rev().take(tail).cloned());
+    }
+    out
+}
+
+/// Checks the search's value of every sampled position, and of every turn
+/// from it, against the minimax at horizons 1..=max.
+/// Positions of more than `wide` turns are checked at horizon 1 only.
+fn agrees<G: Search + Notation>(games: u64, middle: usize, tail: usize, max: u32, wide: usize) {
+    let mut table = Table::with_mib(4);
+    let mut seen = HashMap::<&str, usize>::new();
+    for pos in sample::<G>(games, middle, tail) {
+        let max = if G::count_legal_moves(&pos) > wide {
+            1
+        } else {
+            max
+        };
+        for depth in 1..=max {
+            let mut searcher = Searcher::<G>::new(&mut table);
+            let judged = searcher.judge(&pos, depth, Budget::UNLIMITED);
+            let expected = value_of(minimax::<G>(&pos, depth));
+            let at = G::write_position(&pos);
+            assert_eq!(judged.value, expected, "{} at depth {depth}: {at}", G::NAME);
+            *seen.entry(expected.name()).or_default() += 1;
+            let mut moves = Vec::new();
+            G::legal_moves(&pos, &mut moves);
+            moves.retain(|m| !G::agreement(m));
+            assert_eq!(judged.turns.len(), moves.len());
+            for (m, got) in moves.iter().zip(&judged.turns) {
+                let mut next = pos.clone();
+                G::play(&mut next, m).unwrap_or_else(|e| panic!("refused: {e}"));
+                let want = value_of(minimax::<G>(&next, depth - 1)).flip();
+                assert_eq!(
+                    *got,
+                    Some(want),
+                    "{} at depth {depth}: {at}, a turn",
+                    G::NAME
+                );
+            }
+        }
+    }
+    // The sample reaches proven values, not only unknown ones.
+    eprintln!("{}: {seen:?}", G::NAME);
+    assert!(seen.get("win").copied().unwrap_or(0) + seen.get("loss").copied().unwrap_or(0) > 0);
+}
+
+#[test]
+fn oshi_search_agrees_with_minimax() {
+    agrees::<Oshi>(6, 2, 10, 3, usize::MAX);
+}
+
+#[test]
+fn retsami_search_agrees_with_minimax() {
+    agrees::<Retsami>(4, 3, 8, 3, usize::MAX);
+}
+
+#[test]
+fn iqishiqi_search_agrees_with_minimax() {
+    agrees::<Iqishiqi>(4, 3, 6, 3, usize::MAX);
+}
+
+#[test]
+fn roshi_search_agrees_with_minimax() {
+    agrees::<Roshi>(4, 2, 6, 2, 60);
+}
+
+#[test]
+fn vagabond_search_agrees_with_minimax() {
+    agrees::<Vagabond>(4, 1, 6, 2, 60);
+}
+
+/// Every position within `depth` plies of `pos`, each with its key.
+fn reach<G: Search>(pos: &G::Position, depth: u32, out: &mut Vec<(G::Position, u64)>) {
+    out.push((pos.clone(), G::key(pos)));
+    if depth == 0 || G::ending(pos).is_some() {
+        return;
+    }
+    let mut moves = Vec::new();
+    G::legal_moves(pos, &mut moves);
+    for m in moves.iter().take(12) {
+        let mut next = pos.clone();
+        G::play(&mut next, m).unwrap_or_else(|e| panic!("refused: {e}"));
+        reach::<G>(&next, depth - 1, out);
+    }
+}
+
+/// Equal positions reached by different move orders have equal keys, and
+/// unequal positions unequal keys (64-bit keys: a collision among a few
+/// thousand positions would be a broken key, not chance). Playing on a
+/// copy leaves the original's key as it was.
+fn keys<G: Search + Notation>() {
+    let mut all = Vec::new();
+    for pos in sample::<G>(2, 2, 1) {
+        let before = G::key(&pos);
+        reach::<G>(&pos, 4, &mut all);
+        assert_eq!(G::key(&pos), before);
+    }
+    let mut by_key: HashMap<u64, &G::Position> = HashMap::new();
+    let mut by_position: HashMap<&G::Position, u64> = HashMap::new();
+    let mut transposed = 0;
+    for (pos, key) in &all {
+        assert_eq!(
+            *key,
+            G::key(pos),
+            "{}: a key is the same every time",
+            G::NAME
+        );
+        if let Some(other) = by_key.insert(*key, pos) {
+            assert!(
+                other == pos,
+                "{}: two positions share a key: {} and {}",
+                G::NAME,
+                G::write_position(other),
+                G::write_position(pos)
+            );
+        }
+        if let Some(k) = by_position.insert(pos, *key) {
+            assert_eq!(k, *key, "{}: equal positions, different keys", G::NAME);
+            transposed += 1;
+        }
+    }
+    // Different move orders met (the tree holds each move order once).
+    assert!(transposed > 0, "{}: no transposition met", G::NAME);
+}
+
+#[test]
+fn keys_follow_positions_not_move_orders() {
+    keys::<Oshi>();
+    keys::<Retsami>();
+    keys::<Iqishiqi>();
+    keys::<Roshi>();
+    keys::<Vagabond>();
+}
