@@ -447,3 +447,50 @@ fn estimate_marks(a: &mut PlyAnalysis) {
     };
     a.marks.push(mark);
 }
+
+/// The proven best moves at a position (`moves --best`), or the
+/// estimate's where none is proven.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Best {
+    /// The horizon searched.
+    pub depth: u32,
+    /// The position's value for the side to move.
+    pub value: Value,
+    /// Each board turn that keeps the value (canonical spelling), with the
+    /// value of the position it reaches for the side that moved.
+    pub moves: Vec<(String, Value)>,
+    /// Where nothing is proven and playouts were asked for: the estimate's
+    /// most visited turn and the side to move's win chance.
+    pub estimate: Option<(String, f64)>,
+}
+
+/// [`Best`] at `pos`, searched under `settings` (its horizon, budget,
+/// playouts and seed).
+pub fn best_at<G: Search + Notation>(pos: &G::Position, settings: &Settings) -> Best {
+    let depth = settings.depth.unwrap_or(G::DEPTH);
+    let mut table = Table::with_mib(settings.table_mib);
+    let judged = Searcher::<G>::new(&mut table).judge(pos, depth, settings.budget);
+    let mut moves = Vec::new();
+    board_moves::<G>(pos, &mut moves);
+    let kept = best_moves::<G>(&judged, &moves);
+    let values = judged.turns.iter().zip(&moves).filter_map(|(v, m)| {
+        let text = written::<G>(m);
+        kept.contains(&text)
+            .then(|| (text, v.unwrap_or(Value::Unknown)))
+    });
+    let moves_kept: Vec<(String, Value)> = values.collect();
+    let estimate = match moves_kept.is_empty() {
+        true => {
+            let mut rng = stream(settings.seed, G::key(pos));
+            let e = Tree::default().estimate::<G>(pos, settings.playouts, &mut rng);
+            e.and_then(|e| Some((written::<G>(moves.get(e.best?)?), e.win)))
+        }
+        false => None,
+    };
+    Best {
+        depth,
+        value: judged.value,
+        moves: moves_kept,
+        estimate,
+    }
+}

@@ -5,7 +5,7 @@
 //! conversion, generation or perft for its game. Adding a game is one line
 //! in [`GAMES`] (and its folder under `src/games/`).
 
-use crate::analysis::{self, Analysis, Settings};
+use crate::analysis::{self, Analysis, Best, Settings};
 use crate::convert::{self, Converted, GameSink, TraceOptions};
 use crate::game::{
     Facts, Game, MovetextStyle, Picture, Rules, Search, SiteFormat, SiteNotation, Stat,
@@ -133,6 +133,14 @@ pub trait AnyGame: Sync {
     fn default_depth(&self) -> u32;
     /// A game analysed as it is read (`gamerec analyse`).
     fn analyse(&self, game: &mut dyn ReadGame<'_>, settings: &Settings) -> Analysis;
+    /// The proven best moves before ply `ply` (1-based) of a game as it is
+    /// read, or after its last turn (`moves --best`).
+    fn best_at(
+        &self,
+        game: &mut dyn ReadGame<'_>,
+        ply: Option<usize>,
+        settings: &Settings,
+    ) -> Result<Best, Problem>;
 }
 
 /// A site notation as the generic machinery sees it.
@@ -380,6 +388,16 @@ impl<G: Facts + Picture + Search> AnyGame for Registered<G> {
 
     fn analyse(&self, game: &mut dyn ReadGame<'_>, settings: &Settings) -> Analysis {
         analysis::analyse::<G>(game, settings)
+    }
+
+    fn best_at(
+        &self,
+        game: &mut dyn ReadGame<'_>,
+        ply: Option<usize>,
+        settings: &Settings,
+    ) -> Result<Best, Problem> {
+        let (pos, _) = replay::position_before::<G>(game, ply)?;
+        Ok(analysis::best_at::<G>(&pos, settings))
     }
 }
 

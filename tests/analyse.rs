@@ -206,3 +206,39 @@ fn an_invalid_record_exits_1_and_its_legal_prefix_is_analysed() {
     let searched = invalid["plies"].as_array().unwrap().len() as u64;
     assert_eq!(searched, invalid["plies_played"].as_u64().unwrap());
 }
+
+#[test]
+fn moves_best_lists_the_move_that_won_and_the_end_is_a_loss_for_the_side_to_move() {
+    // fixtures/oshi/expected.tsv: Red wins on points at ply 17.
+    let f = "fixtures/oshi/points-win.grec";
+    let (code, out, err) = run_in(root(), &["moves", f, "--ply", "17", "--best"]);
+    assert_eq!(code, 0, "{err}");
+    let mut lines = out.lines();
+    assert_eq!(lines.next(), Some("win 1 (depth 3)"));
+    let played = "c7-c9";
+    assert!(lines.any(|l| l == format!("{played}\twin 0")), "{out}");
+    let (_, out, _) = run_in(root(), &["moves", f, "--best"]);
+    assert_eq!(out.lines().next(), Some("loss 0 (depth 3)"));
+    // Nothing proven: the estimate's move, labelled.
+    let (_, out, _) = run_in(
+        root(),
+        &[
+            "moves",
+            f,
+            "--ply",
+            "1",
+            "--best",
+            "--depth",
+            "1",
+            "--playouts",
+            "20",
+        ],
+    );
+    assert!(out.starts_with("unknown (depth 1)\n"), "{out}");
+    assert!(
+        out.lines()
+            .nth(1)
+            .is_some_and(|l| l.contains("\testimate: win chance ")),
+        "{out}"
+    );
+}

@@ -4,7 +4,7 @@
 //! summary, or JSON Lines (notation/analysis.md).
 
 use super::messages;
-use super::options::{Color, InputArgs, Jobs, Quiet};
+use super::options::{Color, InputArgs, Jobs, Quiet, SearchArgs};
 use super::run::Run;
 use gamerec::analysed::{self, Analysed, JsonAnalysis};
 use gamerec::analysis::{Mark, Plies, PlyAnalysis, Settings};
@@ -12,10 +12,9 @@ use gamerec::inputs::Item;
 use gamerec::output::Output;
 use gamerec::record::Chunk;
 use gamerec::report::{escape, place, problem_report};
-use gamerec::search::{Budget, Value, MAX_DEPTH};
+use gamerec::search::Value;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
-use std::time::Duration;
 
 #[derive(clap::Args)]
 #[command(
@@ -27,33 +26,14 @@ budget runs out it is `unknown`. Estimates (the win chance and its marks) are la
 pub struct Args {
     #[command(flatten)]
     input: InputArgs,
-    /// The horizon, in plies (default: the game's own, notation/analysis.md).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)))]
-    depth: Option<u32>,
-    /// At most this many positions searched per ply (0: no cap).
-    #[arg(long, value_name = "N", default_value_t = 2_000_000)]
-    nodes: u64,
-    /// At most this long per ply, in seconds (e.g. 0.5); the answer is then
-    /// `unknown` where nothing was proven.
-    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
-    time: Option<Duration>,
-    /// Random playouts per position for the win-chance estimate (Monte
-    /// Carlo tree search; 0: no estimate).
-    #[arg(long, value_name = "K", default_value_t = 0)]
-    playouts: u32,
-    /// The estimate's seed: the same seed gives the same estimates, with
-    /// any -j.
-    #[arg(long, value_name = "S", default_value_t = 1)]
-    seed: u64,
+    #[command(flatten)]
+    search: SearchArgs,
     /// Search only the last K plies of each game (the rest is replayed).
     #[arg(long, value_name = "K", conflicts_with = "plies", value_parser = clap::value_parser!(u64).range(1..))]
     last: Option<u64>,
     /// Search only plies A to B (`12-30`, `40-`, `7`).
     #[arg(long, value_name = "A-B", value_parser = Plies::parse)]
     plies: Option<Plies>,
-    /// The transposition table per thread, in MiB.
-    #[arg(long, value_name = "MIB", default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=4096))]
-    hash: u64,
     /// `human`: a line per mark and a summary; `json`: one object per game
     /// per line (notation/analysis.md).
     #[arg(
@@ -78,30 +58,13 @@ enum Format {
     Json,
 }
 
-fn seconds(text: &str) -> Result<Duration, String> {
-    match text.parse::<f64>() {
-        Ok(s) if s > 0.0 && s.is_finite() => Ok(Duration::from_secs_f64(s)),
-        _ => Err(format!("`{text}` is not a number of seconds above 0")),
-    }
-}
-
 impl Args {
     fn settings(&self) -> Settings {
-        Settings {
-            depth: self.depth,
-            budget: Budget {
-                nodes: (self.nodes > 0).then_some(self.nodes),
-                time: self.time,
-            },
-            playouts: self.playouts,
-            seed: self.seed,
-            plies: match (self.last, self.plies) {
-                (Some(k), _) => Plies::Last(k as usize),
-                (_, Some(p)) => p,
-                _ => Plies::All,
-            },
-            table_mib: self.hash as usize,
-        }
+        self.search.settings(match (self.last, self.plies) {
+            (Some(k), _) => Plies::Last(k as usize),
+            (_, Some(p)) => p,
+            _ => Plies::All,
+        })
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::at::{answer, write_failure, Failure, PlaceArgs, PlyArg};
 use super::messages;
-use super::options::Color;
+use super::options::{Color, SearchArgs};
 use std::ops::ControlFlow;
 
 #[derive(clap::Args)]
@@ -27,6 +27,14 @@ pub struct Args {
     /// Print the position itself first, in the game's Position notation.
     #[arg(long)]
     show_position: bool,
+    /// The proven best moves instead (an exact search within --depth
+    /// plies: notation/analysis.md): the position's value, then each move
+    /// that keeps it with the value it leaves; where nothing is proven,
+    /// the estimate's move with --playouts.
+    #[arg(long, conflicts_with_all = ["count", "each"])]
+    best: bool,
+    #[command(flatten)]
+    search: SearchArgs,
     #[command(flatten)]
     color: Color,
 }
@@ -49,6 +57,13 @@ pub fn run(args: Args) {
             return problem.map_or(Ok(()), |p| Err(Failure::Invalid(p)));
         }
         let ply = args.at.ply();
+        if args.best {
+            let settings = args.search.settings(gamerec::analysis::Plies::All);
+            let best = rules
+                .best_at(loaded.game, ply, &settings)
+                .map_err(Failure::Invalid)?;
+            return write_best(out, &best).map_err(write_failure);
+        }
         let legal = rules
             .legal_moves_at(loaded.game, ply)
             .map_err(Failure::Invalid)?;
@@ -67,4 +82,20 @@ pub fn run(args: Args) {
         }
         Ok::<(), Failure>(())
     })
+}
+
+/// `win 3 (depth 3)`, then a best move a line: `e3-e5\tloss 2`.
+fn write_best(out: &mut dyn std::io::Write, best: &gamerec::analysis::Best) -> std::io::Result<()> {
+    let value = |v: gamerec::search::Value| match v.distance() {
+        Some(d) => format!("{} {d}", v.name()),
+        None => v.name().to_string(),
+    };
+    writeln!(out, "{} (depth {})", value(best.value), best.depth)?;
+    for (m, v) in &best.moves {
+        writeln!(out, "{m}\t{}", value(*v))?;
+    }
+    if let Some((m, chance)) = &best.estimate {
+        writeln!(out, "{m}\testimate: win chance {chance:.3}")?;
+    }
+    Ok(())
 }

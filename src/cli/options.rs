@@ -224,3 +224,55 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
     }
     Ok(bytes)
 }
+
+/// What a search takes (`analyse`, `moves --best`): the horizon, the
+/// budget per position, the estimate's playouts and seed, the table.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct SearchArgs {
+    /// The horizon, in plies (default: the game's own, notation/analysis.md).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(gamerec::search::MAX_DEPTH)))]
+    pub depth: Option<u32>,
+    /// At most this many positions searched per position asked about (0:
+    /// no cap).
+    #[arg(long, value_name = "N", default_value_t = 2_000_000)]
+    pub nodes: u64,
+    /// At most this long per position asked about, in seconds (e.g. 0.5);
+    /// the answer is then `unknown` where nothing was proven.
+    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
+    pub time: Option<std::time::Duration>,
+    /// Random playouts per position for the win-chance estimate (Monte
+    /// Carlo tree search; 0: no estimate).
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    pub playouts: u32,
+    /// The estimate's seed: the same seed gives the same estimates, with
+    /// any -j.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// The transposition table per thread, in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub hash: u64,
+}
+
+impl SearchArgs {
+    /// The library's settings, searching `plies`.
+    pub fn settings(&self, plies: gamerec::analysis::Plies) -> gamerec::analysis::Settings {
+        gamerec::analysis::Settings {
+            depth: self.depth,
+            budget: gamerec::search::Budget {
+                nodes: (self.nodes > 0).then_some(self.nodes),
+                time: self.time,
+            },
+            playouts: self.playouts,
+            seed: self.seed,
+            plies,
+            table_mib: self.hash as usize,
+        }
+    }
+}
+
+fn seconds(text: &str) -> Result<std::time::Duration, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s.is_finite() => Ok(std::time::Duration::from_secs_f64(s)),
+        _ => Err(format!("`{text}` is not a number of seconds above 0")),
+    }
+}
