@@ -166,6 +166,8 @@ pub struct PlyAnalysis {
     pub marks: Vec<Mark>,
     /// Positions the exact search visited for this ply.
     pub nodes: u64,
+    /// Whether the budget ran out before `before` was settled.
+    pub exhausted: bool,
 }
 
 /// A game analysed.
@@ -282,7 +284,15 @@ fn search_steps<G: Search + Notation>(
         moves.clear();
         board_moves::<G>(&step.before, &mut moves);
         let played = played_index::<G>(&step.before, &moves, &step.after);
-        let after = played.and_then(|i| judged.turns.get(i).copied().flatten());
+        let known = played.and_then(|i| judged.turns.get(i).copied().flatten());
+        // Where the budget left the move's value unknown but the move ended
+        // the game, the rules say it.
+        let after = known.or_else(|| ended_value::<G>(&step.after).map(Value::flip));
+        let exhausted = searcher.exhausted_root();
+        let mut marks = proven_marks(&judged, played, exhausted);
+        if let (None, Some(v)) = (known, after) {
+            marks.extend(turn_marks(judged.value, v, exhausted));
+        }
         // Each position's estimate has its own random stream, from the seed
         // and the position: the same whatever the thread, the game or
         // where in the input it stands.
@@ -315,7 +325,8 @@ fn search_steps<G: Search + Notation>(
                 };
                 other.map(|c| 1.0 - c)
             }),
-            marks: proven_marks(&judged, played, searcher.exhausted_root()),
+            marks,
+            exhausted,
             nodes: searcher.nodes - nodes,
         };
         if a.best.is_empty() && settings.playouts > 0 {
@@ -332,10 +343,27 @@ fn search_steps<G: Search + Notation>(
         }
         out.push(a);
     }
+    after_from_next(&mut out);
     for a in &mut out {
         estimate_marks(a);
     }
     out
+}
+
+/// Where the budget left a move's value unknown and the next ply is
+/// searched with a proven value, that value (for the other side) is the
+/// position after the move's: exact, from the next ply's own search; the
+/// marks it proves follow.
+fn after_from_next(out: &mut [PlyAnalysis]) {
+    for i in 1..out.len() {
+        let (next, next_ply) = (out[i].before, out[i].ply);
+        let a = &mut out[i - 1];
+        if a.after.is_none() && a.ply + 1 == next_ply && next.is_proven() {
+            a.after = Some(next.flip());
+            a.marks
+                .extend(turn_marks(a.before, next.flip(), a.exhausted));
+        }
+    }
 }
 
 fn written<G: Notation>(mv: &G::Move) -> String {
@@ -368,6 +396,16 @@ fn proven_chance(v: Value) -> Option<f64> {
     }
 }
 
+/// The side to move's value where the rules have ended the game.
+fn ended_value<G: Search>(pos: &G::Position) -> Option<Value> {
+    let e = G::ending(pos).filter(|e| e.decided)?;
+    Some(match e.winner {
+        Some(w) if w == G::side_to_move(pos) => Value::Win(0),
+        Some(_) => Value::Loss(0),
+        None => Value::Draw,
+    })
+}
+
 /// The side to move's chance where the rules have ended the game.
 fn ended_chance<G: Search>(pos: &G::Position) -> Option<f64> {
     let e = G::ending(pos).filter(|e| e.decided)?;
@@ -394,6 +432,17 @@ fn best_moves<G: Search + Notation>(judged: &Judged, moves: &[G::Move]) -> Vec<S
         .collect()
 }
 
+/// `missed-win` and `blunder` from the values before and after a move
+/// (`exhausted`: the budget ran out before the value before was settled).
+fn turn_marks(before: Value, after: Value, exhausted: bool) -> impl Iterator<Item = Mark> {
+    let missed = matches!(before, Value::Win(_)) && !matches!(after, Value::Win(_));
+    let not_lost = !matches!(before, Value::Loss(_)) && !exhausted;
+    let blunder = not_lost && matches!(after, Value::Loss(_));
+    [(missed, Mark::MissedWin), (blunder, Mark::Blunder)]
+        .into_iter()
+        .filter_map(|(yes, m)| yes.then_some(m))
+}
+
 /// The proven marks of the turn played (`played`: its index).
 fn proven_marks(judged: &Judged, played: Option<usize>, exhausted: bool) -> Vec<Mark> {
     let mut marks = Vec::new();
@@ -401,13 +450,7 @@ fn proven_marks(judged: &Judged, played: Option<usize>, exhausted: bool) -> Vec<
         return marks;
     };
     let before = judged.value;
-    if matches!(before, Value::Win(_)) && !matches!(after, Value::Win(_)) {
-        marks.push(Mark::MissedWin);
-    }
-    let not_lost = !matches!(before, Value::Loss(_)) && !exhausted;
-    if not_lost && matches!(after, Value::Loss(_)) {
-        marks.push(Mark::Blunder);
-    }
+    marks.extend(turn_marks(before, after, exhausted));
     let all_known = judged.turns.iter().all(Option::is_some);
     if all_known && judged.turns.len() > 1 {
         let count = |keeps: &dyn Fn(Value) -> bool| {
@@ -492,5 +535,73 @@ pub fn best_at<G: Search + Notation>(pos: &G::Position, settings: &Settings) -> 
         value: judged.value,
         moves: moves_kept,
         estimate,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Side;
+
+    fn ply(ply: usize, before: Value, after: Option<Value>) -> PlyAnalysis {
+        PlyAnalysis {
+            ply,
+            turn: String::new(),
+            span: Span::default(),
+            side: Side::First,
+            before,
+            after,
+            best: Vec::new(),
+            estimate_best: None,
+            chance: None,
+            chance_after: None,
+            marks: Vec::new(),
+            nodes: 0,
+            exhausted: false,
+        }
+    }
+
+    #[test]
+    fn a_move_that_leaves_a_win_or_a_lost_position_is_marked() {
+        let marks = |b, a, x| turn_marks(b, a, x).collect::<Vec<_>>();
+        assert_eq!(marks(Value::Win(3), Value::Win(2), false), []);
+        assert_eq!(marks(Value::Win(3), Value::Draw, false), [Mark::MissedWin]);
+        assert_eq!(
+            marks(Value::Win(3), Value::Loss(4), false),
+            [Mark::MissedWin, Mark::Blunder]
+        );
+        assert_eq!(
+            marks(Value::Unknown, Value::Loss(2), false),
+            [Mark::Blunder]
+        );
+        // Lost already, or nothing settled before the budget ran out.
+        assert_eq!(marks(Value::Loss(3), Value::Loss(2), false), []);
+        assert_eq!(marks(Value::Unknown, Value::Loss(2), true), []);
+    }
+
+    #[test]
+    fn a_value_the_budget_left_unknown_is_taken_from_the_next_ply() {
+        let mut out = vec![
+            ply(4, Value::Win(3), None),
+            ply(5, Value::Win(1), None),
+            ply(7, Value::Loss(1), None),
+        ];
+        after_from_next(&mut out);
+        // Ply 5's position is a win for its mover: ply 4's mover is lost.
+        assert_eq!(out[0].after, Some(Value::Loss(1)));
+        assert_eq!(out[0].marks, [Mark::MissedWin, Mark::Blunder]);
+        // Ply 6 was not searched: ply 5's stays unknown.
+        assert_eq!(out[1].after, None);
+        assert!(out[1].marks.is_empty());
+    }
+
+    #[test]
+    fn plies_read_as_ranges() {
+        assert_eq!(Plies::parse("12-30"), Ok(Plies::Range(12, 30)));
+        assert_eq!(Plies::parse("40-"), Ok(Plies::Range(40, usize::MAX)));
+        assert_eq!(Plies::parse("7"), Ok(Plies::Range(7, 7)));
+        assert!(Plies::parse("5-2").is_err());
+        assert!(Plies::parse("0").is_err());
+        assert!(Plies::Last(3).covers(8, 10) && !Plies::Last(3).covers(7, 10));
     }
 }
