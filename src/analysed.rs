@@ -131,7 +131,11 @@ impl<'a> JsonAnalysis<'a> {
             marks: p.marks.iter().map(|m| m.name()).collect(),
             nodes: p.nodes,
         };
-        let totals = a.analysis.as_ref().map(totals).unwrap_or_default();
+        let totals = a
+            .analysis
+            .as_ref()
+            .map(Analysis::totals)
+            .unwrap_or_default();
         JsonAnalysis {
             file,
             index,
@@ -154,10 +158,6 @@ impl<'a> JsonAnalysis<'a> {
 /// Three decimals: an estimate is no more precise.
 fn round(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
-}
-
-fn totals(a: &Analysis) -> [[usize; 6]; 2] {
-    a.totals()
 }
 
 fn named(

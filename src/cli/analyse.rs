@@ -4,7 +4,7 @@
 //! summary, or JSON Lines (notation/analysis.md).
 
 use super::messages;
-use super::options::{Color, InputArgs, Jobs, Quiet, SearchArgs};
+use super::options::{Color, HumanOrJson as Format, InputArgs, Jobs, Quiet, SearchArgs};
 use super::run::Run;
 use gamerec::analysed::{self, Analysed, JsonAnalysis};
 use gamerec::analysis::{Mark, Plies, PlyAnalysis, Settings};
@@ -50,12 +50,6 @@ pub struct Args {
     quiet: Quiet,
     #[command(flatten)]
     jobs: Jobs,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum Format {
-    Human,
-    Json,
 }
 
 impl Args {

@@ -276,3 +276,11 @@ fn seconds(text: &str) -> Result<std::time::Duration, String> {
         _ => Err(format!("`{text}` is not a number of seconds above 0")),
     }
 }
+
+/// `--to human|json` for the commands that report on games (`validate`,
+/// `analyse`): lines for people, or one JSON object per game per line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum HumanOrJson {
+    Human,
+    Json,
+}

@@ -2,7 +2,7 @@
 //! invalid one with its location; a summary at the end.
 
 use super::messages;
-use super::options::{Color, InputArgs, Jobs, LenientArgs, Quiet};
+use super::options::{Color, HumanOrJson as Format, InputArgs, Jobs, LenientArgs, Quiet};
 use super::run::Run;
 use gamerec::archive::{self, GameReport, JsonGame};
 use gamerec::inputs::{Item, Read};
@@ -51,12 +51,6 @@ pub struct Args {
     time: bool,
     #[command(flatten)]
     jobs: Jobs,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum Format {
-    Human,
-    Json,
 }
 
 #[derive(Default)]

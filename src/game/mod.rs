@@ -13,7 +13,7 @@
 //! - [`Picture`] (`picture.rs`): what a position looks like — the board's
 //!   cells, the pieces, the counts beside it, the last move's marks;
 //! - [`Search`] (`search.rs`): a position's key, which turns are
-//!   agreements, the game's move ordering — what a search needs;
+//!   agreements, the default horizon — what a search needs;
 //! - [`SiteNotation`] (`site.rs`, optional): another site's move notation.
 //!
 //! Nothing outside a game's folder knows its rules: the generic code is

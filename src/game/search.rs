@@ -1,7 +1,8 @@
 //! [`Search`]: what a search over the rules needs from a game besides its
 //! rules — a 64-bit key for each position (for transposition tables), which
-//! turns are agreements rather than board moves, and, optionally, the
-//! game's own move ordering. Copying a position is `Clone::clone_from`
+//! turns are agreements rather than board moves, and the default horizon.
+//! (The search orders moves by its table only; a game's own ordering is
+//! not part of the seam yet.) Copying a position is `Clone::clone_from`
 //! (every game's position is a flat value: a copy reuses the target's
 //! storage), so the search needs no undo.
 
@@ -30,13 +31,6 @@ pub trait Search: Rules {
     /// agreement is not a forced outcome.
     fn agreement(_mv: &Self::Move) -> bool {
         false
-    }
-
-    /// A guess at how good a turn is, higher first, for ordering the search
-    /// (it changes how fast a value is found, never the value). The default
-    /// keeps the generator's order.
-    fn order(_pos: &Self::Position, _mv: &Self::Move) -> i32 {
-        0
     }
 }
 

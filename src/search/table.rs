@@ -51,11 +51,6 @@ impl Table {
         }
     }
 
-    /// Its size in MiB.
-    pub fn mib(&self) -> usize {
-        (self.entries.len() * std::mem::size_of::<Entry>()) >> 20
-    }
-
     #[inline]
     pub fn get(&self, key: u64) -> Option<&Entry> {
         let e = &self.entries[(key as usize) & self.mask];
@@ -66,10 +61,5 @@ impl Table {
     pub fn put(&mut self, entry: Entry) {
         let slot = (entry.key as usize) & self.mask;
         self.entries[slot] = entry;
-    }
-
-    /// Forgets every entry.
-    pub fn clear(&mut self) {
-        self.entries.fill(EMPTY);
     }
 }

@@ -1,6 +1,6 @@
 //! What the search needs from Iqishiqi: the key, from the stones' bit
 //! words, the neutral stone, the side to move, the supply and the label
-//! scheme; the generator's order.
+//! scheme.
 
 use super::{Iqishiqi, Position};
 use crate::game::{Keyer, Search};

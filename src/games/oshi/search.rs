@@ -1,7 +1,6 @@
 //! What the search needs from Oshi: the key, from each piece's square,
 //! height and owner (by its id: the board follows from them), the squares
-//! the no-return rule forbids, the score and the side to move; the
-//! generator's order.
+//! the no-return rule forbids, the score and the side to move.
 
 use super::{NoReturn, Oshi, Position};
 use crate::game::{Keyer, Search};

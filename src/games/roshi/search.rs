@@ -1,5 +1,5 @@
 //! What the search needs from Roshi: the default key (the whole position,
-//! its setup phase and supplies included) and the generator's order.
+//! its setup phase and supplies included).
 
 use super::Roshi;
 use crate::game::Search;
