@@ -3,14 +3,19 @@
 //! (`analyse --format json`, notation/analysis.md), built here for the
 //! command line and the Python package alike.
 
-use crate::analysis::{Analysis, Mark, PlyAnalysis, Settings};
+use crate::analysis::{Analysis, Annotation, Mark, PlyAnalysis, Settings, COMMANDS};
 use crate::archive::JsonAt;
 use crate::archive::JsonError;
+use crate::convert::out::Rendered;
+use crate::convert::{GameSink, Head, Tail, TraceOptions, TurnOut};
+use crate::formats::parquet::Kind;
+use crate::formats::text::TextSink;
 use crate::problem::Problem;
-use crate::record::{Chunk, ReadGame};
-use crate::registry::AnyGame;
+use crate::record::{commands, Chunk, ReadGame, RecordSource};
+use crate::registry::{tell, AnyGame};
 use crate::search::Value;
 use serde::Serialize;
+use serde_json::{json, Value as Json};
 use std::collections::BTreeMap;
 
 /// One game analysed, or why it could not be.
@@ -171,6 +176,157 @@ fn named(
         .map(|(s, counts)| {
             let by_mark = Mark::ALL.iter().zip(counts).map(|(m, n)| (m.name(), n));
             (*s, by_mark.collect())
+        })
+        .collect()
+}
+
+/// Analyses a game and writes it back annotated (`analyse --annotate`):
+/// its canonical text, each searched turn with the assessment of its
+/// gravest mark and a comment of commands (notation/analysis.md); the
+/// commands and assessments an earlier annotation wrote on those turns are
+/// replaced, everything else is kept.
+pub fn annotate(
+    game: &mut dyn ReadGame<'_>,
+    rules: Result<&'static dyn AnyGame, Problem>,
+    settings: &Settings,
+) -> (Analysed, Rendered) {
+    let parsed = game.record();
+    let source = || RecordSource::repaired(&parsed.record, parsed.error.clone(), Vec::new());
+    let analysed = analyse(&mut source(), rules.clone(), settings);
+    let mut rendered = Rendered::new();
+    let mut sink = Annotating {
+        inner: &mut TextSink::new(&mut rendered),
+        plies: analysed.analysis.as_ref().map_or(&[][..], |a| &a.searched),
+        depth: analysed.analysis.as_ref().map(|a| a.depth),
+    };
+    tell(&mut source(), rules, TraceOptions::default(), &mut sink);
+    (analysed, rendered)
+}
+
+/// The tag an annotated record names its annotator in.
+pub const ANNOTATOR: &str = "Annotator";
+
+/// Passes a game on with its searched turns annotated.
+struct Annotating<'s> {
+    inner: &'s mut dyn GameSink,
+    plies: &'s [PlyAnalysis],
+    depth: Option<u32>,
+}
+
+impl GameSink for Annotating<'_> {
+    fn head(&mut self, head: &Head<'_>) {
+        let Some(depth) = self.depth else {
+            return self.inner.head(head);
+        };
+        let annotator = format!("gamerec {}, depth {depth}", env!("CARGO_PKG_VERSION"));
+        let mut tags: Vec<(&str, &str)> = (head.tags.iter())
+            .filter(|(n, _)| *n != ANNOTATOR)
+            .copied()
+            .collect();
+        tags.push((ANNOTATOR, &annotator));
+        self.inner.head(&Head {
+            tags: &tags,
+            ..*head
+        });
+    }
+
+    fn turn(&mut self, mut turn: TurnOut<'_>) {
+        let Ok(i) = self.plies.binary_search_by_key(&turn.ply, |p| p.ply) else {
+            return self.inner.turn(turn);
+        };
+        let mut ours = false;
+        let mut kept = Vec::with_capacity(turn.comments.len() + 1);
+        for c in turn.comments.drain(..) {
+            let (rest, found) = commands::without(&c, &COMMANDS);
+            ours |= found;
+            if !found || !rest.is_empty() {
+                kept.push(rest);
+            }
+        }
+        if ours {
+            // The assessment was an earlier annotation's.
+            turn.assessment = None;
+        }
+        let a = Annotation::of(&self.plies[i]);
+        if let Some(assessment) = a.assessment() {
+            turn.assessment = Some(assessment);
+        }
+        if let Some(c) = a.comment() {
+            kept.insert(0, c);
+        }
+        turn.comments = kept;
+        self.inner.turn(turn)
+    }
+
+    fn tail(&mut self, tail: &Tail<'_>) {
+        self.inner.tail(tail)
+    }
+}
+
+/// The analysis table's columns (`analyse --to parquet`, a row per
+/// searched ply; notation/analysis.md).
+pub fn columns() -> Vec<(String, Kind)> {
+    [
+        ("file", Kind::Text),
+        ("index", Kind::Int),
+        ("game", Kind::Text),
+        ("valid", Kind::Bool),
+        ("depth", Kind::Int),
+        ("ply", Kind::Int),
+        ("turn", Kind::Text),
+        ("side", Kind::Text),
+        ("line", Kind::Int),
+        ("column", Kind::Int),
+        ("before", Kind::Text),
+        ("before_distance", Kind::Int),
+        ("after", Kind::Text),
+        ("after_distance", Kind::Int),
+        ("best", Kind::Text),
+        ("estimate_best", Kind::Text),
+        ("win_chance", Kind::Float),
+        ("win_chance_after", Kind::Float),
+        ("marks", Kind::Text),
+        ("nodes", Kind::Int),
+    ]
+    .into_iter()
+    .map(|(n, k)| (n.to_string(), k))
+    .collect()
+}
+
+/// A game's rows of the analysis table, one per searched ply, in
+/// [`columns`]' order.
+pub fn rows(file: &str, index: usize, chunk: Option<&Chunk>, a: &Analysed) -> Vec<Vec<Json>> {
+    let Some(x) = &a.analysis else {
+        return Vec::new();
+    };
+    x.searched
+        .iter()
+        .map(|p| {
+            let at = chunk.map(|c| c.locate(p.span.start));
+            let after = p.after.unwrap_or(Value::Unknown);
+            let marks: Vec<&str> = p.marks.iter().map(|m| m.name()).collect();
+            vec![
+                json!(file),
+                json!(index),
+                json!(a.game),
+                json!(a.is_valid()),
+                json!(x.depth),
+                json!(p.ply),
+                json!(p.turn),
+                json!(a.sides[p.side.index()]),
+                json!(at.map(|a| a.0)),
+                json!(at.map(|a| a.1)),
+                json!(p.before.name()),
+                json!(p.before.distance()),
+                json!(p.after.map(|v| v.name())),
+                json!(after.distance()),
+                json!(p.best.join(" ")),
+                json!(p.estimate_best),
+                json!(p.chance.map(round)),
+                json!(p.chance_after.map(round)),
+                json!(marks.join(",")),
+                json!(p.nodes),
+            ]
         })
         .collect()
 }

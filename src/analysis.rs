@@ -9,7 +9,7 @@
 use crate::game::{Notation, Search, Side};
 use crate::problem::{Problem, Span};
 use crate::random::stream;
-use crate::record::{ReadGame, TurnIn};
+use crate::record::{Assessment, ReadGame, TurnIn};
 use crate::replay::{self, Visitor};
 use crate::search::chance::Tree;
 use crate::search::{board_moves, Budget, Judged, Searcher, Table, Value};
@@ -137,6 +137,105 @@ impl Mark {
             Mark::Inaccuracy => "?!",
             Mark::Mistake | Mark::BlunderEstimate => "?",
         }
+    }
+}
+
+impl Mark {
+    /// The mark of this name.
+    pub fn named(name: &str) -> Option<Mark> {
+        Mark::ALL.into_iter().find(|m| m.name() == name)
+    }
+
+    /// How grave it is: the assessment of a turn of several marks is its
+    /// gravest's.
+    fn gravity(self) -> u8 {
+        match self {
+            Mark::Blunder => 5,
+            Mark::MissedWin => 4,
+            Mark::BlunderEstimate => 3,
+            Mark::Mistake => 2,
+            Mark::Inaccuracy => 1,
+            Mark::OnlyMove => 0,
+        }
+    }
+}
+
+/// The comment commands `analyse --annotate` writes (and replaces when it
+/// annotates a record again): notation/analysis.md.
+pub const COMMANDS: [&str; 4] = ["value", "win", "mark", "best"];
+
+/// What an annotated turn says of itself: `[%value W3] [%win 0.620]
+/// [%mark blunder] [%best c7-c9]` — the value after the move and the
+/// mover's win chance after it (both for the side that moved), the marks,
+/// and what was better where a proven mark says the move was wrong.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Annotation {
+    pub value: Option<Value>,
+    pub win: Option<f64>,
+    pub marks: Vec<Mark>,
+    pub best: Vec<String>,
+}
+
+impl Annotation {
+    /// The annotation of a searched ply.
+    pub fn of(p: &PlyAnalysis) -> Annotation {
+        let wrong = p
+            .marks
+            .iter()
+            .any(|m| matches!(m, Mark::MissedWin | Mark::Blunder));
+        Annotation {
+            value: p.after.filter(|v| v.is_proven()),
+            win: p.chance_after,
+            marks: p.marks.clone(),
+            best: if wrong { p.best.clone() } else { Vec::new() },
+        }
+    }
+
+    /// Read back from a turn's comments (the last of each command counts;
+    /// a value that does not read is left out).
+    pub fn read<'a>(comments: impl IntoIterator<Item = &'a str>) -> Annotation {
+        let mut a = Annotation::default();
+        for c in comments {
+            for (name, value) in crate::record::commands::commands(c) {
+                match name {
+                    "value" => a.value = Value::from_short(value),
+                    "win" => a.win = value.parse().ok().filter(|w| (0.0..=1.0).contains(w)),
+                    "mark" => a.marks = value.split(',').filter_map(Mark::named).collect(),
+                    "best" => a.best = value.split_whitespace().map(String::from).collect(),
+                    _ => {}
+                }
+            }
+        }
+        a
+    }
+
+    pub fn is_empty(&self) -> bool {
+        *self == Annotation::default()
+    }
+
+    /// The commands as one comment (`None` when there is nothing to say).
+    pub fn comment(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        if let Some(v) = self.value.and_then(Value::short) {
+            parts.push(format!("[%value {v}]"));
+        }
+        if let Some(w) = self.win {
+            parts.push(format!("[%win {w:.3}]"));
+        }
+        if !self.marks.is_empty() {
+            let names: Vec<&str> = self.marks.iter().map(|m| m.name()).collect();
+            parts.push(format!("[%mark {}]", names.join(",")));
+        }
+        if !self.best.is_empty() {
+            parts.push(format!("[%best {}]", self.best.join(" ")));
+        }
+        (!parts.is_empty()).then(|| parts.join(" "))
+    }
+
+    /// The turn's assessment: its gravest mark's.
+    pub fn assessment(&self) -> Option<Assessment> {
+        let gravest = self.marks.iter().max_by_key(|m| m.gravity())?;
+        Assessment::parse(gravest.assessment())
     }
 }
 
@@ -542,6 +641,43 @@ pub fn best_at<G: Search + Notation>(pos: &G::Position, settings: &Settings) -> 
 mod tests {
     use super::*;
     use crate::game::Side;
+
+    #[test]
+    fn an_annotation_reads_back_as_written() {
+        let mut p = ply(3, Value::Win(3), Some(Value::Loss(2)));
+        p.marks = vec![Mark::MissedWin, Mark::Blunder];
+        p.best = vec!["c7-c9".into(), "(0,-8)-(-2,-4)".into()];
+        p.chance_after = Some(0.125);
+        let a = Annotation::of(&p);
+        let c = a.comment().unwrap();
+        assert_eq!(
+            c,
+            "[%value L2] [%win 0.125] [%mark missed-win,blunder] [%best c7-c9 (0,-8)-(-2,-4)]"
+        );
+        assert_eq!(Annotation::read([c.as_str()]), a);
+        assert_eq!(a.assessment(), Some(Assessment::Blunder));
+        // Best moves are written only where a proven mark says the move
+        // was wrong; an unknown value is not written.
+        let mut q = ply(4, Value::Win(1), None);
+        q.best = vec!["a1-a2".into()];
+        q.marks = vec![Mark::OnlyMove];
+        assert_eq!(Annotation::of(&q).comment().unwrap(), "[%mark only-move]");
+        assert_eq!(Annotation::of(&q).assessment(), Some(Assessment::Good));
+        assert_eq!(
+            Annotation::of(&ply(5, Value::Unknown, None)).comment(),
+            None
+        );
+    }
+
+    #[test]
+    fn values_short_spelling_reads_back() {
+        for v in [Value::Win(0), Value::Win(12), Value::Loss(3), Value::Draw] {
+            assert_eq!(Value::from_short(&v.short().unwrap()), Some(v));
+        }
+        for bad in ["", "W", "X3", "D1", "W-1", "L1234", "w3"] {
+            assert_eq!(Value::from_short(bad), None, "{bad}");
+        }
+    }
 
     fn ply(ply: usize, before: Value, after: Option<Value>) -> PlyAnalysis {
         PlyAnalysis {

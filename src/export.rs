@@ -62,8 +62,9 @@ pub struct Tally {
     /// Stretches of text read where a game was expected but holding none
     /// (text between games): told, left out.
     pub not_games: usize,
-    /// What the format dropped: tags, comments, results.
-    pub dropped: [usize; 3],
+    /// What the format dropped: tags, comments, results, assessments and
+    /// glyphs.
+    pub dropped: [usize; 4],
     /// Games repaired, and repairs.
     pub repaired: Repaired,
     /// What reading found besides the games.

@@ -134,6 +134,8 @@ fn play_out<G: Rules + Notation>(
             written: None,
             facts: None,
             site: None,
+            assessment: None,
+            nags: Vec::new(),
             comments: Vec::new(),
         });
         ending = G::ending(&pos);

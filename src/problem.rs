@@ -82,6 +82,8 @@ codes! {
     /// A gamerec games table of another schema version.
     UnsupportedParquet = "unsupported-parquet",
     MalformedComment = "malformed-comment",
+    /// A numeric annotation glyph `$N` before the first turn.
+    MisplacedGlyph = "misplaced-glyph",
     /// A site's game file that cannot be read: an AbstractPlay record that
     /// is not JSON or not a record, a Garden Gate link that does not
     /// decode.

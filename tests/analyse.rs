@@ -3,6 +3,8 @@
 //! number of threads, located human lines, and the exit code of an invalid
 //! record (its legal prefix is still analysed).
 
+#[allow(dead_code)]
+mod common;
 #[path = "common/run.rs"]
 #[allow(dead_code)]
 mod run;
@@ -240,5 +242,140 @@ fn moves_best_lists_the_move_that_won_and_the_end_is_a_loss_for_the_side_to_move
             .nth(1)
             .is_some_and(|l| l.contains("\testimate: win chance ")),
         "{out}"
+    );
+}
+
+/// `convert … --to text` of a file, its standard output.
+fn canonical(args: &[&str]) -> String {
+    let (code, out, err) = run_in(
+        root(),
+        &[&["convert"], args, &["--to", "text", "-q"]].concat(),
+    );
+    assert!(code <= 1, "{err}");
+    out
+}
+
+#[test]
+fn annotate_writes_the_marks_into_the_record_and_again_gives_the_same_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let once = dir.path().join("once.grec");
+    let twice = dir.path().join("twice.grec");
+    let input = root().join("fixtures/oshi/points-win.grec");
+    let input = input.to_str().unwrap();
+    let (code, _, err) = analyse(&[input, "--annotate", "-o", once.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    // The marks still go to stderr, located in the input.
+    assert!(err.contains("points-win.grec:13:25"), "{err}");
+    let text = std::fs::read_to_string(&once).unwrap();
+    assert!(text.contains("[Annotator \"gamerec "), "{text}");
+    assert!(
+        text.contains("f6-f5??\n{[%value L1] [%win 0.000] [%mark blunder]}"),
+        "{text}"
+    );
+    assert!(
+        text.contains("9. c7-c9!\n{[%value W0] [%win 1.000] [%mark only-move]} {c8 goes to c9"),
+        "{text}"
+    );
+    // The record is as valid as before, and its moves the same.
+    let (code, _, err) = run_in(root(), &["validate", once.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let moves = |f: &str| run_in(root(), &["moves", f, "--ply", "17"]).1;
+    assert_eq!(moves(input), moves(once.to_str().unwrap()));
+    // Annotating an annotated record replaces its own commands: the same
+    // text again.
+    let (code, _, err) = analyse(&[
+        once.to_str().unwrap(),
+        "--annotate",
+        "-o",
+        twice.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read_to_string(&twice).unwrap(), text);
+    // Never over an input.
+    let (code, _, err) = analyse(&[
+        once.to_str().unwrap(),
+        "--annotate",
+        "-o",
+        once.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(std::fs::read_to_string(&once).unwrap(), text);
+}
+
+#[test]
+fn annotated_records_round_trip_through_every_format_that_carries_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let annotated = dir.path().join("a.grec");
+    let a = annotated.to_str().unwrap();
+    let fixtures = root().join("fixtures");
+    let (code, _, _) = analyse(&[fixtures.to_str().unwrap(), "--annotate", "-q", "-o", a]);
+    assert_eq!(code, 1, "the fixtures hold invalid records");
+    let text = canonical(&[a]);
+    assert!(text.matches("[%mark ").count() >= 5, "{text}");
+    for to in ["json", "jsonl", "parquet"] {
+        let path = dir.path().join(format!("a.{to}"));
+        let p = path.to_str().unwrap();
+        let (code, _, err) = run_in(root(), &["convert", a, "--to", to, "-q", "-o", p]);
+        assert!(code <= 1, "{err}");
+        assert_eq!(canonical(&[p]), text, "through {to}");
+    }
+    // A site's move string cannot carry them, and says how many it left out.
+    let games = finished(dir.path(), "iqishiqi", 2);
+    let (code, _, err) = analyse(&[&games, "--last", "2", "--annotate", "-q", "-o", a]);
+    assert_eq!(code, 0, "{err}");
+    let marked = std::fs::read_to_string(&annotated).unwrap();
+    let glyphs = (marked.split_whitespace())
+        .filter(|t| !t.starts_with('{') && (t.ends_with('!') || t.ends_with('?')))
+        .count();
+    let (code, _, err) = run_in(
+        root(),
+        &["convert", a, "--to", "abstractplay", "-o", "/dev/null"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(&format!("and {glyphs} assessments and glyphs")),
+        "{err}"
+    );
+}
+
+#[test]
+fn parquet_output_is_a_row_per_searched_ply() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("a.parquet");
+    let input = root().join("fixtures/oshi/points-win.grec");
+    let (code, _, err) = analyse(&[
+        input.to_str().unwrap(),
+        "--last",
+        "2",
+        "--to",
+        "parquet",
+        "-o",
+        table.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let script = r#"
+import sys, pyarrow.parquet as pq
+t = pq.read_table(sys.argv[1])
+print(pq.read_metadata(sys.argv[1]).metadata[b"gamerec.table"].decode())
+for r in t.to_pylist():
+    print(r["ply"], r["turn"], r["side"], r["before"], r["before_distance"], r["after"], r["after_distance"], r["marks"], r["line"], r["column"])
+"#;
+    let path = common::python_path(&[("pyarrow", "pyarrow")]);
+    let out = std::process::Command::new("python3")
+        .args(["-c", script, table.to_str().unwrap()])
+        .env("PYTHONPATH", path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        out,
+        "analysis\n\
+         16 f6-f5 White unknown None loss 1 blunder 13 25\n\
+         17 c7-c9 Red win 1 win 0 only-move 13 34\n"
     );
 }

@@ -1,15 +1,18 @@
 //! `gamerec analyse PATH...`: every ply of every game searched exactly
 //! within a horizon — proven wins and losses, missed wins, blunders, only
 //! moves — with a win-chance estimate and its marks; a line per mark and a
-//! summary, or JSON Lines (notation/analysis.md).
+//! summary, JSON Lines, a Parquet row per ply, or the records written back
+//! annotated (notation/analysis.md).
 
 use super::messages;
-use super::options::{Color, HumanOrJson as Format, InputArgs, Jobs, Quiet, SearchArgs};
-use super::run::Run;
+use super::options::{Color, InputArgs, Jobs, OutputArg, Quiet, SearchArgs};
+use super::run::{self, Run};
 use gamerec::analysed::{self, Analysed, JsonAnalysis};
 use gamerec::analysis::{Mark, Plies, PlyAnalysis, Settings};
+use gamerec::convert::out::Rendered;
+use gamerec::formats::parquet::Table;
 use gamerec::inputs::Item;
-use gamerec::output::Output;
+use gamerec::output::{Output, Writer};
 use gamerec::record::Chunk;
 use gamerec::report::{escape, place, problem_report};
 use gamerec::search::Value;
@@ -35,7 +38,7 @@ pub struct Args {
     #[arg(long, value_name = "A-B", value_parser = Plies::parse)]
     plies: Option<Plies>,
     /// `human`: a line per mark and a summary; `json`: one object per game
-    /// per line (notation/analysis.md).
+    /// per line; `parquet`: a row per searched ply (notation/analysis.md).
     #[arg(
         long = "to",
         visible_alias = "format",
@@ -44,6 +47,14 @@ pub struct Args {
         value_name = "FORMAT"
     )]
     format: Format,
+    /// Write the records back annotated instead: each searched turn with
+    /// its gravest mark's assessment (`??`, `!`, …) and a comment of
+    /// commands (`[%value W3] [%win 0.620] [%mark blunder] [%best c7-c9]`);
+    /// the marks go to stderr.
+    #[arg(long, conflicts_with = "format")]
+    annotate: bool,
+    #[command(flatten)]
+    output: OutputArg,
     #[command(flatten)]
     color: Color,
     #[command(flatten)]
@@ -62,6 +73,32 @@ impl Args {
     }
 }
 
+/// What `analyse` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    Human,
+    Json,
+    Parquet,
+}
+
+/// Where the analyses go.
+enum Sink {
+    /// Lines (marks and the summary, or JSON), to the output.
+    Lines(io::BufWriter<Writer>),
+    Parquet(Box<Table<Writer>>),
+    /// The records, annotated, to the output; the marks to stderr.
+    Annotated(io::BufWriter<Writer>),
+}
+
+impl Sink {
+    fn finish(self) -> io::Result<Writer> {
+        match self {
+            Sink::Lines(w) | Sink::Annotated(w) => w.into_inner().map_err(|e| e.into_error()),
+            Sink::Parquet(t) => t.finish(),
+        }
+    }
+}
+
 #[derive(Default)]
 struct Tally {
     games: usize,
@@ -71,54 +108,102 @@ struct Tally {
 }
 
 pub fn run(args: Args) {
-    let Some(run) = Run::start(&args.input, &args.jobs, &Output::new(None)) else {
+    let output = Output::new(args.output.output.as_deref());
+    let Some(run) = Run::start(&args.input, &args.jobs, &output) else {
         return;
     };
-    if messages::stdout_closed() {
+    let parquet = args.format == Format::Parquet && !args.annotate;
+    if parquet && run::binary_to_terminal(gamerec::formats::Format::Parquet, &output) {
         return;
     }
-    let run = run.progress(args.quiet.quiet);
+    let Some(writer) = run::create(&output) else {
+        return;
+    };
+    let sink = match (args.annotate, parquet) {
+        (true, _) => Ok(Sink::Annotated(io::BufWriter::new(writer))),
+        (false, true) => {
+            Table::new(writer, "analysis", &analysed::columns()).map(|t| Sink::Parquet(Box::new(t)))
+        }
+        (false, false) => Ok(Sink::Lines(io::BufWriter::new(writer))),
+    };
+    let mut sink = match sink {
+        Ok(s) => s,
+        Err(e) => return messages::finished(Err(e)),
+    };
+    let run = run.progress(args.quiet.quiet || output.is_terminal());
     let settings = args.settings();
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
     let mut tally = Tally::default();
-    let map = |v: gamerec::formats::Visit<'_, '_>| analysed::analyse(v.game, v.rules, &settings);
-    let each = |item: Item<'_, Analysed>| {
+    let map = |v: gamerec::formats::Visit<'_, '_>| match args.annotate {
+        true => {
+            let (a, text) = analysed::annotate(v.game, v.rules, &settings);
+            (a, Some(text))
+        }
+        false => (analysed::analyse(v.game, v.rules, &settings), None),
+    };
+    let each = |item: Item<'_, (Analysed, Option<Rendered>)>| {
         let Some(seen) = super::run::game(item) else {
             return Ok(ControlFlow::Continue(()));
         };
-        let a = &seen.value;
-        tally.games += 1;
-        if !a.is_valid() {
-            tally.invalid += 1;
-            messages::invalid();
-        }
-        if let Some(x) = &a.analysis {
-            tally.searched += x.searched.len();
-            for side in x.totals() {
-                for (t, n) in tally.marks.iter_mut().zip(side) {
-                    *t += n;
-                }
-            }
-        }
-        match args.format {
-            Format::Json => {
-                let line = JsonAnalysis::new(seen.input, seen.index, seen.chunk, a);
-                serde_json::to_writer(&mut out, &line)?;
+        let a = &seen.value.0;
+        tally.add(a);
+        let (input, index, chunk) = (seen.input, seen.index, seen.chunk);
+        match &mut sink {
+            Sink::Lines(out) if args.format == Format::Json => {
+                serde_json::to_writer(&mut *out, &JsonAnalysis::new(input, index, chunk, a))?;
                 writeln!(out)?;
             }
-            Format::Human => human(&mut out, &args, seen.input, seen.index, seen.chunk, a)?,
+            Sink::Lines(out) => human(out, &args, input, index, chunk, a)?,
+            Sink::Parquet(table) => {
+                for row in analysed::rows(input, index, chunk, a) {
+                    table.push(&row)?;
+                }
+            }
+            Sink::Annotated(out) => {
+                if tally.games > 1 {
+                    writeln!(out)?;
+                }
+                if let Some(text) = seen.value.1 {
+                    text.write_to(out, 0, None)?;
+                }
+                // Said whole, then written (the lock `to_stderr` takes
+                // is the one a problem report takes).
+                let mut said = Vec::new();
+                human(&mut said, &args, input, index, chunk, &seen.value.0)?;
+                messages::to_stderr(|err| err.write_all(&said));
+            }
         }
         Ok(ControlFlow::Continue(()))
     };
     let read = run.read(map, each);
     let result = read.and_then(|_| {
-        if args.format == Format::Human && !args.quiet.quiet {
-            summary(&mut out, &tally)?;
+        let human = args.format == Format::Human || args.annotate;
+        if human && !args.quiet.quiet {
+            match &mut sink {
+                Sink::Lines(out) => summary(out, &tally)?,
+                _ => messages::to_stderr(|err| summary(err, &tally)),
+            }
         }
-        out.flush()
+        sink.finish()
     });
-    messages::finished(result);
+    messages::finished(result.and_then(|w| w.commit()));
+}
+
+impl Tally {
+    fn add(&mut self, a: &Analysed) {
+        self.games += 1;
+        if !a.is_valid() {
+            self.invalid += 1;
+            messages::invalid();
+        }
+        if let Some(x) = &a.analysis {
+            self.searched += x.searched.len();
+            for side in x.totals() {
+                for (t, n) in self.marks.iter_mut().zip(side) {
+                    *t += n;
+                }
+            }
+        }
+    }
 }
 
 /// A game's marks, a line each, then its problem if it has one.
@@ -150,7 +235,10 @@ fn human(
     }
     if let Some(p) = &a.error {
         messages::suspended(|| {
-            let color = args.color.color.for_stdout();
+            let color = match args.annotate {
+                true => args.color.color.for_stderr(),
+                false => args.color.color.for_stdout(),
+            };
             problem_report(out, input, chunk, Some(index), title, p, color)?;
             out.flush()
         })?;

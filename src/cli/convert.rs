@@ -123,18 +123,21 @@ pub fn run(args: Args) {
 
 /// What the run converted and what the target format left out.
 fn closing_notes(args: &Args, to: Format, tally: &Tally) {
-    let [tags, comments, results] = tally.dropped;
-    if to.drops() && tags + comments + results > 0 {
-        messages::note(format!(
-            "{} cannot carry tags, {}or results: left out {tags} tags, {comments} comments \
-             and {results} results",
-            args.to,
-            if matches!(to, Format::Csv) {
-                "comments before the first turn "
-            } else {
-                "comments "
-            }
-        ));
+    let [tags, comments, results, glyphs] = tally.dropped;
+    if to.drops() && tags + comments + results + glyphs > 0 {
+        messages::note(match to {
+            Format::Csv => format!(
+                "{} cannot carry tags, comments before the first turn or results: left out \
+                 {tags} tags, {comments} comments and {results} results",
+                args.to
+            ),
+            _ => format!(
+                "{} cannot carry tags, comments, results, assessments or glyphs: left out \
+                 {tags} tags, {comments} comments, {results} results and {glyphs} \
+                 assessments and glyphs",
+                args.to
+            ),
+        });
     }
     let mut line = format!(
         "gamerec: converted {} of {} games ({} invalid",

@@ -11,7 +11,7 @@ pub mod out;
 
 use crate::game::{Facts, MoveFacts, Side, Statistics};
 use crate::problem::Problem;
-use crate::record::{ReadGame, Record, RecordSource, ResultToken, Tag, TurnIn};
+use crate::record::{Assessment, ReadGame, Record, RecordSource, ResultToken, Tag, TurnIn};
 use crate::replay::{first_turn, judged, play_turns, turn_at, Outcome, Replay, Visitor};
 use std::borrow::Cow;
 
@@ -38,6 +38,10 @@ pub struct TurnOut<'a> {
     pub facts: Option<MoveFacts>,
     /// The turn in the game's site notation, when asked for.
     pub site: Option<String>,
+    /// The assessment written at the end of the turn (no part of it).
+    pub assessment: Option<Assessment>,
+    /// Its numeric annotation glyphs, in order.
+    pub nags: Vec<u8>,
     pub comments: Vec<String>,
 }
 
@@ -54,6 +58,8 @@ impl TurnOut<'_> {
             written: self.written,
             facts: self.facts,
             site: self.site,
+            assessment: self.assessment,
+            nags: self.nags,
             comments: self.comments,
         }
     }
@@ -380,6 +386,8 @@ impl<G: Facts> Visitor<G> for Tracer<'_, G> {
             },
             facts: Some(f),
             site,
+            assessment: turn.assessment,
+            nags: turn.nags.to_vec(),
             comments: turn.comments.iter().map(|c| c.text.clone()).collect(),
         });
     }
@@ -407,6 +415,8 @@ fn as_written<'a>(
         written: None,
         facts: None,
         site: None,
+        assessment: turn.assessment,
+        nags: turn.nags.to_vec(),
         comments: turn.comments.iter().map(|c| c.text.clone()).collect(),
     }
 }

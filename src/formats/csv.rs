@@ -49,9 +49,21 @@ pub fn csv_error(e: csv::Error) -> std::io::Error {
     }
 }
 
-pub const HEADER: [&str; 13] = [
-    "file", "game", "index", "ply", "number", "side", "move", "legal", "kind", "from", "to",
-    "effects", "comment",
+pub const HEADER: [&str; 14] = [
+    "file",
+    "game",
+    "index",
+    "ply",
+    "number",
+    "side",
+    "move",
+    "legal",
+    "kind",
+    "from",
+    "to",
+    "effects",
+    "comment",
+    "annotation",
 ];
 
 #[derive(Serialize)]
@@ -74,6 +86,8 @@ pub struct Row<'a> {
     pub effects: String,
     /// The turn's comments, joined with a line break.
     pub comment: String,
+    /// Its assessment and numeric annotation glyphs: `?? $2`.
+    pub annotation: String,
 }
 
 /// The rows of one game.
@@ -122,8 +136,21 @@ impl<'a> Row<'a> {
                     .join("; ")
             }),
             comment: t.comments.join("\n"),
+            annotation: annotation(t),
         }
     }
+}
+
+/// A turn's assessment and glyphs as text: `?? $2` (empty when it has
+/// none).
+pub fn annotation(t: &TurnOut) -> String {
+    let mut parts: Vec<String> = t
+        .assessment
+        .map(|a| a.as_str().to_string())
+        .into_iter()
+        .collect();
+    parts.extend(t.nags.iter().map(|n| format!("${n}")));
+    parts.join(" ")
 }
 
 /// A CSV cell made safe for spreadsheets: `'` before a leading `=`, `+`,
@@ -211,7 +238,7 @@ impl GameSink for CsvSink<'_> {
 impl Row<'_> {
     /// The row's cells as text, in [`HEADER`]'s order (borrowed where the
     /// row borrows).
-    pub fn cells(&self) -> [Cow<'_, str>; 13] {
+    pub fn cells(&self) -> [Cow<'_, str>; 14] {
         [
             Cow::Borrowed(self.file),
             Cow::Borrowed(self.game),
@@ -226,6 +253,7 @@ impl Row<'_> {
             Cow::Borrowed(self.to),
             Cow::Borrowed(&self.effects),
             Cow::Borrowed(&self.comment),
+            Cow::Borrowed(&self.annotation),
         ]
     }
 }

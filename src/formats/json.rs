@@ -13,7 +13,9 @@ use crate::convert::out::Rendered;
 use crate::convert::{Converted, GameSink, Head, Tail, TurnOut};
 use crate::game::MoveFacts;
 use crate::problem::{Code, Problem};
-use crate::record::{Chunk, Comment, Record, ResultMark, ResultToken, Span, Tag, Turn, MAX_TAGS};
+use crate::record::{
+    Assessment, Chunk, Comment, Glyphs, Record, ResultMark, ResultToken, Span, Tag, Turn, MAX_TAGS,
+};
 use crate::replay::Outcome;
 use serde::{Deserialize, Serialize};
 use std::io::{self, BufRead};
@@ -74,6 +76,10 @@ struct TurnJson<'a> {
     effects: &'a [crate::game::Effect],
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     offer: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    assessment: Option<&'static str>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    nags: &'a [u8],
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     comments: &'a [String],
 }
@@ -93,6 +99,8 @@ impl<'a> TurnJson<'a> {
             to: f.and_then(|f| f.to.as_deref()),
             effects: f.map_or(&[], |f| &f.effects),
             offer: f.is_some_and(|f| f.offer),
+            assessment: t.assessment.map(Assessment::as_str),
+            nags: &t.nags,
             comments: &t.comments,
         }
     }
@@ -326,6 +334,10 @@ pub struct GameIn {
 pub struct TurnIn {
     pub text: String,
     #[serde(default)]
+    pub assessment: Option<String>,
+    #[serde(default)]
+    pub nags: Vec<u8>,
+    #[serde(default)]
     pub comments: Vec<String>,
 }
 
@@ -417,7 +429,19 @@ impl TurnIn {
     /// The turn of `ply` as a record holds it: one token without spaces
     /// or brackets, with its comments.
     fn into_turn(self, ply: usize) -> Result<Turn, Problem> {
-        let text = self.text.trim().to_string();
+        let (text, written) = Assessment::split(self.text.trim());
+        let text = text.to_string();
+        let assessment = match self.assessment.as_deref() {
+            None => written,
+            Some(a) => Some(Assessment::parse(a).ok_or_else(|| {
+                let mut p = bad(
+                    Code::MalformedJson,
+                    format!("an assessment is one of !!, !, !?, ?!, ?, ??, not {a:?}"),
+                );
+                p.ply = Some(ply);
+                p
+            })?),
+        };
         if text.is_empty() || text.contains(|c: char| c.is_whitespace() || "{}[]".contains(c)) {
             let mut p = bad(
                 Code::MalformedMove,
@@ -437,6 +461,10 @@ impl TurnIn {
             comments: (self.comments.into_iter())
                 .map(comment)
                 .collect::<Result<_, _>>()?,
+            glyphs: Glyphs {
+                assessment,
+                nags: self.nags,
+            },
         })
     }
 }

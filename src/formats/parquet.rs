@@ -116,6 +116,8 @@ fn turn_fields() -> Fields {
         list("effects", item(DataType::Struct(effect_fields()))),
         boolean("offer"),
         list("comments", item(DataType::Utf8)),
+        text("assessment", true),
+        list("nags", item(DataType::Int64)),
     ])
 }
 
@@ -265,6 +267,9 @@ struct TurnColumns {
     offer: BooleanBuilder,
     comments: Option<Offsets>,
     comment: StringBuilder,
+    assessment: StringBuilder,
+    nags: Option<Offsets>,
+    nag: Int64Builder,
 }
 
 impl TurnColumns {
@@ -303,7 +308,14 @@ impl TurnColumns {
         let comments = self.comment.len();
         self.comments
             .get_or_insert_with(Offsets::new)
-            .close(comments)
+            .close(comments)?;
+        self.assessment
+            .append_option(t.assessment.map(|a| a.as_str()));
+        for &n in &t.nags {
+            self.nag.append_value(i64::from(n));
+        }
+        let nags = self.nag.len();
+        self.nags.get_or_insert_with(Offsets::new).close(nags)
     }
 
     fn finish(&mut self) -> io::Result<ArrayRef> {
@@ -327,6 +339,11 @@ impl TurnColumns {
             self.comments.get_or_insert_with(Offsets::new),
             done(&mut self.comment),
         )?;
+        let nags = list_array(
+            item(DataType::Int64),
+            self.nags.get_or_insert_with(Offsets::new),
+            done_int(&mut self.nag),
+        )?;
         struct_array(
             turn_fields(),
             vec![
@@ -342,6 +359,8 @@ impl TurnColumns {
                 effects,
                 done_bool(&mut self.offer),
                 comments,
+                done(&mut self.assessment),
+                nags,
             ],
         )
     }
@@ -976,9 +995,12 @@ fn read_leaves(schema: &parquet::schema::types::SchemaDescriptor) -> Vec<usize> 
             let parts = c.path().parts();
             match parts.first().map(String::as_str) {
                 Some("tags" | "comments" | "declared_result") => true,
-                Some("turns") => parts
-                    .iter()
-                    .any(|p| matches!(p.as_str(), "text" | "written" | "comments")),
+                Some("turns") => parts.iter().any(|p| {
+                    matches!(
+                        p.as_str(),
+                        "text" | "written" | "comments" | "assessment" | "nags"
+                    )
+                }),
                 _ => false,
             }
         })
@@ -1237,6 +1259,24 @@ fn string_list(list: &ListArray, row: usize, name: &str) -> Result<Vec<String>, 
     (start..end).map(|i| value(values, i, name)).collect()
 }
 
+/// The glyphs of list `row` of `turns.nags` (each 0 to 255).
+fn nag_list(list: &ListArray, row: usize) -> Result<Vec<u8>, Problem> {
+    if list.is_null(row) {
+        return Ok(Vec::new());
+    }
+    let values = (list
+        .values()
+        .as_primitive_opt::<arrow_array::types::Int64Type>())
+    .ok_or_else(|| wrong("turns.nags"))?;
+    let (start, end) = list_range(list, row);
+    (start..end)
+        .map(|i| {
+            u8::try_from(values.value(i))
+                .map_err(|_| malformed("`turns.nags` holds a number outside 0 to 255".into()))
+        })
+        .collect()
+}
+
 fn too_large(message: String) -> Problem {
     Problem::new(Code::RecordTooLarge, message, Span::default())
 }
@@ -1351,6 +1391,15 @@ fn game_at(batch: &RecordBatch, row: usize) -> Result<GameIn, Problem> {
         let text = strings(member(s, "text", "turns")?.as_ref(), "turns.text")?;
         let written = strings(member(s, "written", "turns")?.as_ref(), "turns.written")?;
         let turn_comments = lists(member(s, "comments", "turns")?.as_ref(), "turns.comments")?;
+        // Tables written before assessments were kept have neither column.
+        let assessments = match s.column_by_name("assessment") {
+            Some(a) => Some(strings(a.as_ref(), "turns.assessment")?),
+            None => None,
+        };
+        let nags = match s.column_by_name("nags") {
+            Some(n) => Some(lists(n.as_ref(), "turns.nags")?),
+            None => None,
+        };
         let offsets = turns.value_offsets();
         for i in offsets[row] as usize..offsets[row + 1] as usize {
             // As written: `written` where it differs from `text`.
@@ -1360,6 +1409,13 @@ fn game_at(batch: &RecordBatch, row: usize) -> Result<GameIn, Problem> {
             };
             turn_list.push(TurnIn {
                 text: as_written,
+                assessment: assessments
+                    .filter(|a| !a.is_null(i))
+                    .map(|a| a.value(i).to_string()),
+                nags: match nags {
+                    Some(n) => nag_list(n, i)?,
+                    None => Vec::new(),
+                },
                 comments: string_list(turn_comments, i, "turns.comments")?,
             });
         }

@@ -638,6 +638,7 @@ fn read_moves<'c>(
                 text,
                 span,
                 comments,
+                glyphs: Default::default(),
             });
         }
     }

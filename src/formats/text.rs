@@ -298,14 +298,22 @@ impl GameSink for TextSink<'_> {
         let out = &mut *self.out;
         // `N...` is needed where the second mover's turn opens the
         // movetext or follows a comment.
+        let assessment = turn.assessment.map_or("", |a| a.as_str());
         if !turn.second {
-            self.lines
-                .push(out, &[digits.format(turn.number), ". ", &turn.text]);
+            self.lines.push(
+                out,
+                &[digits.format(turn.number), ". ", &turn.text, assessment],
+            );
         } else if self.after_break {
-            self.lines
-                .push(out, &[digits.format(turn.number), "... ", &turn.text]);
+            self.lines.push(
+                out,
+                &[digits.format(turn.number), "... ", &turn.text, assessment],
+            );
         } else {
-            self.lines.push(out, &[&turn.text]);
+            self.lines.push(out, &[&turn.text, assessment]);
+        }
+        for &n in &turn.nags {
+            self.lines.push(out, &["$", digits.format(n)]);
         }
         for c in &turn.comments {
             self.lines.comment(out, c);

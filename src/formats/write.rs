@@ -87,8 +87,9 @@ pub struct GameOut {
     pub nothing_read: bool,
     /// The target site can carry the game's start (true for other targets).
     pub carried: bool,
-    /// What the target cannot carry: tags, comments, results.
-    pub dropped: [usize; 3],
+    /// What the target cannot carry: tags, comments, results,
+    /// assessments and glyphs.
+    pub dropped: [usize; 4],
     /// Why the output could not be made, if it could not.
     pub failed: Option<String>,
     /// What `--lenient` repaired.
@@ -139,6 +140,7 @@ struct Noted {
     tags: usize,
     comments: usize,
     turn_comments: usize,
+    glyphs: usize,
     result: bool,
     turns: usize,
     error: Option<Problem>,
@@ -162,6 +164,7 @@ impl GameSink for Recorder<'_> {
     fn turn(&mut self, turn: TurnOut<'_>) {
         self.noted.turns += 1;
         self.noted.turn_comments += turn.comments.len();
+        self.noted.glyphs += usize::from(turn.assessment.is_some()) + turn.nags.len();
         self.inner.turn(turn);
     }
 
@@ -278,12 +281,22 @@ pub fn convert_one(
         failed,
     } = told(job, chunk, game, rules, &mut rendered);
     let dropped = match job.to {
-        Format::Csv => [r.tags, r.comments, usize::from(r.result)],
-        Format::Moves(_) => [r.tags, r.comments + r.turn_comments, usize::from(r.result)],
+        Format::Csv => [r.tags, r.comments, usize::from(r.result), 0],
+        Format::Moves(_) => [
+            r.tags,
+            r.comments + r.turn_comments,
+            usize::from(r.result),
+            r.glyphs,
+        ],
         // A record carries its result (the players'); a link does not.
-        Format::Records(_) => [site_left_out[0], site_left_out[1], 0],
-        Format::Links(_) => [site_left_out[0], site_left_out[1], usize::from(r.result)],
-        _ => [0; 3],
+        Format::Records(_) => [site_left_out[0], site_left_out[1], 0, r.glyphs],
+        Format::Links(_) => [
+            site_left_out[0],
+            site_left_out[1],
+            usize::from(r.result),
+            r.glyphs,
+        ],
+        _ => [0; 4],
     };
     // A title is shown with a problem or a repair only.
     let title = (r.error.is_some() || !repairs.is_empty())

@@ -2,6 +2,7 @@
 //! spans. This module knows no game: move tokens are kept as text and handed
 //! to a game's own move parser by the replay loop.
 
+pub mod commands;
 mod lenient;
 mod parse;
 mod reader;
@@ -89,14 +90,96 @@ pub struct MoveNumber {
     pub span: Span,
 }
 
+/// A move assessment written at the end of a turn (`e3-e5??`): kept,
+/// written back, and no part of the move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Assessment {
+    /// `!!`
+    Brilliant,
+    /// `!`
+    Good,
+    /// `!?`
+    Interesting,
+    /// `?!`
+    Dubious,
+    /// `?`
+    Mistake,
+    /// `??`
+    Blunder,
+}
+
+impl Assessment {
+    pub const ALL: [Assessment; 6] = [
+        Assessment::Brilliant,
+        Assessment::Good,
+        Assessment::Interesting,
+        Assessment::Dubious,
+        Assessment::Mistake,
+        Assessment::Blunder,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Assessment::Brilliant => "!!",
+            Assessment::Good => "!",
+            Assessment::Interesting => "!?",
+            Assessment::Dubious => "?!",
+            Assessment::Mistake => "?",
+            Assessment::Blunder => "??",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Assessment> {
+        Assessment::ALL.into_iter().find(|a| a.as_str() == text)
+    }
+
+    /// `text` without the assessment at its end, and the assessment (a
+    /// turn that is nothing but `!` and `?` keeps them: it is no move).
+    #[inline]
+    pub fn split(text: &str) -> (&str, Option<Assessment>) {
+        let bytes = text.as_bytes();
+        if !matches!(bytes.last(), Some(b'!' | b'?')) {
+            return (text, None);
+        }
+        let marks = bytes.iter().rev().take_while(|b| matches!(b, b'!' | b'?'));
+        let n = marks.count();
+        match Assessment::parse(&text[text.len() - n..]) {
+            Some(a) if n < text.len() => (&text[..text.len() - n], Some(a)),
+            _ => (text, None),
+        }
+    }
+}
+
+/// What a turn's annotation holds besides comments: its assessment and
+/// its numeric annotation glyphs (`$N`, in the order written).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Glyphs {
+    pub assessment: Option<Assessment>,
+    pub nags: Vec<u8>,
+}
+
+impl Glyphs {
+    pub fn is_empty(&self) -> bool {
+        self.assessment.is_none() && self.nags.is_empty()
+    }
+
+    /// How many there are (what a format that cannot carry them drops).
+    pub fn count(&self) -> usize {
+        usize::from(self.assessment.is_some()) + self.nags.len()
+    }
+}
+
 /// One turn as written, before any game has looked at it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Turn {
     pub number: Option<MoveNumber>,
+    /// The turn without its assessment.
     pub text: String,
+    /// The whole token (its assessment included).
     pub span: Span,
     /// Comments written after this turn (and before the next one).
     pub comments: Vec<Comment>,
+    pub glyphs: Glyphs,
 }
 
 /// A declared result token at the end of the movetext.
@@ -212,6 +295,8 @@ pub struct TurnIn<'a> {
     pub text: std::borrow::Cow<'a, str>,
     pub span: Span,
     pub comments: std::borrow::Cow<'a, [Comment]>,
+    pub assessment: Option<Assessment>,
+    pub nags: std::borrow::Cow<'a, [u8]>,
 }
 
 /// Where the replay reads a game's turns from, one at a time, so that a
@@ -294,6 +379,8 @@ impl<'a> TurnSource<'a> for RecordSource<'a> {
             text: std::borrow::Cow::Borrowed(&t.text),
             span: t.span,
             comments: std::borrow::Cow::Borrowed(&t.comments),
+            assessment: t.glyphs.assessment,
+            nags: std::borrow::Cow::Borrowed(&t.glyphs.nags),
         })
     }
 
@@ -388,10 +475,10 @@ impl<'g, 'r, 'a> StreamTurns<'g, 'r, 'a> {
     /// Starts reading `game`'s movetext, each turn with the comments after
     /// it (those before the first turn are read at once).
     pub fn new(game: &'g mut GameReader<'r, 'a>) -> Self {
-        let mut leading = Vec::new();
+        let mut leading = parse::After::default();
         let mut ahead = None;
         Stream::read_to_turn(game, &mut leading, true, &mut ahead);
-        game.leading = leading;
+        game.leading = leading.comments;
         StreamTurns {
             tags: std::mem::take(&mut game.tags),
             turns: Stream {
@@ -424,11 +511,11 @@ impl<'r, 'a> Stream<'_, 'r, 'a> {
     #[inline(always)]
     fn read_to_turn(
         game: &mut GameReader<'r, 'a>,
-        comments: &mut Vec<Comment>,
+        after: &mut parse::After,
         keep: bool,
         slot: &mut Option<TurnToken<'a>>,
     ) {
-        if !game.next_turn_into(comments, keep, slot) {
+        if !game.next_turn_into(after, keep, slot) {
             *slot = None;
         }
     }
@@ -455,16 +542,20 @@ impl<'a> TurnSource<'a> for Stream<'_, '_, 'a> {
                 text: turn.text,
                 span: turn.span,
                 comments: std::borrow::Cow::Borrowed(&[]),
+                assessment: turn.assessment,
+                nags: std::borrow::Cow::Borrowed(&[]),
             });
         }
         let turn = self.ahead.take()?;
-        let mut comments = Vec::new();
-        Self::read_to_turn(self.game, &mut comments, true, &mut self.ahead);
+        let mut after = parse::After::default();
+        Self::read_to_turn(self.game, &mut after, true, &mut self.ahead);
         Some(TurnIn {
             number: turn.number,
             text: turn.text,
             span: turn.span,
-            comments: std::borrow::Cow::Owned(comments),
+            comments: std::borrow::Cow::Owned(after.comments),
+            assessment: turn.assessment,
+            nags: std::borrow::Cow::Owned(after.nags),
         })
     }
 
@@ -499,7 +590,7 @@ impl<'a> ReadGame<'a> for StreamTurns<'_, '_, 'a> {
     fn peek_turn(&mut self) -> Option<(Span, &str)> {
         let t = &mut self.turns;
         if t.back.is_none() && t.ahead.is_none() && !t.comments {
-            Stream::read_to_turn(t.game, &mut Vec::new(), false, &mut t.ahead);
+            Stream::read_to_turn(t.game, &mut parse::After::default(), false, &mut t.ahead);
         }
         match &t.back {
             Some(b) => Some((b.span, &b.text)),
@@ -529,6 +620,10 @@ impl<'a> ReadGame<'a> for StreamTurns<'_, '_, 'a> {
                 text: t.text.into_owned(),
                 span: t.span,
                 comments: t.comments.into_owned(),
+                glyphs: Glyphs {
+                    assessment: t.assessment,
+                    nags: t.nags.into_owned(),
+                },
             });
         }
         let end = self.finish();

@@ -3,8 +3,8 @@
 //! inside a move token.
 
 use super::{
-    Chunk, Comment, MoveNumber, MovetextStyle, Parsed, Record, ResultMark, ResultToken, Span, Tag,
-    Turn,
+    Assessment, Chunk, Comment, Glyphs, MoveNumber, MovetextStyle, Parsed, Record, ResultMark,
+    ResultToken, Span, Tag, Turn,
 };
 use crate::problem::{Code, Problem};
 use nom::bytes::complete::{tag, take_while, take_while1};
@@ -401,6 +401,7 @@ impl<'a> Reader<'a> {
             Ok(Some(Read::Turn)) => turn.map(Token::Turn),
             Ok(Some(Read::Comment(c))) => Some(Token::Comment(c)),
             Ok(Some(Read::Result(r))) => Some(Token::Result(r)),
+            Ok(Some(Read::Nag(n))) => Some(Token::Nag(n)),
             Ok(None) => None,
             Err(p) => {
                 m.problem = Some(p);
@@ -444,16 +445,24 @@ impl<'a> Reader<'a> {
                     if let Some(result) = result {
                         return self.result_read(m, result, span);
                     }
+                    if first == b'$' {
+                        if let Some(n) = nag(token) {
+                            return self.nag_read(m, n, span);
+                        }
+                    }
                     let numbered = first
                         .is_ascii_digit()
                         .then(|| move_number(token).ok())
                         .flatten();
                     let Some((rest, (digits, dots))) = numbered else {
+                        let (text, assessment) = assessed(text);
                         *turn = Some(TurnToken {
                             number: m.pending_number.take(),
                             text,
                             span,
+                            assessment,
                         });
+                        m.turned = true;
                         return Ok(Some(Read::Turn));
                     };
                     let n = self.move_number_at(at, digits, dots)?;
@@ -472,11 +481,14 @@ impl<'a> Reader<'a> {
                         Cow::Borrowed(t) => Cow::Borrowed(&t[after..]),
                         Cow::Owned(t) => Cow::Owned(t[after..].to_owned()),
                     };
+                    let (text, assessment) = assessed(text);
                     *turn = Some(TurnToken {
                         number: Some(n),
                         text,
                         span: Span::new(number_span.end, span.end),
+                        assessment,
                     });
+                    m.turned = true;
                     return Ok(Some(Read::Turn));
                 }
             }
@@ -515,6 +527,31 @@ impl<'a> Reader<'a> {
         }
         m.after_result = true;
         Ok(Some(Read::Result(ResultMark { result, span })))
+    }
+
+    /// A numeric annotation glyph `$N`: it belongs to the turn before it.
+    #[cold]
+    fn nag_read(
+        &self,
+        m: &mut MovetextState,
+        nag: u8,
+        span: Span,
+    ) -> Result<Option<Read>, Box<Problem>> {
+        if m.pending_number.is_some() {
+            return fail(self.dangling(m.pending_number, ""));
+        }
+        if !m.turned {
+            return fail(Problem {
+                code: Code::MisplacedGlyph,
+                message: "a numeric annotation glyph `$N` follows the turn it annotates; \
+                          this one stands before the first turn"
+                    .into(),
+                span,
+                token: self.token_text_boxed(span),
+                ..Default::default()
+            });
+        }
+        Ok(Some(Read::Nag(nag)))
     }
 
     /// Comments right after the result token still belong to the game:
@@ -603,6 +640,42 @@ fn fail<T>(p: Problem) -> Result<T, Box<Problem>> {
     Err(Box::new(p))
 }
 
+/// The value of a numeric annotation glyph token `$N` (N from 0 to 255,
+/// at most three digits); `None` for any other token.
+fn nag(token: &[u8]) -> Option<u8> {
+    let digits = token.strip_prefix(b"$")?;
+    if digits.is_empty() || digits.len() > 3 || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let n = digits
+        .iter()
+        .fold(0u16, |n, d| n * 10 + u16::from(d - b'0'));
+    u8::try_from(n).ok()
+}
+
+/// A turn's text without the assessment at its end, and the assessment.
+#[inline(always)]
+fn assessed(text: Cow<'_, str>) -> (Cow<'_, str>, Option<Assessment>) {
+    if !matches!(text.as_bytes().last(), Some(b'!' | b'?')) {
+        return (text, None);
+    }
+    split_assessment(text)
+}
+
+#[cold]
+fn split_assessment(text: Cow<'_, str>) -> (Cow<'_, str>, Option<Assessment>) {
+    let (kept, assessment) = Assessment::split(&text);
+    let n = kept.len();
+    match (assessment, text) {
+        (None, text) => (text, None),
+        (a, Cow::Borrowed(t)) => (Cow::Borrowed(&t[..n]), a),
+        (a, Cow::Owned(mut t)) => {
+            t.truncate(n);
+            (Cow::Owned(t), a)
+        }
+    }
+}
+
 fn unescape(raw: &str) -> String {
     let mut out = String::with_capacity(raw.len());
     let mut chars = raw.chars();
@@ -625,6 +698,8 @@ struct MovetextState {
     pending_number: Option<MoveNumber>,
     /// The result token was read: only comments may follow.
     after_result: bool,
+    /// A turn was read (a `$N` glyph may follow).
+    turned: bool,
     /// The problem that stopped the reading.
     problem: Option<Box<Problem>>,
 }
@@ -634,8 +709,10 @@ struct MovetextState {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TurnToken<'a> {
     pub number: Option<MoveNumber>,
+    /// Without its assessment.
     pub text: Cow<'a, str>,
     pub span: Span,
+    pub assessment: Option<Assessment>,
 }
 
 /// What [`Reader::read`] read (a turn is written to the caller's slot).
@@ -643,6 +720,7 @@ enum Read {
     Turn,
     Comment(Comment),
     Result(ResultMark),
+    Nag(u8),
 }
 
 /// One item of a game's movetext, in order.
@@ -651,6 +729,15 @@ pub enum Token<'a> {
     Turn(TurnToken<'a>),
     Comment(Comment),
     Result(ResultMark),
+    /// A numeric annotation glyph `$N` (of the turn before it).
+    Nag(u8),
+}
+
+/// What stands between one turn and the next: its comments and glyphs.
+#[derive(Debug, Default)]
+pub(super) struct After {
+    pub comments: Vec<Comment>,
+    pub nags: Vec<u8>,
 }
 
 /// How reading a game ended.
@@ -700,13 +787,13 @@ impl<'a> GameReader<'_, 'a> {
     }
 
     /// Reads up to the next turn, which is written to `turn`; the comments
-    /// on the way go to `comments` (when `keep`). `false` at the end of the
-    /// movetext or at the first problem (which [`GameReader::finish`]
-    /// gives).
+    /// and glyphs on the way go to `after` (when `keep`). `false` at the
+    /// end of the movetext or at the first problem (which
+    /// [`GameReader::finish`] gives).
     #[inline(always)]
     pub(super) fn next_turn_into(
         &mut self,
-        comments: &mut Vec<Comment>,
+        after: &mut After,
         keep: bool,
         turn: &mut Option<TurnToken<'a>>,
     ) -> bool {
@@ -718,7 +805,12 @@ impl<'a> GameReader<'_, 'a> {
                 Ok(Some(Read::Turn)) => return true,
                 Ok(Some(Read::Comment(c))) => {
                     if keep {
-                        comments.push(c)
+                        after.comments.push(c)
+                    }
+                }
+                Ok(Some(Read::Nag(n))) => {
+                    if keep {
+                        after.nags.push(n)
                     }
                 }
                 Ok(Some(Read::Result(r))) => self.result = Some(r),
@@ -777,7 +869,16 @@ impl<'a> GameReader<'_, 'a> {
                     text: t.text.into_owned(),
                     span: t.span,
                     comments: Vec::new(),
+                    glyphs: Glyphs {
+                        assessment: t.assessment,
+                        nags: Vec::new(),
+                    },
                 }),
+                Token::Nag(n) => {
+                    if let Some(turn) = record.turns.last_mut() {
+                        turn.glyphs.nags.push(n)
+                    }
+                }
                 Token::Comment(c) => match record.turns.last_mut() {
                     Some(turn) => turn.comments.push(c),
                     None => record.comments.push(c),
@@ -998,6 +1099,42 @@ mod tests {
         assert!(p.error.is_none());
         assert!(p.record.tags.is_empty());
         assert_eq!(p.record.turns.len(), 1);
+    }
+
+    #[test]
+    fn assessments_and_glyphs_are_kept_apart_from_the_turn() {
+        let r = one(b"[Game \"oshi\"]\n1. e3-e5?? $1 $14 {c} e7-e6!? $0 2. a1-a2! b1-b2?! $255 *");
+        let r = r.record;
+        let texts: Vec<&str> = r.turns.iter().map(|t| t.text.as_str()).collect();
+        assert_eq!(texts, ["e3-e5", "e7-e6", "a1-a2", "b1-b2"]);
+        let a: Vec<Option<&str>> = (r.turns.iter())
+            .map(|t| t.glyphs.assessment.map(Assessment::as_str))
+            .collect();
+        assert_eq!(a, [Some("??"), Some("!?"), Some("!"), Some("?!")]);
+        let nags: Vec<&[u8]> = r.turns.iter().map(|t| &t.glyphs.nags[..]).collect();
+        assert_eq!(nags, [&[1, 14][..], &[0], &[], &[255]]);
+        assert_eq!(r.turns[0].comments[0].text, "c");
+        // The span is the whole token, its assessment included.
+        assert_eq!(r.turns[0].span.end - r.turns[0].span.start, "e3-e5??".len());
+    }
+
+    #[test]
+    fn what_is_no_assessment_or_glyph_stays_in_the_turn() {
+        let r = one(b"[Game \"oshi\"]\n1. e3-e5!!! e7-e6?x ?? $256 $x $ *").record;
+        let texts: Vec<&str> = r.turns.iter().map(|t| t.text.as_str()).collect();
+        // The game's own parser refuses these, each at its place.
+        assert_eq!(texts, ["e3-e5!!!", "e7-e6?x", "??", "$256", "$x", "$"]);
+        assert!(r.turns.iter().all(|t| t.glyphs.is_empty()));
+    }
+
+    #[test]
+    fn a_glyph_before_the_first_turn_is_located() {
+        let p = one(b"[Game \"oshi\"]\n$3 1. e3-e5 *");
+        let e = p.error.unwrap();
+        assert_eq!(e.code, Code::MisplacedGlyph);
+        assert_eq!(e.span, Span::new(14, 16));
+        let p = one(b"[Game \"oshi\"]\n1. $3 e3-e5 *");
+        assert_eq!(p.error.unwrap().code, Code::DanglingMoveNumber);
     }
 
     #[test]

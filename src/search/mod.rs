@@ -78,6 +78,32 @@ impl Value {
         self != Value::Unknown
     }
 
+    /// As an annotated record writes it: `W3`, `L0`, `D` (`None` for
+    /// unknown).
+    pub fn short(self) -> Option<String> {
+        match self {
+            Value::Win(d) => Some(format!("W{d}")),
+            Value::Loss(d) => Some(format!("L{d}")),
+            Value::Draw => Some("D".into()),
+            Value::Unknown => None,
+        }
+    }
+
+    /// [`Value::short`]'s spelling read back.
+    pub fn from_short(text: &str) -> Option<Value> {
+        let distance = |d: &str| {
+            (!d.is_empty() && d.len() <= 3 && d.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| d.parse().ok())
+                .flatten()
+        };
+        match text.as_bytes().first()? {
+            b'W' => distance(&text[1..]).map(Value::Win),
+            b'L' => distance(&text[1..]).map(Value::Loss),
+            b'D' if text.len() == 1 => Some(Value::Draw),
+            _ => None,
+        }
+    }
+
     /// The value of a score at ply 0 of a search for wins and losses.
     fn of_score(s: i32) -> Option<Value> {
         match s {
