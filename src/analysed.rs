@@ -3,7 +3,7 @@
 //! (`analyse --format json`, notation/analysis.md), built here for the
 //! command line and the Python package alike.
 
-use crate::analysis::{Analysis, Annotation, Mark, PlyAnalysis, Settings, COMMANDS};
+use crate::analysis::{Analysis, Annotation, Mark, PlyAnalysis, Settings, ANNOTATOR, COMMANDS};
 use crate::archive::JsonAt;
 use crate::archive::JsonError;
 use crate::convert::out::Rendered;
@@ -202,9 +202,6 @@ pub fn annotate(
     tell(&mut source(), rules, TraceOptions::default(), &mut sink);
     (analysed, rendered)
 }
-
-/// The tag an annotated record names its annotator in.
-pub const ANNOTATOR: &str = "Annotator";
 
 /// Passes a game on with its searched turns annotated.
 struct Annotating<'s> {

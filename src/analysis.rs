@@ -164,6 +164,10 @@ impl Mark {
 /// annotates a record again): notation/analysis.md.
 pub const COMMANDS: [&str; 4] = ["value", "win", "mark", "best"];
 
+/// The tag an annotated record names its annotator in (`gamerec VERSION,
+/// depth N`).
+pub const ANNOTATOR: &str = "Annotator";
+
 /// What an annotated turn says of itself: `[%value W3] [%win 0.620]
 /// [%mark blunder] [%best c7-c9]` — the value after the move and the
 /// mover's win chance after it (both for the side that moved), the marks,

@@ -62,6 +62,7 @@ pub fn game<G: Rules + Notation>(seed: u64, index: u64, opts: &GenOptions) -> Co
         result: Some(result),
         outcome: None,
         error: None,
+        marks: None,
         trace: None,
     }
 }

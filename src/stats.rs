@@ -1,7 +1,8 @@
 //! Statistics: one row per game (`--per game`) and a summary per game type
 //! (`--summary`), as JSON or CSV with fixed columns (notation/stats.md).
 
-use crate::convert::{Collect, Converted, TraceOptions};
+use crate::analysis::{Annotation, Mark, ANNOTATOR, COMMANDS};
+use crate::convert::{Collect, Converted, GameSink, Head, Tail, TraceOptions, TurnOut};
 use crate::formats::csv::{csv_error, spreadsheet_safe};
 use crate::formats::parquet::{Kind, Table};
 use crate::problem::Problem;
@@ -13,7 +14,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::io::{self, Write};
 
 /// The columns every game has, before the game-specific ones.
-pub const GAME_COLUMNS: [&str; 19] = [
+pub const GAME_COLUMNS: [&str; 24] = [
     "file",
     "index",
     "game",
@@ -33,6 +34,11 @@ pub const GAME_COLUMNS: [&str; 19] = [
     "branching",
     "first_turn",
     "event",
+    "analysed",
+    "first_missed_wins",
+    "first_blunders",
+    "second_missed_wins",
+    "second_blunders",
 ];
 
 /// Every column of the per-game CSV: the common ones, then each game's own
@@ -56,7 +62,8 @@ pub fn game_kinds() -> Vec<(String, Kind)> {
         .map(|(i, name)| {
             let kind = match GAME_COLUMNS.get(i).copied() {
                 Some("index" | "plies") => Kind::Int,
-                Some("valid") => Kind::Bool,
+                Some(c) if c.ends_with("_missed_wins") || c.ends_with("_blunders") => Kind::Int,
+                Some("valid" | "analysed") => Kind::Bool,
                 Some("branching") => Kind::Float,
                 Some(_) => Kind::Text,
                 // A game's own statistics: counts.
@@ -126,9 +133,57 @@ pub fn traced(
         branching: true,
         site: false,
     };
-    let mut collect = Collect::new(0).first_only();
-    tell(game, rules, trace, &mut collect);
-    collect.into_game()
+    let mut marking = Marking {
+        inner: Collect::new(0).first_only(),
+        sides: ["", ""],
+        analysed: false,
+        marks: [[0; 2]; 2],
+    };
+    tell(game, rules, trace, &mut marking);
+    let mut game = marking.inner.into_game();
+    game.marks = marking.analysed.then_some(marking.marks);
+    game
+}
+
+/// Counts, per side, the marks an analysis wrote into the record (`gamerec
+/// analyse --annotate`: an `Annotator` tag of gamerec's, or a turn with
+/// one of its commands), passing the game on.
+struct Marking {
+    inner: Collect,
+    sides: [&'static str; 2],
+    analysed: bool,
+    /// Per side: missed wins, blunders.
+    marks: [[u64; 2]; 2],
+}
+
+impl GameSink for Marking {
+    fn head(&mut self, head: &Head<'_>) {
+        self.sides = head.sides;
+        self.analysed =
+            (head.tags.iter()).any(|(n, v)| *n == ANNOTATOR && v.starts_with("gamerec"));
+        self.inner.head(head)
+    }
+
+    fn turn(&mut self, turn: TurnOut<'_>) {
+        if turn.comments.iter().any(|c| c.contains("[%")) {
+            let a = Annotation::read(turn.comments.iter().map(String::as_str));
+            let ours = |c: &String| {
+                crate::record::commands::commands(c)
+                    .iter()
+                    .any(|(n, _)| COMMANDS.contains(n))
+            };
+            self.analysed |= turn.comments.iter().any(ours);
+            let side = usize::from(turn.side == self.sides[1] && !turn.side.is_empty());
+            for (i, mark) in [Mark::MissedWin, Mark::Blunder].into_iter().enumerate() {
+                self.marks[side][i] += u64::from(a.marks.contains(&mark));
+            }
+        }
+        self.inner.turn(turn)
+    }
+
+    fn tail(&mut self, tail: &Tail<'_>) {
+        self.inner.tail(tail)
+    }
 }
 
 /// The statistics row of a converted (traced) game.
@@ -179,6 +234,11 @@ pub fn game_row(file: &str, g: &Converted) -> GameRow {
             ),
         ),
         ("event", text(g.tag("Event"))),
+        ("analysed", Value::Bool(g.marks.is_some())),
+        ("first_missed_wins", num(g.marks.map(|m| m[0][0]))),
+        ("first_blunders", num(g.marks.map(|m| m[0][1]))),
+        ("second_missed_wins", num(g.marks.map(|m| m[1][0]))),
+        ("second_blunders", num(g.marks.map(|m| m[1][1]))),
     ];
     let counts = trace.map_or_else(Vec::new, |t| t.stats.clone());
     GameRow {
@@ -243,7 +303,7 @@ fn cell(v: &Value) -> String {
 }
 
 /// The columns of the summary CSV.
-pub const SUMMARY_COLUMNS: [&str; 20] = [
+pub const SUMMARY_COLUMNS: [&str; 25] = [
     "game",
     "games",
     "valid",
@@ -264,6 +324,11 @@ pub const SUMMARY_COLUMNS: [&str; 20] = [
     "branching_mean",
     "reasons",
     "top_first_turns",
+    "analysed",
+    "first_missed_wins",
+    "first_blunders",
+    "second_missed_wins",
+    "second_blunders",
 ];
 
 /// How many of the most common first turns the summary lists.
@@ -283,6 +348,9 @@ struct Totals {
     branching: Vec<f64>,
     reasons: BTreeMap<&'static str, u64>,
     first_turns: HashMap<String, u64>,
+    /// Games analysed, and their marks per side (missed wins, blunders).
+    analysed: u64,
+    marks: [[u64; 2]; 2],
 }
 
 /// A value rounded to three decimals.
@@ -351,6 +419,11 @@ fn summary_row(game: &str, t: &Totals) -> Vec<(&'static str, Value)> {
             ),
         ),
         ("top_first_turns", top_first_turns(t)),
+        ("analysed", num(Some(t.analysed))),
+        ("first_missed_wins", num(Some(t.marks[0][0]))),
+        ("first_blunders", num(Some(t.marks[0][1]))),
+        ("second_missed_wins", num(Some(t.marks[1][0]))),
+        ("second_blunders", num(Some(t.marks[1][1]))),
     ]
 }
 
@@ -386,6 +459,12 @@ impl Summary {
         let t = self.by_game.entry(key).or_default();
         t.sides = g.sides;
         t.games += 1;
+        if let Some(m) = g.marks {
+            t.analysed += 1;
+            for (total, n) in t.marks.iter_mut().flatten().zip(m.iter().flatten()) {
+                *total += n;
+            }
+        }
         let (Some(outcome), Some(trace)) = (g.outcome.as_ref(), g.trace.as_ref()) else {
             return;
         };

@@ -379,3 +379,38 @@ for r in t.to_pylist():
          17 c7-c9 Red win 1 win 0 only-move 13 34\n"
     );
 }
+
+#[test]
+fn stats_counts_the_marks_of_annotated_records_per_side() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = finished(dir.path(), "retsami", 4);
+    let annotated = dir.path().join("a.grec");
+    let a = annotated.to_str().unwrap();
+    let (code, out, err) = analyse(&[&games, "--last", "6", "--to", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let analyses = json_lines(&out);
+    let (code, _, err) = analyse(&[&games, "--last", "6", "--annotate", "-q", "-o", a]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = run_in(root(), &["stats", a]);
+    assert_eq!(code, 0, "{err}");
+    let rows = json_lines(&out);
+    assert_eq!(rows.len(), analyses.len());
+    let mut marked = 0;
+    for (row, x) in rows.iter().zip(&analyses) {
+        assert_eq!(row["analysed"], true);
+        for (prefix, side) in [("first", "Red"), ("second", "White")] {
+            for (column, mark) in [("missed_wins", "missed-win"), ("blunders", "blunder")] {
+                let want = &x["totals"][side][mark];
+                assert_eq!(&row[format!("{prefix}_{column}")], want, "{row}");
+                marked += want.as_u64().unwrap();
+            }
+        }
+    }
+    assert!(marked > 0, "no game with a mark: the test says nothing");
+    // A record never analysed has no counts.
+    let (_, out, _) = run_in(root(), &["stats", &games]);
+    for row in json_lines(&out) {
+        assert_eq!(row["analysed"], false);
+        assert!(row["first_blunders"].is_null());
+    }
+}

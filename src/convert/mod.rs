@@ -82,6 +82,10 @@ pub struct Converted {
     pub result: Option<ResultToken>,
     pub outcome: Option<Outcome>,
     pub error: Option<Problem>,
+    /// For statistics: per side, how many turns an analysis marked a
+    /// missed win and a blunder (the record's own `[%mark]` commands;
+    /// `None` when the record was not analysed).
+    pub marks: Option<[[u64; 2]; 2]>,
     /// The trace, for statistics: its totals (facts, site turns, error and
     /// outcome have moved into this game's own fields).
     pub trace: Option<Trace>,
@@ -287,6 +291,7 @@ impl Collect {
                 result: None,
                 outcome: None,
                 error: None,
+                marks: None,
                 trace: None,
             },
             first_only: false,
