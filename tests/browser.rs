@@ -182,3 +182,58 @@ fn the_viewer_keeps_its_buttons_still_shows_the_whole_move_list_and_the_refused_
         "the last row is cut: it ends at {bottom}, the list at {list_bottom}: {seen}"
     );
 }
+
+#[test]
+fn an_analysed_game_shows_its_marks_and_a_win_chance_curve_that_goes_to_a_ply() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("analysed.grec");
+    gamerec()
+        .args(["analyse", "--annotate", "--playouts", "20", "-q", "-o"])
+        .arg(&record)
+        .arg(root().join("fixtures/oshi/points-win.grec"))
+        .assert()
+        .success();
+    let page = dir.path().join("analysed.html");
+    view(&record, &page).success();
+    let shot = dir.path().join("curve.png");
+    let blunder = "#curve circle.mark-blunder";
+    let seen = view_py(&page, &["curve".as_ref(), blunder.as_ref(), shot.as_ref()]);
+    // The dot of ply 16's blunder, clicked: the viewer is at ply 16.
+    assert_eq!(seen["ply"], "Ply 16 / 17", "{seen}");
+    assert_eq!(seen["current"], "8... f6-f5??", "{seen}");
+    let marked = seen["marked"].as_array().unwrap();
+    assert_eq!(
+        marked[marked.len() - 2..],
+        [
+            serde_json::json!([16, "mark-blunder current", "8... f6-f5??"]),
+            serde_json::json!([17, "mark-only-move", "9. c7-c9!"])
+        ],
+        "{seen}"
+    );
+    // Each marked move shows its mark's assessment (the estimate's marks
+    // too, with the playouts).
+    for m in marked {
+        let (class, text) = (m[1].as_str().unwrap(), m[2].as_str().unwrap());
+        let glyph = match class.trim_end_matches(" current") {
+            "mark-blunder" | "mark-missed-win" => "??",
+            "mark-blunder-estimate" | "mark-mistake" => "?",
+            "mark-inaccuracy" => "?!",
+            "mark-only-move" => "!",
+            other => panic!("unknown class {other}"),
+        };
+        let (before, after) = text.split_at(text.len() - glyph.len());
+        assert!(after == glyph && !before.ends_with(['!', '?']), "{m}");
+    }
+    // A chance for every ply (the playouts), the cursor at ply 16 of 17.
+    assert_eq!(seen["dots"], 17, "{seen}");
+    let cursor = seen["cursor"].as_f64().unwrap();
+    assert!((cursor - 600.0 * 16.0 / 17.0).abs() < 0.01, "{seen}");
+    // A record never analysed has no curve.
+    let plain = dir.path().join("plain.html");
+    view(&root().join("fixtures/oshi/points-win.grec"), &plain).success();
+    let html = std::fs::read_to_string(&plain).unwrap();
+    assert!(
+        html.contains("\"judged\":null"),
+        "no curve data for a record not analysed"
+    );
+}

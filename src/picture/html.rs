@@ -278,6 +278,9 @@ fn played(r: &Replayed, opts: &SvgOptions) -> Part {
         "tags": r.tags,
         "frames": frames,
         "moves": r.moves,
+        // Only an analysed game has the curve's data.
+        "judged": r.judged.iter().any(|j| *j != Default::default()).then_some(&r.judged),
+        "sides": r.sides,
         "outcome": r.outcome,
         "error": r.error,
     }));
@@ -305,6 +308,20 @@ aside { flex: 1 1 320px; }
 #moves li.illegal { color: #b71c1c; text-decoration: line-through; }
 #error { color: #b71c1c; font-weight: bold; }
 #tags td { padding: 0 0.5em 0 0; }
+#moves li.mark-blunder, #moves li.mark-missed-win { color: #b71c1c; font-weight: bold; }
+#moves li.mark-blunder-estimate, #moves li.mark-mistake { color: #e65100; }
+#moves li.mark-inaccuracy { color: #8d6e63; }
+#moves li.mark-only-move { color: #1b5e20; font-weight: bold; }
+#curve { width: 100%; height: auto; cursor: pointer; margin-top: 0.5em; }
+#curve .curve-bg { fill: #fffdf7; stroke: #d7ccc8; }
+#curve .curve-mid { stroke: #d7ccc8; stroke-dasharray: 4 4; }
+#curve .curve-line { fill: none; stroke: #3e2723; stroke-width: 2; }
+#curve circle { fill: #3e2723; }
+#curve circle.mark-blunder, #curve circle.mark-missed-win { fill: #b71c1c; }
+#curve circle.mark-blunder-estimate, #curve circle.mark-mistake { fill: #e65100; }
+#curve circle.mark-only-move { fill: #1b5e20; }
+#curve text { font-size: 12px; fill: #6d4c41; }
+#curve-at { stroke: #ffb300; stroke-width: 3; }
 .cell.from { fill: #ffe082; }
 .cell.to { fill: #ffb300; }
 circle.cell.from, circle.cell.to { r: 22px; }
@@ -365,6 +382,9 @@ function pick(i) {
   game.moves.forEach((m, k) => {
     const li = document.createElement("li");
     li.textContent = m; li.dataset.ply = k + 1;
+    const j = game.judged && game.judged[k];
+    if (j && j.m) { li.className = "mark-" + gravest(j.m); li.title = j.m.join(", ") + (j.v ? ": " + j.v : ""); }
+    else if (j && j.v) li.title = j.v;
     li.addEventListener("click", () => go(k + 1));
     moves.append(li);
   });
@@ -388,7 +408,49 @@ function pick(i) {
     holder.append(svg);
     cellEls = Array.from(svg.querySelectorAll("g.board .cell"));
   }
+  curve(holder);
   go(0);
+}
+
+// The marks, gravest first: a ply of several is shown as its gravest.
+const GRAVITY = ["blunder", "missed-win", "blunder-estimate", "mistake", "inaccuracy", "only-move"];
+function gravest(marks) { return GRAVITY.find((g) => marks.includes(g)) || marks[0]; }
+
+// The win-chance curve of an analysed game (notation/analysis.md): the
+// first-named side's chance after each ply; a click goes to that ply.
+const CW = 600, CH = 120;
+function curve(holder) {
+  const j = game.judged;
+  if (!j) return;
+  const pts = [];
+  j.forEach((x, k) => { if (x.c !== undefined) pts.push([k + 1, x.c]); });
+  if (!pts.length) return;
+  const n = Math.max(game.frames.length - 1, 1);
+  const at = (k, c) => [(k / n) * CW, (1 - c) * CH];
+  const svg = el("svg", { id: "curve", viewBox: "0 0 " + CW + " " + CH });
+  svg.append(el("rect", { class: "curve-bg", x: 0, y: 0, width: CW, height: CH }));
+  svg.append(el("line", { class: "curve-mid", x1: 0, y1: CH / 2, x2: CW, y2: CH / 2 }));
+  let d = "", prev = null;
+  for (const [k, c] of pts) {
+    const [x, y] = at(k, c);
+    d += (prev !== null && k === prev + 1 ? "L" : "M") + x.toFixed(1) + " " + y.toFixed(1) + " ";
+    prev = k;
+  }
+  svg.append(el("path", { class: "curve-line", d: d }));
+  for (const [k, c] of pts) {
+    const [x, y] = at(k, c);
+    const m = j[k - 1].m;
+    const dot = el("circle", { cx: x, cy: y, r: m ? 5 : 2, class: m ? "mark-" + gravest(m) : "", "data-ply": k });
+    dot.append(el("title", {}, "ply " + k + ": " + Math.round(c * 100) + "%" + (m ? " " + m.join(", ") : "")));
+    svg.append(dot);
+  }
+  svg.append(el("text", { x: 4, y: 14 }, game.sides[0] + "'s win chance"));
+  svg.append(el("line", { id: "curve-at", x1: 0, y1: 0, x2: 0, y2: CH }));
+  svg.addEventListener("click", (e) => {
+    const r = svg.getBoundingClientRect();
+    go(Math.round(((e.clientX - r.left) / r.width) * n));
+  });
+  holder.append(svg);
 }
 
 function go(k) {
@@ -396,6 +458,8 @@ function go(k) {
   const last = Math.max(game.frames.length - 1, 0);
   ply = Math.min(Math.max(k, 0), last);
   $("ply").textContent = "Ply " + ply + " / " + last;
+  const cursor = $("curve-at");
+  if (cursor) { const x = (ply / Math.max(last, 1)) * CW; cursor.setAttribute("x1", x); cursor.setAttribute("x2", x); }
   for (const li of $("moves").children) li.classList.toggle("current", Number(li.dataset.ply) === ply);
   const cur = $("moves").querySelector("li.current");
   if (cur) cur.scrollIntoView({ block: "nearest" });

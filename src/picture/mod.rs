@@ -7,10 +7,12 @@ pub mod html;
 pub mod svg;
 pub mod text;
 
+use crate::analysis::Annotation;
 use crate::game::{Board, Glyph, Marks, Note, Picture, Piece, Side};
 use crate::problem::Problem;
 use crate::record::{title, ReadGame, TurnIn};
 use crate::replay::{self, describe_ending, Visitor};
+use crate::search::Value;
 use serde::Serialize;
 use std::ops::ControlFlow;
 
@@ -169,8 +171,14 @@ pub struct Replayed {
     /// `frames[k]` is the position after `k` plies; `frames[0]` is
     /// `scene.frame`'s start.
     pub frames: Vec<Frame>,
-    /// The turns as written (`1. e3-e5`), one per ply played.
+    /// The turns as written (`1. e3-e5`, with the record's assessment:
+    /// `1. e3-e5??`), one per ply played.
     pub moves: Vec<String>,
+    /// What an analysis wrote on each ply (`gamerec analyse --annotate`),
+    /// one per ply played.
+    pub judged: Vec<Judged>,
+    /// The game's side names (the curve is the first's win chance).
+    pub sides: [&'static str; 2],
     pub title: Option<String>,
     pub tags: Vec<(String, String)>,
     /// The outcome (`Red won on points at ply 31`) when the game is valid.
@@ -179,6 +187,53 @@ pub struct Replayed {
     pub error: Option<ErrorAt>,
     /// The problem itself, located (for a diagnostic).
     pub problem: Option<Problem>,
+}
+
+/// What an annotated record says of a ply, for the viewer.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Judged {
+    /// The marks (`blunder`, `only-move`, …).
+    #[serde(rename = "m", skip_serializing_if = "Vec::is_empty")]
+    pub marks: Vec<&'static str>,
+    /// The first-named side's win chance after the move (0 to 1): the
+    /// record's `[%win]`, or its `[%value]` where that is all it says.
+    #[serde(rename = "c", skip_serializing_if = "Option::is_none")]
+    pub chance: Option<f64>,
+    /// The value after the move, said for people (`Red wins in 3`).
+    #[serde(rename = "v", skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+}
+
+impl Judged {
+    /// From a turn's comments; `mover` made the move (of `sides`).
+    fn of<'a>(
+        comments: impl IntoIterator<Item = &'a str>,
+        mover: Side,
+        sides: [&str; 2],
+    ) -> Judged {
+        let a = Annotation::read(comments);
+        let mine = a.win.or(match a.value {
+            Some(Value::Win(_)) => Some(1.0),
+            Some(Value::Loss(_)) => Some(0.0),
+            Some(Value::Draw) => Some(0.5),
+            _ => None,
+        });
+        let (me, them) = (sides[mover.index()], sides[mover.other().index()]);
+        Judged {
+            marks: a.marks.iter().map(|m| m.name()).collect(),
+            chance: mine.map(|c| match mover {
+                Side::First => c,
+                Side::Second => 1.0 - c,
+            }),
+            value: a.value.map(|v| match v {
+                Value::Win(0) => format!("{me} has won"),
+                Value::Loss(0) => format!("{them} has won"),
+                Value::Win(d) => format!("{me} wins in {d}"),
+                Value::Loss(d) => format!("{them} wins in {d}"),
+                _ => "a draw".to_string(),
+            }),
+        }
+    }
 }
 
 /// Why a game is invalid.
@@ -196,6 +251,7 @@ struct EveryPly<G: Picture> {
     before: Option<G::Position>,
     frames: Vec<Frame>,
     moves: Vec<String>,
+    judged: Vec<Judged>,
 }
 
 impl<G: Picture> Visitor<G> for EveryPly<G> {
@@ -210,14 +266,18 @@ impl<G: Picture> Visitor<G> for EveryPly<G> {
         ControlFlow::Continue(())
     }
 
-    fn after_ply(&mut self, ply: usize, _: &TurnIn<'_>, mv: &G::Move, after: &G::Position) {
+    fn after_ply(&mut self, ply: usize, turn: &TurnIn<'_>, mv: &G::Move, after: &G::Position) {
         let (Some(before), Some(first), Some(board)) =
             (self.before.take(), &self.first, &self.board)
         else {
             return;
         };
         let text = numbered::<G>(ply, first, mv);
-        self.moves.push(text.clone());
+        let assessment = turn.assessment.map_or("", |a| a.as_str());
+        self.moves.push(format!("{text}{assessment}"));
+        let comments = turn.comments.iter().map(|c| c.text.as_str());
+        let mover = G::side_to_move(&before);
+        self.judged.push(Judged::of(comments, mover, G::SIDES));
         self.frames
             .push(frame::<G>(after, ply, board, Some((&before, mv, text))));
     }
@@ -242,6 +302,7 @@ pub fn replayed<G: Picture>(game: &mut dyn ReadGame<'_>) -> Result<Replayed, Pro
         before: None,
         frames: Vec::new(),
         moves: Vec::new(),
+        judged: Vec::new(),
     };
     let (report, pos, end) = replay::replay_game::<G, _>(game, &mut every);
     let tags: Vec<(String, String)> = game
@@ -269,6 +330,8 @@ pub fn replayed<G: Picture>(game: &mut dyn ReadGame<'_>) -> Result<Replayed, Pro
         scene: Scene::of::<G>(&pos, board, frame),
         frames: every.frames,
         moves: every.moves,
+        judged: every.judged,
+        sides: G::SIDES,
         title,
         tags,
         outcome,

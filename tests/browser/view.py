@@ -18,6 +18,12 @@ number of games in the picker, and whether any script set window.pwned.
 
 Prints where the ▶ button is at the first ply and after End, and, after
 End, the move list's box and its last item's (text, class, box).
+
+    python3 view.py PAGE.html curve SELECTOR SCREENSHOT.png
+
+Clicks the element SELECTOR picks (a dot of the win-chance curve), then
+prints the ply counter, the marked items of the move list (ply, class,
+text), the curve's dots and where its cursor stands.
 """
 
 import base64
@@ -65,7 +71,8 @@ def main():
     page, presses, dest, shot = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
     tags_mode = presses == "tags"
     layout_mode = presses == "layout"
-    presses = 0 if tags_mode or layout_mode else int(presses)
+    curve_mode = presses == "curve"
+    presses = 0 if tags_mode or layout_mode or curve_mode else int(presses)
     port = free_port()
     driver = subprocess.Popen(
         [CHROMEDRIVER, f"--port={port}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
@@ -124,6 +131,19 @@ def main():
                       (tr) => Array.from(tr.children).map((td) => td.textContent)),
                     games: document.querySelectorAll('#picker option').length,
                     pwned: window.pwned === undefined ? null : String(window.pwned),
+                  };
+                """
+            if curve_mode:
+                found = call(base, "POST", s + "/element", {"using": "css selector", "value": dest})
+                call(base, "POST", s + f"/element/{list(found.values())[0]}/click", {})
+                script = """
+                  return {
+                    ply: document.getElementById('ply').textContent,
+                    marked: Array.from(document.querySelectorAll('#moves li[class^=mark-]')).map(
+                      (li) => [Number(li.dataset.ply), li.className, li.textContent]),
+                    dots: document.querySelectorAll('#curve circle').length,
+                    cursor: Number(document.getElementById('curve-at').getAttribute('x1')),
+                    current: (document.querySelector('#moves li.current') || {}).textContent || null,
                   };
                 """
             if layout_mode:
