@@ -414,3 +414,34 @@ fn stats_counts_the_marks_of_annotated_records_per_side() {
         assert!(row["first_blunders"].is_null());
     }
 }
+
+/// The `Annotator` tag's version, as `VERSION` (the fixtures outlive it).
+fn versionless(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        match line.strip_prefix("[Annotator \"gamerec ") {
+            Some(rest) => {
+                let (_, depth) = rest.split_once(',').unwrap();
+                out.push_str(&format!("[Annotator \"gamerec VERSION,{depth}"));
+            }
+            None => out.push_str(line),
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn the_analysis_fixtures_hold_the_marks_analyse_finds() {
+    // Each fixtures/<game>/analysis.grec is a set of positions with known
+    // forced outcomes, annotated: analysing it again gives it back, marks,
+    // values and all (tests/search.rs checks its values by minimax).
+    for game in ["oshi", "retsami", "iqishiqi", "roshi", "vagabond"] {
+        let path = root().join(format!("fixtures/{game}/analysis.grec"));
+        let want = std::fs::read_to_string(&path).unwrap();
+        let (code, out, err) = analyse(&[path.to_str().unwrap(), "--annotate", "-q"]);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(versionless(&out), versionless(&want), "{game}");
+        assert!(want.contains("[%mark "), "{game}: a fixture without a mark");
+    }
+}

@@ -65,8 +65,8 @@ fn csv_exports_load_into_duckdb_with_the_right_row_counts() {
         dir.path(),
         "games.csv",
     );
-    // Every game of the fixtures, valid or not, is one row: 162 games.
-    assert_eq!(n, 162);
+    // Every game of the fixtures, valid or not, is one row: 175 games.
+    assert_eq!(n, 175);
     assert_eq!(
         query(&py, &games, "SELECT count(*) FROM t"),
         format!("({n},)")
@@ -96,6 +96,6 @@ fn csv_exports_load_into_duckdb_with_the_right_row_counts() {
     );
     assert_eq!(
         query(&py, &summary, "SELECT count(*), sum(games) FROM t"),
-        format!("({n}, 162)")
+        format!("({n}, 175)")
     );
 }

@@ -213,3 +213,49 @@ fn keys_follow_positions_not_move_orders() {
     keys::<Roshi>();
     keys::<Vagabond>();
 }
+
+/// The values the analysis fixtures (fixtures/<game>/analysis.grec, written
+/// by `analyse --annotate`) hold after each move agree with the plain
+/// minimax at the depth their `Annotator` tag names: each `[%value]` is
+/// the minimax's value for the side that moved, and a move without one is
+/// one the minimax proves nothing of.
+fn fixture_values_agree<G: Search + Notation>() {
+    use gamerec::analysis::Annotation;
+    use gamerec::record::{parse_chunk, Chunk};
+    let path = format!(
+        "{}/fixtures/{}/analysis.grec",
+        env!("CARGO_MANIFEST_DIR"),
+        G::NAME
+    );
+    let text = std::fs::read(&path).unwrap();
+    let mut plies = 0;
+    for parsed in parse_chunk(&Chunk::from_bytes(text)) {
+        let record = parsed.record;
+        let depth: u32 = (record.tag_value("Annotator").unwrap())
+            .rsplit(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let mut pos = G::start(&record.tags).unwrap_or_else(|_| panic!("{path}: a start"));
+        for (i, turn) in record.turns.iter().enumerate() {
+            let mv = G::parse_move(&pos, &turn.text).unwrap_or_else(|_| panic!("{}", turn.text));
+            G::play(&mut pos, &mv).unwrap_or_else(|e| panic!("{}: {e}", turn.text));
+            let said = Annotation::read(turn.comments.iter().map(|c| c.text.as_str()));
+            let want = value_of(minimax::<G>(&pos, depth - 1)).flip();
+            let got = said.value.unwrap_or(Value::Unknown);
+            assert_eq!(got, want, "{path}: ply {} ({})", i + 1, turn.text);
+            plies += 1;
+        }
+    }
+    assert!(plies > 0, "{path}: no ply checked");
+}
+
+#[test]
+fn analysis_fixture_values_agree_with_minimax() {
+    fixture_values_agree::<Oshi>();
+    fixture_values_agree::<Retsami>();
+    fixture_values_agree::<Iqishiqi>();
+    fixture_values_agree::<Roshi>();
+    fixture_values_agree::<Vagabond>();
+}

@@ -306,10 +306,13 @@ fn summary(out: &mut dyn Write, t: &Tally) -> io::Result<()> {
         .zip(t.marks)
         .map(|(m, n)| format!("{n} {}", m.name()))
         .collect();
+    let plies = match t.searched {
+        1 => "1 ply".to_string(),
+        n => format!("{n} plies"),
+    };
     writeln!(
         out,
-        "{games}{invalid}, {} plies searched: {}",
-        t.searched,
+        "{games}{invalid}, {plies} searched: {}",
         marks.join(", ")
     )
 }
