@@ -179,7 +179,7 @@ fn validate_stats_and_filter_read_parquet_like_any_input() {
             .collect()
     };
     let from_text = verdicts(c);
-    assert_eq!(from_text.len(), 161);
+    assert_eq!(from_text.len(), 175);
     assert_eq!(verdicts(p), from_text);
     let (code, _, _) = run(&["validate", "-q", p], None);
     assert_eq!(code, 1, "some fixture games are invalid");
@@ -204,7 +204,7 @@ fn validate_stats_and_filter_read_parquet_like_any_input() {
     fs::create_dir(&walked).unwrap();
     fs::copy(&pq, walked.join("a.parquet")).unwrap();
     let out = text(&["validate", walked.to_str().unwrap()]);
-    assert!(out.contains("1 file, 161 games"), "{out}");
+    assert!(out.contains("1 file, 175 games"), "{out}");
 }
 
 #[test]

@@ -51,6 +51,8 @@ __all__ = [
     "RecordError",
     "Source",
     "Sources",
+    "analyse",
+    "analysis_schema",
     "convert",
     "formats",
     "games",
@@ -213,6 +215,60 @@ def stats(
         sources, jobs, summary, format=format, game=game, encoding=encoding
     )
     return pa.RecordBatchReader._import_from_c_capsule(stream).read_all()
+
+
+def analyse(
+    sources: Sources,
+    depth: _Optional[int] = None,
+    playouts: int = 0,
+    seed: int = 1,
+    jobs: _Optional[int] = None,
+    *,
+    nodes: int = 2_000_000,
+    time: _Optional[float] = None,
+    last: _Optional[int] = None,
+    plies: _Optional[str] = None,
+    format: _Optional[str] = None,
+    game: _Optional[str] = None,
+    encoding: _Optional[str] = None,
+) -> "pyarrow.Table":
+    """Every game analysed, as a ``pyarrow.Table`` of one row per searched
+    ply — the columns of ``gamerec analyse --to parquet``
+    (notation/analysis.md): the exact values before and after each move
+    within a horizon of ``depth`` plies (default: the game's own), the
+    proven best moves, the marks, and with ``playouts`` the seeded win-chance
+    estimate. ``nodes`` and ``time`` (seconds) are the budget per position
+    (past it a value is ``unknown``); ``last=K`` searches each game's last K
+    plies, ``plies="A-B"`` plies A to B. Runs on ``jobs`` threads (default:
+    one per core) with the GIL released; the answers do not depend on
+    ``jobs``. An input that cannot be read raises :class:`RecordError`.
+
+    >>> t = analyse([b'[Game "oshi"]\\n[Position "4a4/4A4/9/9/9/9/9/9/a8 r 6-0 -"]\\n1. e8-e9 1-0\\n'])
+    >>> t.column("before").to_pylist(), t.column("marks").to_pylist()
+    (['win'], ['only-move'])
+    """
+    import pyarrow as pa
+
+    stream = _native.analyse_arrow(
+        sources,
+        jobs,
+        depth,
+        nodes,
+        time,
+        playouts,
+        seed,
+        last,
+        plies,
+        format=format,
+        game=game,
+        encoding=encoding,
+    )
+    return pa.RecordBatchReader._import_from_c_capsule(stream).read_all()
+
+
+def analysis_schema() -> "pyarrow.Schema":
+    """The schema of :func:`analyse`'s table (the same for every input)."""
+    return analyse([]).schema
 
 
 def __dir__() -> _List[str]:

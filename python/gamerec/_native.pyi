@@ -63,6 +63,16 @@ class Game:
     def error(self) -> Optional[GameError]: ...
     def position(self, ply: Optional[int] = None) -> str: ...
     def legal_moves(self, ply: Optional[int] = None) -> List[str]: ...
+    def analysis(
+        self,
+        depth: Optional[int] = None,
+        nodes: int = 2000000,
+        time: Optional[float] = None,
+        playouts: int = 0,
+        seed: int = 1,
+        last: Optional[int] = None,
+        plies: Optional[str] = None,
+    ) -> Dict[str, Any]: ...
     def svg(
         self,
         ply: Optional[int] = None,
@@ -99,6 +109,21 @@ def stats_arrow(
     sources: Any,
     jobs: Optional[int] = None,
     summary: bool = False,
+    *,
+    format: Optional[str] = None,
+    game: Optional[str] = None,
+    encoding: Optional[str] = None,
+) -> Any: ...
+def analyse_arrow(
+    sources: Any,
+    jobs: Optional[int] = None,
+    depth: Optional[int] = None,
+    nodes: int = 2000000,
+    time: Optional[float] = None,
+    playouts: int = 0,
+    seed: int = 1,
+    last: Optional[int] = None,
+    plies: Optional[str] = None,
     *,
     format: Optional[str] = None,
     game: Optional[str] = None,

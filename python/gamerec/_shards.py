@@ -32,6 +32,16 @@ def expand(paths: Paths) -> List[str]:
     return out
 
 
+def analyse_of(path: str, jobs: Optional[int] = 1, **options):
+    """``gamerec.analyse`` of one shard (a URL opened with fsspec)."""
+    if _is_url(path):
+        import fsspec
+
+        with fsspec.open(path, "rb") as f:
+            return gamerec.analyse(f, jobs=jobs, **options)
+    return gamerec.analyse([path], jobs=jobs, **options)
+
+
 def stats_of(path: str, jobs: Optional[int] = 1, summary: bool = False):
     """``gamerec.stats`` of one shard (a URL opened with fsspec)."""
     if _is_url(path):

@@ -1,6 +1,6 @@
-"""gamerec on Dask: the per-game statistics of a sharded archive as a Dask
-DataFrame, one partition per shard, each computed by a worker running the
-Rust library on its own shard::
+"""gamerec on Dask: the per-game statistics (and the analysis) of a sharded
+archive as a Dask DataFrame, one partition per shard, each computed by a
+worker running the Rust library on its own shard::
 
     import gamerec.dask
     from dask.distributed import Client
@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import Optional
 
 import gamerec
-from gamerec._shards import Paths, expand, stats_of
+from gamerec._shards import Paths, analyse_of, expand, stats_of
 
-__all__ = ["stats", "meta"]
+__all__ = ["analyse", "stats", "meta"]
 
 
 def meta():
@@ -52,5 +52,36 @@ def stats(paths: Paths, *, jobs: Optional[int] = 1):
         jobs=jobs,
         meta=meta(),
         label="gamerec-stats",
+        enforce_metadata=True,
+    )
+
+
+def _analysed(path: str, jobs: Optional[int], options: dict):
+    import pandas as pd
+
+    return analyse_of(path, jobs, **options).to_pandas(types_mapper=pd.ArrowDtype)
+
+
+def analyse(paths: Paths, *, jobs: Optional[int] = 1, **options):
+    """A Dask DataFrame of the analysis (the rows and columns of ``gamerec
+    analyse --to parquet``: a row per searched ply), one partition per
+    shard, in order. ``options``: :func:`gamerec.analyse`'s (``depth``,
+    ``playouts``, ``seed``, ``nodes``, ``time``, ``last``, ``plies``); the
+    estimate is seeded per position, so the table is the one a single
+    machine makes."""
+    import dask.dataframe as dd
+    import pandas as pd
+
+    shards = expand(paths)
+    if not shards:
+        raise gamerec.RecordError("no shard to read")
+    empty = gamerec.analysis_schema().empty_table().to_pandas(types_mapper=pd.ArrowDtype)
+    return dd.from_map(
+        _analysed,
+        shards,
+        jobs=jobs,
+        options=options,
+        meta=empty,
+        label="gamerec-analyse",
         enforce_metadata=True,
     )

@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import Optional
 
 import gamerec
-from gamerec._shards import Paths, expand, stats_of
+from gamerec._shards import Paths, analyse_of, expand, stats_of
 
-__all__ = ["stats", "schema"]
+__all__ = ["analyse", "analysis_schema", "stats", "schema"]
 
 
 def _spark_type(t):
@@ -78,6 +78,42 @@ def stats(spark, paths: Paths, *, jobs: Optional[int] = 1):
         for batch in batches:
             for path in batch.column("path").to_pylist():
                 table = stats_of(path, jobs).cast(target)
+                yield from table.to_batches()
+
+    return frame.mapInArrow(run, out)
+
+
+def analysis_schema():
+    """The Spark schema of the analysis: ``gamerec analyse --to
+    parquet``'s columns, mapped one for one."""
+    from pyspark.sql import types as T
+
+    return T.StructType(
+        [T.StructField(f.name, _spark_type(f.type), True) for f in gamerec.analysis_schema()]
+    )
+
+
+def analyse(spark, paths: Paths, *, jobs: Optional[int] = 1, **options):
+    """A Spark DataFrame of the analysis (a row per searched ply, the
+    columns of ``gamerec analyse --to parquet``), computed one task per
+    shard. ``options``: :func:`gamerec.analyse`'s; the estimate is seeded
+    per position, so the table is the one a single machine makes."""
+    shards = expand(paths)
+    if not shards:
+        raise gamerec.RecordError("no shard to read")
+    rows = spark.sparkContext.parallelize(
+        list(enumerate(shards)), numSlices=len(shards)
+    )
+    frame = spark.createDataFrame(rows, "shard long, path string")
+    out = analysis_schema()
+
+    def run(batches):
+        import pyarrow as pa
+
+        target = pa.schema([(f.name, f.type) for f in gamerec.analysis_schema()])
+        for batch in batches:
+            for path in batch.column("path").to_pylist():
+                table = analyse_of(path, jobs, **options).cast(target)
                 yield from table.to_batches()
 
     return frame.mapInArrow(run, out)

@@ -392,6 +392,36 @@ impl Game {
         })
     }
 
+    /// The game analysed (`gamerec analyse --to json`'s object for it,
+    /// notation/analysis.md): each searched ply's values before and after
+    /// the move, the proven best moves, the win chance and the marks, with
+    /// the totals per side. The options are `analyse()`'s.
+    #[pyo3(signature = (
+        depth=None, nodes=2_000_000, time=None, playouts=0, seed=1, last=None, plies=None
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn analysis<'py>(
+        &self,
+        py: Python<'py>,
+        depth: Option<u32>,
+        nodes: u64,
+        time: Option<f64>,
+        playouts: u32,
+        seed: u64,
+        last: Option<usize>,
+        plies: Option<&str>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let settings = crate::analyse::settings(depth, nodes, time, playouts, seed, last, plies)?;
+        let value = py.detach(|| {
+            self.again(|rules, game| {
+                let a = gamerec::analysed::analyse(game, Ok(rules), &settings);
+                let json = gamerec::analysed::JsonAnalysis::new(&self.file, self.index, None, &a);
+                serde_json::to_value(json).map_err(|e| PyValueError::new_err(e.to_string()))
+            })
+        })?;
+        crate::calls::to_py(py, &value)
+    }
+
     /// A notebook shows the game's last position.
     fn _repr_svg_(&self, py: Python<'_>) -> Option<String> {
         self.svg(py, None, 360, false, 0.0).ok()

@@ -8,6 +8,7 @@
 //! parquet`'s (handed over as Arrow data), `convert()` is `convert`'s
 //! export. Format and encoding names are the library's too.
 
+mod analyse;
 mod calls;
 mod game;
 mod sources;
@@ -107,6 +108,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(calls::read, m)?)?;
     m.add_function(wrap_pyfunction!(calls::validate, m)?)?;
     m.add_function(wrap_pyfunction!(calls::stats_arrow, m)?)?;
+    m.add_function(wrap_pyfunction!(analyse::analyse_arrow, m)?)?;
     m.add_function(wrap_pyfunction!(calls::convert, m)?)?;
     m.add_function(wrap_pyfunction!(calls::formats, m)?)?;
     m.add_function(wrap_pyfunction!(calls::games, m)?)?;

@@ -15,7 +15,7 @@ def test_the_tour_runs(tmp_path):
         text=True,
     )
     assert out.returncode == 0, out.stderr
-    assert "175 games read, 62 valid" in out.stdout
+    assert "176 games read, 63 valid" in out.stdout
     assert "outcome: Outcome(" in out.stdout
     svg = (tmp_path / "tour.svg").read_text()
     assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")

@@ -41,7 +41,7 @@ def test_a_script_that_calls_stats_exits_0_every_time(tmp_path):
 
 def test_stats_comes_as_arrow_data_with_the_tables_metadata():
     table = gamerec.stats(FIXTURES)
-    assert table.num_rows == 175
+    assert table.num_rows == 176
     meta = table.schema.metadata
     assert meta[b"gamerec.table"] == b"stats"
     assert gamerec.stats(FIXTURES, summary=True).schema.metadata[b"gamerec.table"] == b"summary"

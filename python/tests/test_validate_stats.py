@@ -43,7 +43,7 @@ def test_stats_is_stats_format_parquet(tmp_path):
     expected = command_line_table(tmp_path)
     assert got.schema == expected.schema
     assert got.equals(expected)
-    assert got.num_rows == 175
+    assert got.num_rows == 176
 
 
 def test_summary_is_stats_summary_format_parquet(tmp_path):
@@ -59,7 +59,7 @@ def test_stats_with_any_number_of_jobs():
 
 def test_stats_to_pandas():
     df = gamerec.stats(FIXTURES).to_pandas()
-    assert len(df) == 175
+    assert len(df) == 176
     assert set(df["game"].dropna()) == set(gamerec.games())
     assert df["valid"].dtype == bool
 

@@ -1,0 +1,138 @@
+//! `analyse()` (the analysis table as Arrow data, the rows of `gamerec
+//! analyse --to parquet`) and the search options it and `Game.analysis()`
+//! share.
+
+use crate::sources::sources_of;
+use crate::{how, RecordError};
+use arrow_array::ffi_stream::FFI_ArrowArrayStream;
+use arrow_array::{RecordBatch, RecordBatchIterator};
+use arrow_schema::SchemaRef;
+use gamerec::analysed::{self, Analysed};
+use gamerec::analysis::{Plies, Settings};
+use gamerec::formats::parquet::{table_metadata, Rows, BATCH_GAMES};
+use gamerec::formats::Visit;
+use gamerec::inputs::{self as reading, How, Item};
+use gamerec::output::Output;
+use gamerec::search::Budget;
+use gamerec::sources::Source;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyCapsule;
+use std::io;
+use std::ops::ControlFlow;
+use std::sync::Arc;
+
+/// The search options, as the command line's `--depth`, `--nodes`,
+/// `--time`, `--playouts`, `--seed`, `--last` and `--plies` take them.
+#[allow(clippy::too_many_arguments)]
+pub fn settings(
+    depth: Option<u32>,
+    nodes: u64,
+    time: Option<f64>,
+    playouts: u32,
+    seed: u64,
+    last: Option<usize>,
+    plies: Option<&str>,
+) -> PyResult<Settings> {
+    if depth == Some(0) || depth.is_some_and(|d| d > 64) {
+        return Err(PyValueError::new_err(
+            "depth: give a horizon of 1 to 64 plies",
+        ));
+    }
+    let time = match time {
+        None => None,
+        Some(s) if s > 0.0 && s.is_finite() => Some(std::time::Duration::from_secs_f64(s)),
+        Some(s) => {
+            return Err(PyValueError::new_err(format!(
+                "time={s}: give seconds above 0"
+            )))
+        }
+    };
+    let plies = match (last, plies) {
+        (Some(_), Some(_)) => {
+            return Err(PyValueError::new_err("give last= or plies=, not both"));
+        }
+        (Some(0), _) => return Err(PyValueError::new_err("last=0: give 1 or more plies")),
+        (Some(k), None) => Plies::Last(k),
+        (None, Some(p)) => Plies::parse(p).map_err(PyValueError::new_err)?,
+        (None, None) => Plies::All,
+    };
+    Ok(Settings {
+        depth,
+        budget: Budget {
+            nodes: (nodes > 0).then_some(nodes),
+            time,
+        },
+        playouts,
+        seed,
+        plies,
+        ..Settings::default()
+    })
+}
+
+/// The analysis as an Arrow C stream (a PyCapsule named
+/// `arrow_array_stream`): a row per searched ply, the columns of `gamerec
+/// analyse --to parquet` (the package's `analyse()` imports it). Every
+/// thread of ours has ended when it returns.
+#[pyfunction]
+#[pyo3(signature = (
+    sources, jobs=None, depth=None, nodes=2_000_000, time=None, playouts=0, seed=1,
+    last=None, plies=None, *, format=None, game=None, encoding=None
+))]
+#[allow(clippy::too_many_arguments)]
+pub fn analyse_arrow<'py>(
+    py: Python<'py>,
+    sources: &Bound<'py, PyAny>,
+    jobs: Option<i64>,
+    depth: Option<u32>,
+    nodes: u64,
+    time: Option<f64>,
+    playouts: u32,
+    seed: u64,
+    last: Option<usize>,
+    plies: Option<&str>,
+    format: Option<&str>,
+    game: Option<&str>,
+    encoding: Option<&str>,
+) -> PyResult<Bound<'py, PyCapsule>> {
+    let settings = settings(depth, nodes, time, playouts, seed, last, plies)?;
+    let how = how(format, game, encoding, jobs)?;
+    let inputs = sources_of(sources, &Output::new(None))?;
+    let batches = py.detach(|| analysis_batches(&inputs, &how, &settings));
+    let (schema, batches) = batches.map_err(|e| RecordError::new_err(e.to_string()))?;
+    let reader = RecordBatchIterator::new(batches.into_iter().map(Ok), schema);
+    let stream = FFI_ArrowArrayStream::new(Box::new(reader));
+    PyCapsule::new_with_value(py, stream, c"arrow_array_stream")
+}
+
+/// Every searched ply of every game of `inputs` as record batches.
+fn analysis_batches(
+    inputs: &[Source],
+    how: &How<'_>,
+    settings: &Settings,
+) -> io::Result<(SchemaRef, Vec<RecordBatch>)> {
+    let mut rows = Rows::new(&analysed::columns());
+    let mut batches = Vec::new();
+    let map = |v: Visit<'_, '_>| analysed::analyse(v.game, v.rules, settings);
+    reading::read(inputs, how, map, |item: Item<'_, Analysed>| {
+        let seen = match item {
+            Item::Game(seen) => seen,
+            Item::Empty { .. } => return Ok(ControlFlow::Continue(())),
+            Item::Failed { input, error } => {
+                return Err(io::Error::new(error.kind(), format!("{input}: {error}")))
+            }
+        };
+        for row in analysed::rows(seen.input, seen.index, seen.chunk, &seen.value) {
+            rows.push(&row)?;
+            if rows.pending() >= BATCH_GAMES {
+                batches.extend(rows.batch()?);
+            }
+        }
+        Ok(ControlFlow::Continue(()))
+    })?;
+    batches.extend(rows.batch()?);
+    let metadata: std::collections::HashMap<String, String> =
+        table_metadata("analysis").into_iter().collect();
+    let schema = Arc::new(rows.schema().as_ref().clone().with_metadata(metadata));
+    Ok((schema, batches))
+}
