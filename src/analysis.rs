@@ -475,17 +475,19 @@ fn written<G: Notation>(mv: &G::Move) -> String {
     s
 }
 
-/// The board turn among `moves` that reaches `after` (`None`: the turn
-/// played was an agreement).
+/// The board turn among `moves` that reaches `after`, a draw offer it made
+/// aside (`None`: the turn played was an agreement).
 fn played_index<G: Search>(
     before: &G::Position,
     moves: &[G::Move],
     after: &G::Position,
 ) -> Option<usize> {
     let mut next = before.clone();
+    let mut board = after.clone();
+    G::withdraw_offer(&mut board);
     moves.iter().position(|m| {
         next.clone_from(before);
-        G::play(&mut next, m).is_ok() && next == *after
+        G::play(&mut next, m).is_ok() && next == board
     })
 }
 

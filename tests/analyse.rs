@@ -445,3 +445,30 @@ fn the_analysis_fixtures_hold_the_marks_analyse_finds() {
         assert!(want.contains("[%mark "), "{game}: a fixture without a mark");
     }
 }
+
+#[test]
+fn a_turn_that_offers_a_draw_is_judged_as_its_board_move() {
+    // Red's counter on Way 79 may step to 80 (offering a draw) or enter
+    // the Home Square; the offer is no board move, so the turn is judged as
+    // the step it also is: a win in 2 kept (White's only counter cannot
+    // stop it), with nothing after it searched to lend its value.
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("offer.grec");
+    std::fs::write(
+        &record,
+        "[Game \"retsami\"]\n[Position \"W77R2 0-0 r -\"]\n\n1. d6-d5~~ a1-b1 2. d5-e5 1-0\n",
+    )
+    .unwrap();
+    let (code, out, err) = analyse(&[record.to_str().unwrap(), "--plies", "1", "--to", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let ply = &json_lines(&out)[0]["plies"][0];
+    assert_eq!(ply["turn"], "d6-d5~~");
+    assert_eq!(
+        ply["before"],
+        serde_json::json!({"value": "win", "distance": 1})
+    );
+    assert_eq!(
+        ply["after"],
+        serde_json::json!({"value": "win", "distance": 2})
+    );
+}

@@ -32,6 +32,11 @@ pub trait Search: Rules {
     fn agreement(_mv: &Self::Move) -> bool {
         false
     }
+
+    /// Takes back a draw offer the last turn made (the search makes no
+    /// offer: a turn that offered is judged as the board move it also
+    /// was). Nothing to do in a game without offers.
+    fn withdraw_offer(_pos: &mut Self::Position) {}
 }
 
 /// A 64-bit key of anything hashable: each word folded into the state by a

@@ -28,4 +28,8 @@ impl Search for Retsami {
     fn agreement(mv: &Move) -> bool {
         matches!(mv, Move::Accept)
     }
+
+    fn withdraw_offer(pos: &mut Position) {
+        pos.offer_pending = false;
+    }
 }

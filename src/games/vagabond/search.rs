@@ -2,7 +2,7 @@
 //! position, reserves and a pending offer included); accepting a draw is an
 //! agreement, not searched.
 
-use super::{Body, Move, Vagabond};
+use super::{Body, Move, Position, Vagabond};
 use crate::game::Search;
 
 impl Search for Vagabond {
@@ -11,5 +11,9 @@ impl Search for Vagabond {
 
     fn agreement(mv: &Move) -> bool {
         mv.body == Body::Accept
+    }
+
+    fn withdraw_offer(pos: &mut Position) {
+        pos.offer_pending = false;
     }
 }
