@@ -248,6 +248,10 @@ impl Annotation {
 pub struct PlyAnalysis {
     /// 1-based.
     pub ply: usize,
+    /// Its move number, and whether the second mover of that number made
+    /// it (`8...`).
+    pub number: u64,
+    pub second: bool,
     /// The turn as the record writes it, and where.
     pub turn: String,
     pub span: Span,
@@ -300,6 +304,7 @@ impl Analysis {
 /// A played ply kept for the search.
 struct Step<P> {
     ply: usize,
+    number: (u64, bool),
     turn: String,
     span: Span,
     before: P,
@@ -309,18 +314,28 @@ struct Step<P> {
 struct Keep<G: Search> {
     before: Option<G::Position>,
     steps: Vec<Step<G::Position>>,
+    /// The side whose turns are `N.`, and whether the start has the other
+    /// to move.
+    numbering: Option<(Side, bool)>,
 }
 
 impl<G: Search> Visitor<G> for Keep<G> {
     fn before_ply(&mut self, _: usize, pos: &G::Position) -> ControlFlow<()> {
+        if self.numbering.is_none() {
+            let first = G::first_mover(pos);
+            self.numbering = Some((first, G::side_to_move(pos) != first));
+        }
         self.before = Some(pos.clone());
         ControlFlow::Continue(())
     }
 
     fn after_ply(&mut self, ply: usize, turn: &TurnIn<'_>, _: &G::Move, after: &G::Position) {
         if let Some(before) = self.before.take() {
+            let (first, starts_second) = self.numbering.unwrap_or((Side::First, false));
+            let (n, second, _) = replay::turn_at(ply - 1, first, starts_second);
             self.steps.push(Step {
                 ply,
+                number: (n, second),
                 turn: turn.text.to_string(),
                 span: turn.span,
                 before,
@@ -343,6 +358,7 @@ pub fn analyse<G: Search + Notation>(game: &mut dyn ReadGame<'_>, settings: &Set
     let mut keep = Keep::<G> {
         before: None,
         steps: Vec::new(),
+        numbering: None,
     };
     let (replay, _, end) = replay::replay_game::<G, _>(game, &mut keep);
     let error = replay::earliest(end.error, replay.error);
@@ -413,6 +429,8 @@ fn search_steps<G: Search + Notation>(
         let chance = proven_chance(judged.value).or(estimate.map(|e| e.win));
         let mut a = PlyAnalysis {
             ply: step.ply,
+            number: step.number.0,
+            second: step.number.1,
             turn: step.turn.clone(),
             span: step.span,
             side: G::side_to_move(&step.before),
@@ -688,6 +706,8 @@ mod tests {
     fn ply(ply: usize, before: Value, after: Option<Value>) -> PlyAnalysis {
         PlyAnalysis {
             ply,
+            number: 1,
+            second: false,
             turn: String::new(),
             span: Span::default(),
             side: Side::First,

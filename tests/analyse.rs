@@ -184,8 +184,10 @@ fn human_marks_are_located_like_diagnostics_and_match_the_json() {
     let (summary, marked) = lines.split_last().unwrap();
     assert_eq!(marked.len(), marks, "{human}");
     assert!(marks > 0, "random games hold blunders: {human}");
-    let located =
-        regex::Regex::new(r"^.+\.grec:\d+:\d+: game \d+ \(.*\), ply \d+: \S+ [a-z-]+: ").unwrap();
+    let located = regex::Regex::new(
+        r"^.+\.grec:\d+:\d+: game \d+ \(.*\), ply \d+: \d+\.(\.\.)? \S+ [a-z-]+: ",
+    )
+    .unwrap();
     for l in marked {
         assert!(located.is_match(l), "{l}");
     }
@@ -266,6 +268,11 @@ fn annotate_writes_the_marks_into_the_record_and_again_gives_the_same_record() {
     assert_eq!(code, 0, "{err}");
     // The marks still go to stderr, located in the input.
     assert!(err.contains("points-win.grec:13:25"), "{err}");
+    // The turn with its number, and the win the blunder allows.
+    assert!(
+        err.contains("ply 16: 8... f6-f5?? blunder: now Red wins in 1: 9. c7-c9; "),
+        "{err}"
+    );
     let text = std::fs::read_to_string(&once).unwrap();
     assert!(text.contains("[Annotator \"gamerec "), "{text}");
     assert!(

@@ -217,7 +217,8 @@ fn human(
 ) -> io::Result<()> {
     let title = a.title.as_deref();
     if let Some(x) = &a.analysis {
-        for p in &x.searched {
+        for (i, p) in x.searched.iter().enumerate() {
+            let next = x.searched.get(i + 1).filter(|n| n.ply == p.ply + 1);
             for &m in &p.marks {
                 let at = match chunk {
                     Some(c) => {
@@ -226,8 +227,8 @@ fn human(
                     }
                     None => escape(input),
                 };
-                let turn = format!("{}{}", escape(&p.turn), m.assessment());
-                let said = explain(m, p, a.sides);
+                let turn = format!("{}{}", numbered(p, &escape(&p.turn)), m.assessment());
+                let said = explain(m, p, next, a.sides);
                 let here = place(Some(index), title, Some(p.ply));
                 writeln!(out, "{at}: {here}: {turn} {}: {said}", m.name())?;
             }
@@ -258,12 +259,25 @@ fn value_text(v: Value, side: &str, other: &str) -> String {
     }
 }
 
-/// What a mark says: the values before and after, and what was better.
-fn explain(m: Mark, p: &PlyAnalysis, sides: [&str; 2]) -> String {
+/// `8... f6-f5`: a turn with its move number.
+fn numbered(p: &PlyAnalysis, turn: &str) -> String {
+    format!("{}{} {turn}", p.number, if p.second { "..." } else { "." })
+}
+
+/// What a mark says: the values before and after, what was better, and
+/// (from the next ply's proven best moves, where it is searched) how the
+/// win after a blunder begins.
+fn explain(m: Mark, p: &PlyAnalysis, next: Option<&PlyAnalysis>, sides: [&str; 2]) -> String {
     let (me, them) = (sides[p.side.index()], sides[p.side.other().index()]);
-    let after = p
+    let mut after = p
         .after
         .map_or("unknown".into(), |v| value_text(v, me, them));
+    if let (Some(Value::Loss(d)), Some(n)) = (p.after, next) {
+        if let Some(first) = n.best.first() {
+            let more = if d > 1 { " …" } else { "" };
+            after.push_str(&format!(": {}{more}", numbered(n, &escape(first))));
+        }
+    }
     let before = value_text(p.before, me, them);
     let better = match p.best.as_slice() {
         [] => match &p.estimate_best {
