@@ -972,3 +972,35 @@ fn a_parquet_footer_counting_more_elements_than_bytes_is_refused_as_damaged() {
         "{line}"
     );
 }
+
+#[test]
+fn a_comment_line_that_looks_like_a_tag_pair_but_closes_the_comment_is_not_a_new_game() {
+    // Fuzzing (lenient target): the canonical text joined the next comment
+    // onto a comment's line that began with `[`, making
+    // `[Position "x} 1. f6-d5 {y"]`, which the reader took for a tag line
+    // inside an open comment and cut the game there: the converted record
+    // read back as two broken games.
+    let record = "[Game \"retsami\"]\n[Position \"2R26W3W6W3R5R12W12R4 0-0 r -\"]\n\n\
+                  {a comment over two lines, the second\n[Position \"2R2 it.} 1. f6-d5\n\
+                  {[%, depth 5\"]\n\n{and another} 1-0\n";
+    let dir = scratch();
+    let input = dir.path().join("in.grec");
+    fs::write(&input, record).unwrap();
+    let (code, text, err) = run(
+        &["convert", input.to_str().unwrap(), "--to", "text", "-q"],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(text.contains("f6-d5 {[%, depth 5\"]"), "{text}");
+    let out = dir.path().join("out.grec");
+    fs::write(&out, &text).unwrap();
+    let (code, again, err) = run(
+        &["convert", out.to_str().unwrap(), "--to", "text", "-q"],
+        None,
+    );
+    assert_eq!(
+        code, 0,
+        "the canonical text reads back as the same one valid game: {err}"
+    );
+    assert_eq!(again, text);
+}

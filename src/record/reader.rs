@@ -4,8 +4,9 @@
 //!
 //! A chunk ends where a line's first non-blank character is `[` after some
 //! movetext has been seen. Inside an open `{comment}`, a line that is exactly
-//! one tag pair also starts a new chunk, so that an unterminated comment
-//! hides no more than its own game.
+//! one tag pair (and closes no comment: a `}` in it means the comment it
+//! began in was closed, so the line is movetext) also starts a new chunk, so
+//! that an unterminated comment hides no more than its own game.
 
 use std::io::{self, BufRead};
 
@@ -230,7 +231,7 @@ impl Splitter {
     /// At the end of the input: the last chunk, if any, and whether one more
     /// may follow (a tag line ending an open comment).
     fn finish(&mut self) -> (Option<Chunk>, bool) {
-        if self.state == State::Comment && is_tag_line(&self.buf[self.line_start..]) {
+        if self.state == State::Comment && is_open_tag_line(&self.buf[self.line_start..]) {
             let at = self.line_start;
             let chunk = self.split_at(at);
             if !chunk.bytes.is_empty() {
@@ -378,7 +379,7 @@ impl Splitter {
             State::Comment => {
                 if b == b'}' {
                     self.state = State::Normal;
-                } else if b == b'\n' && is_tag_line(&self.buf[self.line_start..]) {
+                } else if b == b'\n' && is_open_tag_line(&self.buf[self.line_start..]) {
                     let at = self.line_start;
                     out = Some(self.split_at(at));
                     self.state = State::Normal;
@@ -395,6 +396,14 @@ impl<R: BufRead> Iterator for ChunkReader<R> {
     fn next(&mut self) -> Option<Self::Item> {
         self.next_chunk().transpose()
     }
+}
+
+/// Whether a line inside an open comment is a tag line that starts a new
+/// game: one tag pair, with no `}` in it (a line that closes the comment and
+/// opens another, like `[x "a} 1. e3-e5 {b"]`, is movetext that only looks
+/// like a tag pair).
+fn is_open_tag_line(line: &[u8]) -> bool {
+    !line.contains(&b'}') && is_tag_line(line)
 }
 
 /// Whether a line is exactly one tag pair `[Name "value"]` (blanks around).
@@ -501,6 +510,10 @@ mod tests {
         assert_eq!(got.len(), 2, "{got:?}");
         assert_eq!(got[1].2, 3);
         assert!(got[1].0.starts_with("[Game"));
+        // A line that closes the comment it began in and opens another is
+        // movetext, however much it looks like a tag pair.
+        let got = chunks("[Game \"oshi\"]\n{a\n[Event \"b} 1. e3-e5 {c\"]\nd} *\n");
+        assert_eq!(got.len(), 1, "{got:?}");
     }
 
     #[test]
