@@ -451,10 +451,7 @@ fn search_steps<G: Search + Notation>(
             nodes: searcher.nodes - nodes,
         };
         if a.best.is_empty() && settings.playouts > 0 {
-            a.estimate_best = estimate
-                .and_then(|e| e.best)
-                .and_then(|i| moves.get(i))
-                .map(|m| written::<G>(m));
+            a.estimate_best = estimate_move::<G>(estimate.and_then(|e| e.best), &moves);
         }
         // The previous ply's chance after, from this ply's chance before.
         if let Some(prev) = out.last_mut().filter(|p| p.ply + 1 == step.ply) {
@@ -485,6 +482,11 @@ fn after_from_next(out: &mut [PlyAnalysis]) {
                 .extend(turn_marks(a.before, next.flip(), a.exhausted));
         }
     }
+}
+
+/// The estimate's favourite move (its index among `moves`), written.
+fn estimate_move<G: Notation>(best: Option<usize>, moves: &[G::Move]) -> Option<String> {
+    best.and_then(|i| moves.get(i)).map(|m| written::<G>(m))
 }
 
 fn written<G: Notation>(mv: &G::Move) -> String {
