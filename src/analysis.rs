@@ -238,8 +238,14 @@ impl Annotation {
 
     /// The turn's assessment: its gravest mark's.
     pub fn assessment(&self) -> Option<Assessment> {
-        let gravest = self.marks.iter().max_by_key(|m| m.gravity())?;
-        Assessment::parse(gravest.assessment())
+        Assessment::parse(self.gravest_first().first()?.assessment())
+    }
+
+    /// The marks, the gravest first (what a picture of the turn shows).
+    pub fn gravest_first(&self) -> Vec<Mark> {
+        let mut marks = self.marks.clone();
+        marks.sort_by_key(|m| std::cmp::Reverse(m.gravity()));
+        marks
     }
 }
 

@@ -247,18 +247,6 @@ fn human(
     Ok(())
 }
 
-/// `win in 3`, `a draw`, … for `side` (named) of a value that is its.
-fn value_text(v: Value, side: &str, other: &str) -> String {
-    match v {
-        Value::Win(0) => format!("{side} has won"),
-        Value::Loss(0) => format!("{other} has won"),
-        Value::Win(d) => format!("{side} wins in {d}"),
-        Value::Loss(d) => format!("{other} wins in {d}"),
-        Value::Draw => "a draw".to_string(),
-        Value::Unknown => "nothing proven".to_string(),
-    }
-}
-
 /// `8... f6-f5`: a turn with its move number.
 fn numbered(p: &PlyAnalysis, turn: &str) -> String {
     format!("{}{} {turn}", p.number, if p.second { "..." } else { "." })
@@ -269,16 +257,14 @@ fn numbered(p: &PlyAnalysis, turn: &str) -> String {
 /// win after a blunder begins.
 fn explain(m: Mark, p: &PlyAnalysis, next: Option<&PlyAnalysis>, sides: [&str; 2]) -> String {
     let (me, them) = (sides[p.side.index()], sides[p.side.other().index()]);
-    let mut after = p
-        .after
-        .map_or("unknown".into(), |v| value_text(v, me, them));
+    let mut after = p.after.map_or("unknown".into(), |v| v.in_words(me, them));
     if let (Some(Value::Loss(d)), Some(n)) = (p.after, next) {
         if let Some(first) = n.best.first() {
             let more = if d > 1 { " …" } else { "" };
             after.push_str(&format!(": {}{more}", numbered(n, &escape(first))));
         }
     }
-    let before = value_text(p.before, me, them);
+    let before = p.before.in_words(me, them);
     let better = match p.best.as_slice() {
         [] => match &p.estimate_best {
             Some(e) => format!("; the estimate's move: {e}"),

@@ -383,7 +383,7 @@ function pick(i) {
     const li = document.createElement("li");
     li.textContent = m; li.dataset.ply = k + 1;
     const j = game.judged && game.judged[k];
-    if (j && j.m) { li.className = "mark-" + gravest(j.m); li.title = j.m.join(", ") + (j.v ? ": " + j.v : ""); }
+    if (j && j.m) { li.className = "mark-" + j.m[0]; li.title = j.m.join(", ") + (j.v ? ": " + j.v : ""); }
     else if (j && j.v) li.title = j.v;
     li.addEventListener("click", () => go(k + 1));
     moves.append(li);
@@ -412,10 +412,6 @@ function pick(i) {
   go(0);
 }
 
-// The marks, gravest first: a ply of several is shown as its gravest.
-const GRAVITY = ["blunder", "missed-win", "blunder-estimate", "mistake", "inaccuracy", "only-move"];
-function gravest(marks) { return GRAVITY.find((g) => marks.includes(g)) || marks[0]; }
-
 // The win-chance curve of an analysed game (notation/analysis.md): the
 // first-named side's chance after each ply; a click goes to that ply.
 const CW = 600, CH = 120;
@@ -440,7 +436,7 @@ function curve(holder) {
   for (const [k, c] of pts) {
     const [x, y] = at(k, c);
     const m = j[k - 1].m;
-    const dot = el("circle", { cx: x, cy: y, r: m ? 5 : 2, class: m ? "mark-" + gravest(m) : "", "data-ply": k });
+    const dot = el("circle", { cx: x, cy: y, r: m ? 5 : 2, class: m ? "mark-" + m[0] : "", "data-ply": k });
     dot.append(el("title", {}, "ply " + k + ": " + Math.round(c * 100) + "%" + (m ? " " + m.join(", ") : "")));
     svg.append(dot);
   }

@@ -192,7 +192,7 @@ pub struct Replayed {
 /// What an annotated record says of a ply, for the viewer.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Judged {
-    /// The marks (`blunder`, `only-move`, …).
+    /// The marks (`blunder`, `only-move`, …), the gravest first.
     #[serde(rename = "m", skip_serializing_if = "Vec::is_empty")]
     pub marks: Vec<&'static str>,
     /// The first-named side's win chance after the move (0 to 1): the
@@ -220,18 +220,12 @@ impl Judged {
         });
         let (me, them) = (sides[mover.index()], sides[mover.other().index()]);
         Judged {
-            marks: a.marks.iter().map(|m| m.name()).collect(),
+            marks: a.gravest_first().iter().map(|m| m.name()).collect(),
             chance: mine.map(|c| match mover {
                 Side::First => c,
                 Side::Second => 1.0 - c,
             }),
-            value: a.value.map(|v| match v {
-                Value::Win(0) => format!("{me} has won"),
-                Value::Loss(0) => format!("{them} has won"),
-                Value::Win(d) => format!("{me} wins in {d}"),
-                Value::Loss(d) => format!("{them} wins in {d}"),
-                _ => "a draw".to_string(),
-            }),
+            value: a.value.map(|v| v.in_words(me, them)),
         }
     }
 }

@@ -78,6 +78,20 @@ impl Value {
         self != Value::Unknown
     }
 
+    /// In words, for the side to move (named `side`, its opponent
+    /// `other`): `Red wins in 3`, `White has won`, `a draw`, `nothing
+    /// proven`.
+    pub fn in_words(self, side: &str, other: &str) -> String {
+        match self {
+            Value::Win(0) => format!("{side} has won"),
+            Value::Loss(0) => format!("{other} has won"),
+            Value::Win(d) => format!("{side} wins in {d}"),
+            Value::Loss(d) => format!("{other} wins in {d}"),
+            Value::Draw => "a draw".to_string(),
+            Value::Unknown => "nothing proven".to_string(),
+        }
+    }
+
     /// As an annotated record writes it: `W3`, `L0`, `D` (`None` for
     /// unknown).
     pub fn short(self) -> Option<String> {
