@@ -312,6 +312,31 @@ fn json_that_is_not_a_game_is_reported_not_panicked_on() {
 }
 
 #[test]
+fn a_json_turn_with_an_assessment_that_is_none_is_malformed() {
+    let game = |turn: &str| format!("{{\"tags\":[[\"Game\",\"oshi\"]],\"turns\":[{turn}]}}\n");
+    let bad = game("{\"text\":\"e3-e4\",\"assessment\":\"!!!\"}");
+    let (code, _, err) = run(&["convert", "--from", "jsonl", "-"], Some(bad.as_bytes()));
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("[malformed-json]") && err.contains("\"!!!\""),
+        "{err}"
+    );
+    // Given as a field or glued to the text, one reads as the other.
+    let field = game("{\"text\":\"e3-e4\",\"assessment\":\"?!\",\"nags\":[6]}");
+    let glued = game("{\"text\":\"e3-e4?!\",\"nags\":[6]}");
+    let text = |input: &str| {
+        run(
+            &["convert", "--from", "jsonl", "-", "-q"],
+            Some(input.as_bytes()),
+        )
+    };
+    let (code, out, err) = text(&field);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("1. e3-e4?! $6"), "{out}");
+    assert_eq!(text(&glued).1, out);
+}
+
+#[test]
 fn snapshot_text() {
     insta::assert_snapshot!(converted("text", &[]));
 }

@@ -20,19 +20,23 @@ from gamerec._shards import Paths, analyse_of, expand, stats_of
 __all__ = ["analyse", "stats", "meta"]
 
 
+def _frame(table):
+    """A pyarrow Table as pandas, ``ArrowDtype`` columns (integers stay
+    integers where a value is missing)."""
+    import pandas as pd
+
+    return table.to_pandas(types_mapper=pd.ArrowDtype)
+
+
 def meta():
     """The empty pandas DataFrame every partition matches: the columns of
     ``gamerec stats --format parquet``, as pandas ``ArrowDtype`` columns
     (integers stay integers where a value is missing)."""
-    import pandas as pd
-
-    return gamerec.stats_schema().empty_table().to_pandas(types_mapper=pd.ArrowDtype)
+    return _frame(gamerec.stats_schema().empty_table())
 
 
 def _partition(path: str, jobs: Optional[int]):
-    import pandas as pd
-
-    return stats_of(path, jobs).to_pandas(types_mapper=pd.ArrowDtype)
+    return _frame(stats_of(path, jobs))
 
 
 def stats(paths: Paths, *, jobs: Optional[int] = 1):
@@ -57,9 +61,7 @@ def stats(paths: Paths, *, jobs: Optional[int] = 1):
 
 
 def _analysed(path: str, jobs: Optional[int], options: dict):
-    import pandas as pd
-
-    return analyse_of(path, jobs, **options).to_pandas(types_mapper=pd.ArrowDtype)
+    return _frame(analyse_of(path, jobs, **options))
 
 
 def analyse(paths: Paths, *, jobs: Optional[int] = 1, **options):
@@ -70,18 +72,16 @@ def analyse(paths: Paths, *, jobs: Optional[int] = 1, **options):
     estimate is seeded per position, so the table is the one a single
     machine makes."""
     import dask.dataframe as dd
-    import pandas as pd
 
     shards = expand(paths)
     if not shards:
         raise gamerec.RecordError("no shard to read")
-    empty = gamerec.analysis_schema().empty_table().to_pandas(types_mapper=pd.ArrowDtype)
     return dd.from_map(
         _analysed,
         shards,
         jobs=jobs,
         options=options,
-        meta=empty,
+        meta=_frame(gamerec.analysis_schema().empty_table()),
         label="gamerec-analyse",
         enforce_metadata=True,
     )

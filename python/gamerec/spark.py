@@ -43,16 +43,43 @@ def _spark_type(t):
     raise TypeError(f"no Spark type for {t}")
 
 
+def _struct(arrow):
+    """A Spark schema mapping an Arrow schema's columns one for one."""
+    from pyspark.sql import types as T
+
+    return T.StructType(
+        [T.StructField(f.name, _spark_type(f.type), True) for f in arrow]
+    )
+
+
+def _per_shard(spark, paths: Paths, out, arrow_schema, table_of):
+    """A Spark DataFrame of schema ``out``, one task per shard: each task
+    runs ``table_of(path)`` (a pyarrow Table) and casts it to
+    ``arrow_schema()``."""
+    shards = expand(paths)
+    if not shards:
+        raise gamerec.RecordError("no shard to read")
+    rows = spark.sparkContext.parallelize(
+        list(enumerate(shards)), numSlices=len(shards)
+    )
+    frame = spark.createDataFrame(rows, "shard long, path string")
+
+    def run(batches):
+        import pyarrow as pa
+
+        target = pa.schema([(f.name, f.type) for f in arrow_schema()])
+        for batch in batches:
+            for path in batch.column("path").to_pylist():
+                yield from table_of(path).cast(target).to_batches()
+
+    return frame.mapInArrow(run, out)
+
+
 def schema(summary: bool = False):
     """The Spark schema of the statistics: ``gamerec stats --format
     parquet``'s columns, mapped one for one (int64 → LongType, double →
     DoubleType, bool → BooleanType, string → StringType)."""
-    from pyspark.sql import types as T
-
-    arrow = gamerec.stats_schema(summary)
-    return T.StructType(
-        [T.StructField(f.name, _spark_type(f.type), True) for f in arrow]
-    )
+    return _struct(gamerec.stats_schema(summary))
 
 
 def stats(spark, paths: Paths, *, jobs: Optional[int] = 1):
@@ -62,35 +89,13 @@ def stats(spark, paths: Paths, *, jobs: Optional[int] = 1):
     (``gamerec shard`` makes them), or URLs fsspec opens — every executor
     must reach them and have the gamerec wheel installed. ``jobs``: threads
     per task."""
-    shards = expand(paths)
-    if not shards:
-        raise gamerec.RecordError("no shard to read")
-    rows = spark.sparkContext.parallelize(
-        list(enumerate(shards)), numSlices=len(shards)
-    )
-    frame = spark.createDataFrame(rows, "shard long, path string")
-    out = schema()
-
-    def run(batches):
-        import pyarrow as pa
-
-        target = pa.schema([(f.name, f.type) for f in gamerec.stats_schema()])
-        for batch in batches:
-            for path in batch.column("path").to_pylist():
-                table = stats_of(path, jobs).cast(target)
-                yield from table.to_batches()
-
-    return frame.mapInArrow(run, out)
+    return _per_shard(spark, paths, schema(), gamerec.stats_schema, lambda p: stats_of(p, jobs))
 
 
 def analysis_schema():
     """The Spark schema of the analysis: ``gamerec analyse --to
     parquet``'s columns, mapped one for one."""
-    from pyspark.sql import types as T
-
-    return T.StructType(
-        [T.StructField(f.name, _spark_type(f.type), True) for f in gamerec.analysis_schema()]
-    )
+    return _struct(gamerec.analysis_schema())
 
 
 def analyse(spark, paths: Paths, *, jobs: Optional[int] = 1, **options):
@@ -98,22 +103,10 @@ def analyse(spark, paths: Paths, *, jobs: Optional[int] = 1, **options):
     columns of ``gamerec analyse --to parquet``), computed one task per
     shard. ``options``: :func:`gamerec.analyse`'s; the estimate is seeded
     per position, so the table is the one a single machine makes."""
-    shards = expand(paths)
-    if not shards:
-        raise gamerec.RecordError("no shard to read")
-    rows = spark.sparkContext.parallelize(
-        list(enumerate(shards)), numSlices=len(shards)
+    return _per_shard(
+        spark,
+        paths,
+        analysis_schema(),
+        gamerec.analysis_schema,
+        lambda p: analyse_of(p, jobs, **options),
     )
-    frame = spark.createDataFrame(rows, "shard long, path string")
-    out = analysis_schema()
-
-    def run(batches):
-        import pyarrow as pa
-
-        target = pa.schema([(f.name, f.type) for f in gamerec.analysis_schema()])
-        for batch in batches:
-            for path in batch.column("path").to_pylist():
-                table = analyse_of(path, jobs, **options).cast(target)
-                yield from table.to_batches()
-
-    return frame.mapInArrow(run, out)

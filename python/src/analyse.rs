@@ -2,14 +2,14 @@
 //! analyse --to parquet`) and the search options it and `Game.analysis()`
 //! share.
 
+use crate::calls;
 use crate::sources::sources_of;
 use crate::{how, RecordError};
-use arrow_array::ffi_stream::FFI_ArrowArrayStream;
-use arrow_array::{RecordBatch, RecordBatchIterator};
+use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 use gamerec::analysed::{self, Analysed};
 use gamerec::analysis::{Plies, Settings};
-use gamerec::formats::parquet::{table_metadata, Rows, BATCH_GAMES};
+use gamerec::formats::parquet::{Rows, BATCH_GAMES};
 use gamerec::formats::Visit;
 use gamerec::inputs::{self as reading, How, Item};
 use gamerec::output::Output;
@@ -20,7 +20,6 @@ use pyo3::prelude::*;
 use pyo3::types::PyCapsule;
 use std::io;
 use std::ops::ControlFlow;
-use std::sync::Arc;
 
 /// The search options, as the command line's `--depth`, `--nodes`,
 /// `--time`, `--playouts`, `--seed`, `--last` and `--plies` take them.
@@ -99,10 +98,10 @@ pub fn analyse_arrow<'py>(
     let how = how(format, game, encoding, jobs)?;
     let inputs = sources_of(sources, &Output::new(None))?;
     let batches = py.detach(|| analysis_batches(&inputs, &how, &settings));
-    let (schema, batches) = batches.map_err(|e| RecordError::new_err(e.to_string()))?;
-    let reader = RecordBatchIterator::new(batches.into_iter().map(Ok), schema);
-    let stream = FFI_ArrowArrayStream::new(Box::new(reader));
-    PyCapsule::new_with_value(py, stream, c"arrow_array_stream")
+    calls::stream(
+        py,
+        batches.map_err(|e| RecordError::new_err(e.to_string()))?,
+    )
 }
 
 /// Every searched ply of every game of `inputs` as record batches.
@@ -118,9 +117,7 @@ fn analysis_batches(
         let seen = match item {
             Item::Game(seen) => seen,
             Item::Empty { .. } => return Ok(ControlFlow::Continue(())),
-            Item::Failed { input, error } => {
-                return Err(io::Error::new(error.kind(), format!("{input}: {error}")))
-            }
+            Item::Failed { input, error } => return Err(calls::failed(input, error)),
         };
         for row in analysed::rows(seen.input, seen.index, seen.chunk, &seen.value) {
             rows.push(&row)?;
@@ -130,9 +127,5 @@ fn analysis_batches(
         }
         Ok(ControlFlow::Continue(()))
     })?;
-    batches.extend(rows.batch()?);
-    let metadata: std::collections::HashMap<String, String> =
-        table_metadata("analysis").into_iter().collect();
-    let schema = Arc::new(rows.schema().as_ref().clone().with_metadata(metadata));
-    Ok((schema, batches))
+    calls::table(rows, batches, "analysis")
 }

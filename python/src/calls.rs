@@ -190,7 +190,7 @@ pub fn validate<'py>(
 }
 
 /// An input that cannot be read, as the error that stops the call.
-fn failed(input: &str, error: io::Error) -> io::Error {
+pub fn failed(input: &str, error: io::Error) -> io::Error {
     io::Error::new(error.kind(), format!("{input}: {error}"))
 }
 
@@ -241,10 +241,10 @@ pub fn stats_arrow<'py>(
     let how = how(format, game, encoding, jobs)?;
     let inputs = sources_of(sources, &Output::new(None))?;
     let batches = py.detach(|| stats_batches(&inputs, &how, summary));
-    let (schema, batches) = batches.map_err(|e| RecordError::new_err(e.to_string()))?;
-    let reader = RecordBatchIterator::new(batches.into_iter().map(Ok), schema);
-    let stream = FFI_ArrowArrayStream::new(Box::new(reader));
-    PyCapsule::new_with_value(py, stream, c"arrow_array_stream")
+    stream(
+        py,
+        batches.map_err(|e| RecordError::new_err(e.to_string()))?,
+    )
 }
 
 /// The statistics of every game of `inputs` as record batches: a row per
@@ -284,6 +284,17 @@ fn stats_batches(
         let values: Vec<Value> = row.into_iter().map(|(_, v)| v).collect();
         rows.push(&values)?;
     }
+    table(rows, batches, name)
+}
+
+/// The rows left in `rows` added to `batches`, and every batch given the
+/// schema with gamerec's table metadata (`name`: `stats`, `summary`,
+/// `analysis`).
+pub fn table(
+    mut rows: Rows,
+    mut batches: Vec<RecordBatch>,
+    name: &str,
+) -> io::Result<(SchemaRef, Vec<RecordBatch>)> {
     batches.extend(rows.batch()?);
     let metadata: std::collections::HashMap<String, String> =
         table_metadata(name).into_iter().collect();
@@ -293,6 +304,17 @@ fn stats_batches(
         .map(|b| b.with_schema(schema.clone()).map_err(io::Error::other))
         .collect::<io::Result<Vec<_>>>()?;
     Ok((schema, batches))
+}
+
+/// Record batches handed to Python as an Arrow C stream (a PyCapsule named
+/// `arrow_array_stream`).
+pub fn stream<'py>(
+    py: Python<'py>,
+    (schema, batches): (SchemaRef, Vec<RecordBatch>),
+) -> PyResult<Bound<'py, PyCapsule>> {
+    let reader = RecordBatchIterator::new(batches.into_iter().map(Ok), schema);
+    let stream = FFI_ArrowArrayStream::new(Box::new(reader));
+    PyCapsule::new_with_value(py, stream, c"arrow_array_stream")
 }
 
 /// convert(sources, to="text", path=None, *, format=None, game=None,
