@@ -11,9 +11,8 @@ use crate::problem::{Problem, Span};
 use crate::random::stream;
 use crate::record::{Assessment, ReadGame, TurnIn};
 use crate::replay::{self, Visitor};
-use crate::search::chance::Tree;
-use crate::search::{board_moves, Budget, Judged, Searcher, Table, Value};
-use std::cell::RefCell;
+use crate::search::chance::{Chance, Tree};
+use crate::search::{board_moves, split, Budget, Judged, Searcher, Table, Value};
 use std::ops::ControlFlow;
 
 /// Which plies are searched (the rest is replayed only).
@@ -67,6 +66,10 @@ pub struct Settings {
     pub plies: Plies,
     /// The transposition table's size per thread.
     pub table_mib: usize,
+    /// Threads that may search at once, 0 for one per core (a game's
+    /// positions are shared among them; the answers are the same with any
+    /// number).
+    pub jobs: usize,
 }
 
 impl Default for Settings {
@@ -81,6 +84,7 @@ impl Default for Settings {
             seed: 1,
             plies: Plies::All,
             table_mib: 16,
+            jobs: 1,
         }
     }
 }
@@ -351,13 +355,6 @@ impl<G: Search> Visitor<G> for Keep<G> {
     }
 }
 
-thread_local! {
-    /// Each thread's transposition table and game counter (a game's
-    /// entries are salted with it, so no game reads another's: the values
-    /// and node counts do not depend on which games a thread saw before).
-    static TABLE: RefCell<Option<(Table, usize, u64)>> = const { RefCell::new(None) };
-}
-
 /// Analyses a game as it is read: replays it and searches the plies
 /// `settings` names.
 pub fn analyse<G: Search + Notation>(game: &mut dyn ReadGame<'_>, settings: &Settings) -> Analysis {
@@ -371,21 +368,7 @@ pub fn analyse<G: Search + Notation>(game: &mut dyn ReadGame<'_>, settings: &Set
     let plies = keep.steps.len();
     let depth = settings.depth.unwrap_or(G::DEPTH);
     keep.steps.retain(|s| settings.plies.covers(s.ply, plies));
-    let searched = TABLE.with(|cell| {
-        let mut cell = cell.borrow_mut();
-        if cell
-            .as_ref()
-            .is_none_or(|(_, mib, _)| *mib != settings.table_mib)
-        {
-            *cell = Some((Table::with_mib(settings.table_mib), settings.table_mib, 0));
-        }
-        let (table, _, games) = cell.as_mut().expect("made above");
-        *games += 1;
-        let mut searcher = Searcher::<G>::new(table);
-        searcher.salt_with(*games);
-        let mut tree = Tree::default();
-        search_steps::<G>(&keep.steps, &mut searcher, &mut tree, settings, depth)
-    });
+    let searched = search_steps::<G>(&keep.steps, settings, depth);
     Analysis {
         depth,
         plies,
@@ -394,18 +377,94 @@ pub fn analyse<G: Search + Notation>(game: &mut dyn ReadGame<'_>, settings: &Set
     }
 }
 
+/// What one position's search and estimate found, before its neighbours
+/// are known.
+struct Searched {
+    judged: Judged,
+    exhausted: bool,
+    nodes: u64,
+    estimate: Option<Chance>,
+    /// The estimate of the position after the move, where the next ply is
+    /// not searched (`None`: it is).
+    next_chance: Option<Option<Chance>>,
+}
+
+/// A thread's storage for searching positions one after another.
+struct Worker {
+    table: Table,
+    tree: Tree,
+}
+
+/// Searches step `i` on its own: under a salt of its own, so what it finds
+/// and what it costs do not depend on what the table held before.
+fn search_one<G: Search>(
+    steps: &[Step<G::Position>],
+    i: usize,
+    worker: &mut Worker,
+    settings: &Settings,
+    depth: u32,
+) -> Searched {
+    let step = &steps[i];
+    let mut searcher = Searcher::<G>::new(&mut worker.table);
+    searcher.salt_with(split::next_salt());
+    let judged = searcher.judge(&step.before, depth, settings.budget);
+    // Each position's estimate has its own random stream, from the seed
+    // and the position: the same whatever the thread, the game or where
+    // in the input it stands.
+    let tree = &mut worker.tree;
+    let mut rng = stream(settings.seed, G::key(&step.before));
+    let estimate = tree.estimate::<G>(&step.before, settings.playouts, &mut rng);
+    // The position after the move, from its mover's view: the next step's
+    // estimate where the next ply is searched, else its own.
+    let next_chance = match steps.get(i + 1) {
+        Some(next) if next.ply == step.ply + 1 => None,
+        _ => {
+            let mut rng = stream(settings.seed, G::key(&step.after));
+            Some(tree.estimate::<G>(&step.after, settings.playouts, &mut rng))
+        }
+    };
+    Searched {
+        judged,
+        exhausted: searcher.exhausted_root(),
+        nodes: searcher.nodes,
+        estimate,
+        next_chance,
+    }
+}
+
+/// Every step's search, the steps shared among up to `settings.jobs`
+/// threads.
+fn search_all<G: Search>(
+    steps: &[Step<G::Position>],
+    settings: &Settings,
+    depth: u32,
+) -> Vec<Searched> {
+    let init = || Worker {
+        table: split::take_table(settings.table_mib),
+        tree: Tree::default(),
+    };
+    let search = |w: &mut Worker, i| search_one::<G>(steps, i, w, settings, depth);
+    let done = |w: Worker| split::give_back(w.table);
+    let jobs = crate::pipeline::threads(settings.jobs);
+    split::map_split(steps.len(), jobs, &init, &search, &done)
+}
+
 fn search_steps<G: Search + Notation>(
     steps: &[Step<G::Position>],
-    searcher: &mut Searcher<'_, G>,
-    tree: &mut Tree,
     settings: &Settings,
     depth: u32,
 ) -> Vec<PlyAnalysis> {
     let mut out: Vec<PlyAnalysis> = Vec::with_capacity(steps.len());
     let mut moves = Vec::new();
-    for (i, step) in steps.iter().enumerate() {
-        let nodes = searcher.nodes;
-        let judged = searcher.judge(&step.before, depth, settings.budget);
+    let searched = search_all::<G>(steps, settings, depth);
+    for (step, found) in steps.iter().zip(searched) {
+        let Searched {
+            judged,
+            exhausted,
+            nodes,
+            estimate,
+            next_chance,
+        } = found;
         moves.clear();
         board_moves::<G>(&step.before, &mut moves);
         let played = played_index::<G>(&step.before, &moves, &step.after);
@@ -413,25 +472,10 @@ fn search_steps<G: Search + Notation>(
         // Where the budget left the move's value unknown but the move ended
         // the game, the rules say it.
         let after = known.or_else(|| ended_value::<G>(&step.after).map(Value::flip));
-        let exhausted = searcher.exhausted_root();
         let mut marks = proven_marks(&judged, played, exhausted);
         if let (None, Some(v)) = (known, after) {
             marks.extend(turn_marks(judged.value, v, exhausted));
         }
-        // Each position's estimate has its own random stream, from the seed
-        // and the position: the same whatever the thread, the game or
-        // where in the input it stands.
-        let mut rng = stream(settings.seed, G::key(&step.before));
-        let estimate = tree.estimate::<G>(&step.before, settings.playouts, &mut rng);
-        // The position after the move, from its mover's view: the next
-        // step's estimate where the next ply is searched, else its own.
-        let next_chance = match steps.get(i + 1) {
-            Some(next) if next.ply == step.ply + 1 => None,
-            _ => {
-                let mut rng = stream(settings.seed, G::key(&step.after));
-                Some(tree.estimate::<G>(&step.after, settings.playouts, &mut rng))
-            }
-        };
         let chance = proven_chance(judged.value).or(estimate.map(|e| e.win));
         let mut a = PlyAnalysis {
             ply: step.ply,
@@ -454,7 +498,7 @@ fn search_steps<G: Search + Notation>(
             }),
             marks,
             exhausted,
-            nodes: searcher.nodes - nodes,
+            nodes,
         };
         if a.best.is_empty() && settings.playouts > 0 {
             a.estimate_best = estimate_move::<G>(estimate.and_then(|e| e.best), &moves);

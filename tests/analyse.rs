@@ -168,6 +168,39 @@ fn estimates_are_the_same_with_any_number_of_threads() {
     assert_ne!(args("1", "6").1, one);
 }
 
+/// One game's positions are shared among the threads: each is searched
+/// from a table of its own, so a budget that stops some searches stops the
+/// same ones, at the same node counts, with any `-j`.
+#[test]
+fn one_games_positions_give_the_same_values_and_node_counts_with_any_number_of_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = finished(dir.path(), "oshi", 1);
+    let run = |nodes: &str, j: &str| {
+        let (code, out, err) = analyse(&[
+            &file, "--last", "30", "--nodes", nodes, "-j", j, "--to", "json",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    let counts = |out: &str| -> Vec<u64> {
+        let games = json_lines(out);
+        let plies = games[0]["plies"].as_array().unwrap().iter();
+        plies.map(|p| p["nodes"].as_u64().unwrap()).collect()
+    };
+    // A budget the median search needs: some run out of it, some do not.
+    let mut free = counts(&run("0", "1"));
+    free.sort_unstable();
+    let budget = free[free.len() / 2].to_string();
+    let one = run(&budget, "1");
+    for j in ["2", "3"] {
+        assert_eq!(run(&budget, j), one, "-j {j}");
+    }
+    let spent = counts(&one);
+    let cap: u64 = budget.parse().unwrap();
+    assert!(spent.iter().any(|&n| n >= cap), "the budget ran out");
+    assert!(spent.iter().any(|&n| n < cap), "and not everywhere");
+}
+
 #[test]
 fn human_marks_are_located_like_diagnostics_and_match_the_json() {
     let dir = tempfile::tempdir().unwrap();

@@ -240,8 +240,8 @@ def analyse(
     estimate. ``nodes`` and ``time`` (seconds) are the budget per position
     (past it a value is ``unknown``); ``last=K`` searches each game's last K
     plies, ``plies="A-B"`` plies A to B. Runs on ``jobs`` threads (default:
-    one per core) with the GIL released; the answers do not depend on
-    ``jobs``. An input that cannot be read raises :class:`RecordError`.
+    one per core; the games, and each game's positions, are shared among
+    them) with the GIL released; the answers do not depend on ``jobs``. An input that cannot be read raises :class:`RecordError`.
 
     >>> t = analyse([b'[Game "oshi"]\\n[Position "4a4/4A4/9/9/9/9/9/9/a8 r 6-0 -"]\\n1. e8-e9 1-0\\n'])
     >>> t.column("before").to_pylist(), t.column("marks").to_pylist()

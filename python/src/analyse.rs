@@ -94,8 +94,11 @@ pub fn analyse_arrow<'py>(
     game: Option<&str>,
     encoding: Option<&str>,
 ) -> PyResult<Bound<'py, PyCapsule>> {
-    let settings = settings(depth, nodes, time, playouts, seed, last, plies)?;
     let how = how(format, game, encoding, jobs)?;
+    let settings = Settings {
+        jobs: how.opts.jobs,
+        ..settings(depth, nodes, time, playouts, seed, last, plies)?
+    };
     let inputs = sources_of(sources, &Output::new(None))?;
     let batches = py.detach(|| analysis_batches(&inputs, &how, &settings));
     calls::stream(

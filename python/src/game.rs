@@ -395,7 +395,8 @@ impl Game {
     /// The game analysed (`gamerec analyse --to json`'s object for it,
     /// notation/analysis.md): each searched ply's values before and after
     /// the move, the proven best moves, the win chance and the marks, with
-    /// the totals per side. The options are `analyse()`'s.
+    /// the totals per side. The options are `analyse()`'s; the game's
+    /// positions are searched on every core.
     #[pyo3(signature = (
         depth=None, nodes=2_000_000, time=None, playouts=0, seed=1, last=None, plies=None
     ))]
@@ -411,7 +412,12 @@ impl Game {
         last: Option<usize>,
         plies: Option<&str>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let settings = crate::analyse::settings(depth, nodes, time, playouts, seed, last, plies)?;
+        // The game's positions are searched on every core: the answers
+        // are the same with any number of threads.
+        let settings = gamerec::analysis::Settings {
+            jobs: 0,
+            ..crate::analyse::settings(depth, nodes, time, playouts, seed, last, plies)?
+        };
         let value = py.detach(|| {
             self.again(|rules, game| {
                 let a = gamerec::analysed::analyse(game, Ok(rules), &settings);

@@ -65,11 +65,15 @@ pub struct Args {
 
 impl Args {
     fn settings(&self) -> Settings {
-        self.search.settings(match (self.last, self.plies) {
+        let plies = match (self.last, self.plies) {
             (Some(k), _) => Plies::Last(k as usize),
             (_, Some(p)) => p,
             _ => Plies::All,
-        })
+        };
+        Settings {
+            jobs: self.jobs.threads(),
+            ..self.search.settings(plies)
+        }
     }
 }
 

@@ -266,6 +266,7 @@ impl SearchArgs {
             seed: self.seed,
             plies,
             table_mib: self.hash as usize,
+            jobs: 1,
         }
     }
 }

@@ -23,6 +23,7 @@
 //! guess.
 
 pub mod chance;
+pub mod split;
 mod table;
 
 pub use table::{Bound, Entry, Table};

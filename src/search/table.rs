@@ -37,6 +37,8 @@ const EMPTY: Entry = Entry {
 pub struct Table {
     entries: Vec<Entry>,
     mask: usize,
+    /// The size asked for.
+    mib: usize,
 }
 
 impl Table {
@@ -48,7 +50,13 @@ impl Table {
         Table {
             entries: vec![EMPTY; n],
             mask: n - 1,
+            mib,
         }
+    }
+
+    /// The size it was made for, in MiB.
+    pub fn mib(&self) -> usize {
+        self.mib
     }
 
     #[inline]
