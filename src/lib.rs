@@ -55,11 +55,13 @@ pub mod gen;
 pub mod lenient;
 pub mod picture;
 pub mod select;
+pub mod tree;
 // The list of games, and choosing one by name:
 pub mod registry;
 // What reading a game needs, and a game's report:
 pub mod analysed;
 pub mod archive;
+pub mod explored;
 // Every format, read and written:
 pub mod formats;
 // Statistics; where output goes:

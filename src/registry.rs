@@ -19,6 +19,7 @@ use crate::problem::{Problem, Repair};
 use crate::record::{End, ReadGame, Record, Span, Tag};
 use crate::replay::{self, LegalMoves, PlyCount, Replay};
 use crate::select::{self, Examined, Probe, SameBy};
+use crate::tree;
 use std::marker::PhantomData;
 use std::ops::ControlFlow;
 
@@ -133,6 +134,10 @@ pub trait AnyGame: Sync {
     fn default_depth(&self) -> u32;
     /// A game analysed as it is read (`gamerec analyse`).
     fn analyse(&self, game: &mut dyn ReadGame<'_>, settings: &Settings) -> Analysis;
+    /// Walks a game as it is read for the opening explorer (`tree`): its
+    /// result, and what it played at the position `line` leads to from its
+    /// start, within its first `depth` plies.
+    fn walk(&self, game: &mut dyn ReadGame<'_>, line: &[String], depth: usize) -> tree::Walk;
     /// The proven best moves before ply `ply` (1-based) of a game as it is
     /// read, or after its last turn (`moves --best`).
     fn best_at(
@@ -388,6 +393,10 @@ impl<G: Facts + Picture + Search> AnyGame for Registered<G> {
 
     fn analyse(&self, game: &mut dyn ReadGame<'_>, settings: &Settings) -> Analysis {
         analysis::analyse::<G>(game, settings)
+    }
+
+    fn walk(&self, game: &mut dyn ReadGame<'_>, line: &[String], depth: usize) -> tree::Walk {
+        tree::walk::<G>(game, line, depth)
     }
 
     fn best_at(

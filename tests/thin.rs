@@ -30,7 +30,9 @@ const OTHER_GAME: &str =
 
 #[test]
 fn every_command_that_writes_a_choice_of_formats_calls_it_to_and_keeps_format() {
-    for command in ["validate", "convert", "filter", "stats", "shard", "show"] {
+    for command in [
+        "validate", "convert", "filter", "stats", "shard", "show", "tree",
+    ] {
         let (code, help, _) = gamerec(&[command, "--help"]);
         assert_eq!(code, 0);
         assert!(help.contains("--to <FORMAT>"), "{command}: {help}");
@@ -119,7 +121,7 @@ fn view_takes_jobs_and_color_as_every_command_that_reads_archives_does() {
     }
     // The options every archive command shares are the same options.
     for command in [
-        "validate", "convert", "filter", "dedup", "stats", "shard", "view",
+        "validate", "convert", "filter", "dedup", "stats", "shard", "view", "tree",
     ] {
         let (_, help, _) = gamerec(&[command, "--help"]);
         for option in [
@@ -245,7 +247,7 @@ fn exit_codes_follow_one_rule_in_every_command() {
         .join(" ");
     assert!(rule.contains("1 some record is invalid"), "{top}");
     for command in [
-        "validate", "convert", "filter", "dedup", "stats", "shard", "view", "show",
+        "validate", "convert", "filter", "dedup", "stats", "shard", "view", "show", "tree",
     ] {
         let (_, help, _) = gamerec(&[command, "--help"]);
         let flat = help.split_whitespace().collect::<Vec<_>>().join(" ");

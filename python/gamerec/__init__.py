@@ -59,6 +59,7 @@ __all__ = [
     "read",
     "stats",
     "stats_schema",
+    "tree",
     "validate",
 ]
 
@@ -259,6 +260,53 @@ def analyse(
         seed,
         last,
         plies,
+        format=format,
+        game=game,
+        encoding=encoding,
+    )
+    return pa.RecordBatchReader._import_from_c_capsule(stream).read_all()
+
+
+def tree(
+    sources: Sources,
+    depth: int = 20,
+    play: str = "",
+    jobs: _Optional[int] = None,
+    *,
+    min_games: int = 1,
+    player: _Optional[str] = None,
+    side: _Optional[str] = None,
+    format: _Optional[str] = None,
+    game: _Optional[str] = None,
+    encoding: _Optional[str] = None,
+) -> "pyarrow.Table":
+    """The opening explorer, as a ``pyarrow.Table`` — the rows of ``gamerec
+    tree --to parquet`` (notation/tree.md): a row for the position ``play``
+    leads to from each game's start (``turn`` null), with the games that
+    reached it within their first ``depth`` plies (transpositions merged),
+    their results as their ``Result`` tags declare, and the mover's score
+    with its 95 % interval; then a row per turn played there (in at least
+    ``min_games`` games), the most played first. ``player`` (and ``side``:
+    ``"first"``, ``"second"`` or a side's tag name) keep that player's
+    games. ``sources``, ``format``, ``game``, ``encoding`` and ``jobs`` as
+    for :func:`read`; an input that cannot be read raises
+    :class:`RecordError`.
+
+    >>> record = b'[Game "oshi"]\\n[Result "1-0"]\\n1. e3-e4 e7-e6 1-0\\n'
+    >>> t = tree([record, record.replace(b"e7-e6", b"d8-d7")], play="1. e3-e4")
+    >>> t.column("turn").to_pylist(), t.column("games").to_pylist()
+    ([None, 'e7-e6', 'd8-d7'], [2, 1, 1])
+    """
+    import pyarrow as pa
+
+    stream = _native.tree_arrow(
+        sources,
+        jobs,
+        depth,
+        play,
+        min_games,
+        player,
+        side,
         format=format,
         game=game,
         encoding=encoding,

@@ -129,6 +129,19 @@ def analyse_arrow(
     game: Optional[str] = None,
     encoding: Optional[str] = None,
 ) -> Any: ...
+def tree_arrow(
+    sources: Any,
+    jobs: Optional[int] = None,
+    depth: int = 20,
+    play: str = "",
+    min_games: int = 1,
+    player: Optional[str] = None,
+    side: Optional[str] = None,
+    *,
+    format: Optional[str] = None,
+    game: Optional[str] = None,
+    encoding: Optional[str] = None,
+) -> Any: ...
 def convert(
     sources: Any,
     to: str = "text",

@@ -12,6 +12,7 @@ mod analyse;
 mod calls;
 mod game;
 mod sources;
+mod tree;
 
 use game::{Game, GameError, PyOutcome};
 use gamerec::archive::Options;
@@ -109,6 +110,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(calls::validate, m)?)?;
     m.add_function(wrap_pyfunction!(calls::stats_arrow, m)?)?;
     m.add_function(wrap_pyfunction!(analyse::analyse_arrow, m)?)?;
+    m.add_function(wrap_pyfunction!(tree::tree_arrow, m)?)?;
     m.add_function(wrap_pyfunction!(calls::convert, m)?)?;
     m.add_function(wrap_pyfunction!(calls::formats, m)?)?;
     m.add_function(wrap_pyfunction!(calls::games, m)?)?;

@@ -23,6 +23,7 @@ mod run;
 mod shard;
 mod show;
 mod stats;
+mod tree;
 mod validate;
 mod view;
 
@@ -63,6 +64,9 @@ enum Command {
     Dedup(dedup::Args),
     /// Statistics per game or per game type, as JSON Lines, CSV or Parquet.
     Stats(stats::Args),
+    /// The opening explorer: the games that reached a position (the start,
+    /// or where `--play` leads), their results and the turns played there.
+    Tree(tree::Args),
     /// Split archives into shards on game boundaries, for workers that
     /// each read one.
     Shard(shard::Args),
@@ -163,6 +167,7 @@ pub fn run() -> i32 {
         Command::Filter(args) => filter::run(args),
         Command::Dedup(args) => dedup::run(args),
         Command::Stats(args) => stats::run(args),
+        Command::Tree(args) => tree::run(args),
         Command::Shard(args) => shard::run(args),
         Command::Show(args) => show::run(args),
         Command::View(args) => view::run(args),

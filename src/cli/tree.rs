@@ -1,0 +1,172 @@
+//! `gamerec tree PATH...`: the opening explorer — the games that reached
+//! one position in their first plies (the start, or where `--play` leads),
+//! transpositions merged, their results and the mover's score with its
+//! 95 % interval, and the turns played from it with the same counts
+//! (notation/tree.md).
+
+use super::messages;
+use super::options::{Color, InputArgs, Jobs, OutputArg};
+use super::run::{self, Run};
+use gamerec::explored::{self, Query, Walked};
+use gamerec::formats::parquet::Table;
+use gamerec::inputs::Item;
+use gamerec::output::Output;
+use gamerec::output::Writer;
+use gamerec::report::problem_report;
+use gamerec::select::Probe;
+use gamerec::tree::{Explored, Explorer};
+use std::io::{self, Write};
+use std::ops::ControlFlow;
+
+#[derive(clap::Args)]
+#[command(
+    after_help = "Counts, the score and the JSON schema: notation/tree.md. Positions \
+are merged by position, whatever the move order that reached them. Results are the ones the \
+records' Result tags declare; games are replayed only as far as --depth (validate checks \
+records), and a record with an error within it counts as a game, not as a result."
+)]
+pub struct Args {
+    #[command(flatten)]
+    input: InputArgs,
+    /// Look at positions reached in each game's first N plies.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    depth: usize,
+    /// The position to explore: where these turns lead from each game's
+    /// start (`"1. e3-e5 e7-e6"`; move numbers optional). Default: the
+    /// start.
+    #[arg(long, value_name = "TURNS", default_value = "")]
+    play: String,
+    /// List only turns played in at least K games.
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    min_games: u64,
+    /// Only games player P played (a side tag's value, any case).
+    #[arg(long, value_name = "P")]
+    player: Option<String>,
+    /// With `--player`: only games where P played this side (`first`,
+    /// `second`, or the side's tag name, e.g. `Red`).
+    #[arg(long, value_name = "S", requires = "player")]
+    side: Option<String>,
+    /// `human`: the table; `json`: one object per explored position per
+    /// line; `parquet`: a row per explored position and one per turn
+    /// played there (notation/tree.md).
+    #[arg(
+        long = "to",
+        visible_alias = "format",
+        value_enum,
+        default_value = "human",
+        value_name = "FORMAT"
+    )]
+    format: Format,
+    #[command(flatten)]
+    output: OutputArg,
+    #[command(flatten)]
+    color: Color,
+    #[command(flatten)]
+    jobs: Jobs,
+}
+
+/// What `tree` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    Human,
+    Json,
+    Parquet,
+}
+
+pub fn run(args: Args) {
+    let output = Output::new(args.output.output.as_deref());
+    let Some(run) = Run::start(&args.input, &args.jobs, &output) else {
+        return;
+    };
+    let parquet = args.format == Format::Parquet;
+    if parquet && run::binary_to_terminal(gamerec::formats::Format::Parquet, &output) {
+        return;
+    }
+    let Some(writer) = run::create(&output) else {
+        return;
+    };
+    let query = Query {
+        line: Probe::opening_turns(&args.play),
+        depth: args.depth,
+        player: args.player.clone(),
+        side: args.side.clone(),
+    };
+    let line = &query.line;
+    let run = run.progress(output.is_terminal());
+    let map = |v: gamerec::formats::Visit<'_, '_>| explored::walk(v, &query);
+    let mut explorer = Explorer::default();
+    let color = args.color.color.for_stderr();
+    let each = |item: Item<'_, Walked>| {
+        let Some(seen) = run::game(item) else {
+            return Ok(ControlFlow::Continue(()));
+        };
+        let g = &seen.value;
+        if let Some(p) = &g.error {
+            messages::invalid();
+            let mut said = Vec::new();
+            let title = g.title.as_deref();
+            messages::suspended(|| {
+                problem_report(
+                    &mut said,
+                    seen.input,
+                    seen.chunk,
+                    Some(seen.index),
+                    title,
+                    p,
+                    color,
+                )
+            })?;
+            messages::to_stderr(|err| err.write_all(&said));
+        }
+        if let (Some(game), Some(walk)) = (g.game, &g.walk) {
+            explorer.add(game, seen.input, seen.index, walk);
+        }
+        Ok(ControlFlow::Continue(()))
+    };
+    let read = run.read(map, each);
+    let result = read.and_then(|_| {
+        let found = explorer.finish(args.min_games);
+        if found.is_empty() {
+            messages::note(match line.is_empty() {
+                true => "no game to explore".to_string(),
+                false => format!("no game reaches the position after {}", args.play.trim()),
+            });
+        }
+        write(writer, args.format, &found, line)
+    });
+    messages::finished(result.and_then(|w| w.commit()));
+}
+
+/// Writes what was found in `format`.
+fn write(
+    writer: Writer,
+    format: Format,
+    found: &[Explored],
+    line: &[String],
+) -> io::Result<Writer> {
+    if format == Format::Parquet {
+        let mut table = Table::new(writer, "tree", &explored::columns())?;
+        for e in found {
+            for row in explored::rows(e) {
+                table.push(&row)?;
+            }
+        }
+        return table.finish();
+    }
+    let mut out = io::BufWriter::new(writer);
+    for (i, e) in found.iter().enumerate() {
+        match format {
+            Format::Json => {
+                serde_json::to_writer(&mut out, &explored::to_json(e, line))?;
+                writeln!(out)?;
+            }
+            _ => {
+                if i > 0 {
+                    writeln!(out)?;
+                }
+                explored::human(&mut out, e, line)?;
+            }
+        }
+    }
+    out.into_inner().map_err(|e| e.into_error())
+}

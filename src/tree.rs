@@ -1,0 +1,339 @@
+//! The opening explorer (`gamerec tree`): the positions games reach in
+//! their first plies, merged by position — the search's 64-bit key
+//! ([`Search::key`]), so two move orders that reach one position meet —
+//! each with the games that reached it, their results, and the turns
+//! played from it. A game is walked once ([`walk`]); an [`Explorer`] adds
+//! up the walks for one position, the one a line of turns leads to from
+//! each game's start. Schema and conventions: notation/tree.md.
+
+use crate::game::{Facts, Search, Side};
+use crate::problem::Problem;
+use crate::record::{ReadGame, ResultToken, TurnIn};
+use crate::replay::{self, Visitor};
+use std::collections::HashMap;
+use std::ops::ControlFlow;
+
+/// How a game ended, for the counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finish {
+    /// The first-named side won.
+    First,
+    Draw,
+    /// The second-named side won.
+    Second,
+    /// Unfinished (`*`, or no `Result` tag), or a record with an error in
+    /// the plies walked (its plies before the error still count as
+    /// reached).
+    Open,
+}
+
+/// What one game did at the explored position: reached it (at ply
+/// `ply`, 0-based: after `ply` plies) and played `turn` there (`None`: the
+/// game, or the walk, ended there).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AtTarget {
+    pub ply: usize,
+    pub turn: Option<String>,
+}
+
+/// One game's walk through its first plies.
+#[derive(Clone, Debug)]
+pub struct Walk {
+    /// The position the line of turns leads to from this game's start (in
+    /// the game's position notation), `None` where the line is not legal
+    /// from it.
+    pub target: Option<(u64, String)>,
+    /// The side to move there.
+    pub mover: Option<Side>,
+    /// Where the game met it first, within the walk.
+    pub at: Option<AtTarget>,
+    pub finish: Finish,
+    pub error: Option<Problem>,
+}
+
+struct Walker<'a, G: Search + Facts> {
+    line: &'a [String],
+    depth: usize,
+    target: Option<(u64, String)>,
+    mover: Option<Side>,
+    at: Option<AtTarget>,
+    started: bool,
+    _game: std::marker::PhantomData<G>,
+}
+
+impl<G: Search + Facts> Walker<'_, G> {
+    /// The line's position from this game's start.
+    fn aim(&mut self, start: &G::Position) {
+        let mut pos = start.clone();
+        for text in self.line {
+            let Ok(mv) = G::parse_move(&pos, text) else {
+                return;
+            };
+            if G::play(&mut pos, &mv).is_err() {
+                return;
+            }
+        }
+        self.mover = Some(G::side_to_move(&pos));
+        self.target = Some((G::key(&pos), G::write_position(&pos)));
+    }
+
+    fn look(&mut self, ply: usize, pos: &G::Position) {
+        if self.at.is_none() && ply <= self.depth {
+            if let Some((key, _)) = &self.target {
+                if G::key(pos) == *key {
+                    self.at = Some(AtTarget { ply, turn: None });
+                }
+            }
+        }
+    }
+}
+
+impl<G: Search + Facts> Visitor<G> for Walker<'_, G> {
+    fn before_ply(&mut self, ply: usize, pos: &G::Position) -> ControlFlow<()> {
+        if !std::mem::replace(&mut self.started, true) {
+            self.aim(pos);
+            self.look(0, pos);
+        }
+        // Past the depth nothing is looked at, or played.
+        match ply > self.depth {
+            true => ControlFlow::Break(()),
+            false => ControlFlow::Continue(()),
+        }
+    }
+
+    fn after_ply(&mut self, ply: usize, _: &TurnIn<'_>, mv: &G::Move, after: &G::Position) {
+        if let Some(at) = self
+            .at
+            .as_mut()
+            .filter(|a| a.ply + 1 == ply && ply <= self.depth)
+        {
+            let mut turn = String::new();
+            G::spell_standard(mv, &mut turn);
+            at.turn = Some(turn);
+        }
+        self.look(ply, after);
+    }
+
+    fn end(&mut self, pos: &G::Position) {
+        if !std::mem::replace(&mut self.started, true) {
+            self.aim(pos);
+            self.look(0, pos);
+        }
+    }
+}
+
+/// Walks a game as it is read: replays its first `depth` plies, looking
+/// for the position `line` (turns, as a user writes them) leads to from
+/// its start. Its result is the one its `Result` tag declares (the rest of
+/// the game is not replayed: `validate` checks records).
+pub fn walk<G: Search + Facts>(game: &mut dyn ReadGame<'_>, line: &[String], depth: usize) -> Walk {
+    let declared = game
+        .tags()
+        .iter()
+        .find(|t| t.name == "Result")
+        .and_then(|t| ResultToken::parse(t.value.trim()));
+    let mut w = Walker::<G> {
+        line,
+        depth,
+        target: None,
+        mover: None,
+        at: None,
+        started: false,
+        _game: std::marker::PhantomData,
+    };
+    let (replay, _, end) = replay::replay_game::<G, _>(game, &mut w);
+    let error = replay::earliest(end.error, replay.error);
+    let finish = match declared.filter(|_| error.is_none()) {
+        Some(ResultToken::FirstWins) => Finish::First,
+        Some(ResultToken::SecondWins) => Finish::Second,
+        Some(ResultToken::Draw) => Finish::Draw,
+        Some(ResultToken::Unknown) | None => Finish::Open,
+    };
+    Walk {
+        target: w.target,
+        mover: w.mover,
+        at: w.at,
+        finish,
+        error,
+    }
+}
+
+/// Games and their results.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Every game, finished or not.
+    pub games: u64,
+    pub first: u64,
+    pub draws: u64,
+    pub second: u64,
+}
+
+impl Counts {
+    fn add(&mut self, finish: Finish) {
+        self.games += 1;
+        match finish {
+            Finish::First => self.first += 1,
+            Finish::Draw => self.draws += 1,
+            Finish::Second => self.second += 1,
+            Finish::Open => {}
+        }
+    }
+
+    /// Finished games.
+    pub fn finished(&self) -> u64 {
+        self.first + self.draws + self.second
+    }
+
+    /// `side`'s score (a win 1, a draw ½) over the finished games and its
+    /// 95 % Wilson interval; `None` without a finished game.
+    pub fn score(&self, side: Side) -> Option<(f64, f64, f64)> {
+        let n = self.finished() as f64;
+        if n == 0.0 {
+            return None;
+        }
+        let wins = match side {
+            Side::First => self.first,
+            Side::Second => self.second,
+        } as f64;
+        let p = (wins + self.draws as f64 / 2.0) / n;
+        let (lo, hi) = wilson(p, n);
+        Some((p, lo, hi))
+    }
+}
+
+/// The 95 % Wilson score interval of a proportion `p` of `n`.
+pub fn wilson(p: f64, n: f64) -> (f64, f64) {
+    const Z: f64 = 1.959_963_984_540_054;
+    let z2 = Z * Z;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = Z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// A game named as `file#index`.
+pub type Example = (String, usize);
+
+/// How many example games a position and a turn keep.
+pub const EXAMPLES: usize = 8;
+
+/// A turn played from the explored position.
+#[derive(Clone, Debug, Default)]
+pub struct TurnCounts {
+    pub counts: Counts,
+    pub examples: Vec<Example>,
+}
+
+/// The explored position of one game type and start: its games, and the
+/// turns played from it.
+#[derive(Clone, Debug)]
+pub struct Explored {
+    pub game: &'static str,
+    pub position: String,
+    pub mover: Side,
+    pub counts: Counts,
+    pub examples: Vec<Example>,
+    /// In the order first played ([`Explorer::finish`]: the most played
+    /// first).
+    pub turns: Vec<(String, TurnCounts)>,
+    /// Turns left out by `min_games`.
+    pub left_out: usize,
+}
+
+/// Adds up walks, in input order, per game type and explored position.
+#[derive(Default)]
+pub struct Explorer {
+    found: Vec<Explored>,
+    index: HashMap<(&'static str, u64), usize>,
+}
+
+impl Explorer {
+    /// Adds game `index` of `file` (of game type `game`).
+    pub fn add(&mut self, game: &'static str, file: &str, index: usize, walk: &Walk) {
+        let (Some((key, position)), Some(mover), Some(at)) = (&walk.target, walk.mover, &walk.at)
+        else {
+            return;
+        };
+        let n = self.found.len();
+        let slot = *self.index.entry((game, *key)).or_insert(n);
+        if slot == n {
+            self.found.push(Explored {
+                game,
+                position: position.clone(),
+                mover,
+                counts: Counts::default(),
+                examples: Vec::new(),
+                turns: Vec::new(),
+                left_out: 0,
+            });
+        }
+        let e = &mut self.found[slot];
+        let example = (file.to_string(), index);
+        e.counts.add(walk.finish);
+        if e.examples.len() < EXAMPLES {
+            e.examples.push(example.clone());
+        }
+        if let Some(turn) = &at.turn {
+            let i = match e.turns.iter().position(|(t, _)| t == turn) {
+                Some(i) => i,
+                None => {
+                    e.turns.push((turn.clone(), TurnCounts::default()));
+                    e.turns.len() - 1
+                }
+            };
+            let t = &mut e.turns[i].1;
+            t.counts.add(walk.finish);
+            if t.examples.len() < EXAMPLES {
+                t.examples.push(example);
+            }
+        }
+    }
+
+    /// What was found: per game type and position, in the order first met;
+    /// each position's turns played in at least `min_games` games, the
+    /// most played first (ties in the order first played).
+    pub fn finish(self, min_games: u64) -> Vec<Explored> {
+        let mut found = self.found;
+        for e in &mut found {
+            let all = e.turns.len();
+            e.turns.retain(|(_, t)| t.counts.games >= min_games);
+            e.left_out = all - e.turns.len();
+            e.turns.sort_by_key(|t| std::cmp::Reverse(t.1.counts.games));
+        }
+        found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_wilson_interval_matches_a_hand_computation() {
+        // p = 0.5 of 100: 0.5 ± 1.96·√(0.0025 + 0.000096)/1.0384.
+        let (lo, hi) = wilson(0.5, 100.0);
+        assert!((lo - 0.4038).abs() < 1e-4, "{lo}");
+        assert!((hi - 0.5962).abs() < 1e-4, "{hi}");
+        // Never outside [0, 1], and not a point at the ends.
+        let (lo, hi) = wilson(1.0, 5.0);
+        assert!(hi == 1.0 && lo > 0.5 && lo < 0.6, "{lo} {hi}");
+    }
+
+    #[test]
+    fn a_score_counts_a_draw_as_half_and_leaves_unfinished_games_out() {
+        let mut c = Counts::default();
+        for f in [
+            Finish::First,
+            Finish::First,
+            Finish::Draw,
+            Finish::Second,
+            Finish::Open,
+        ] {
+            c.add(f);
+        }
+        assert_eq!(c.games, 5);
+        assert_eq!(c.finished(), 4);
+        assert_eq!(c.score(Side::First).unwrap().0, 2.5 / 4.0);
+        assert_eq!(c.score(Side::Second).unwrap().0, 1.5 / 4.0);
+        assert_eq!(Counts::default().score(Side::First), None);
+    }
+}
