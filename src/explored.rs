@@ -11,8 +11,9 @@ use crate::problem::Problem;
 use crate::record::Tag;
 use crate::registry;
 use crate::report::escape;
-use crate::tree::{Counts, Example, Explored, Walk};
+use crate::tree::{Aim, Counts, Example, Explored, Walk};
 use serde_json::{json, Value};
+use std::collections::{BTreeMap, HashSet};
 use std::io::{self, Write};
 
 /// What to explore: the position `line` leads to from each game's start,
@@ -65,11 +66,21 @@ pub struct Walked {
 
 /// Walks a game as it is read, for `query` (on any thread).
 pub fn walk(v: Visit<'_, '_>, query: &Query) -> Walked {
+    aimed(v, Aim::Line(&query.line), query.depth, query)
+}
+
+/// Walks a game as it is read, looking for the positions with these keys
+/// in its first `depth` plies (the viewer's explorer panel).
+pub fn walk_keys(v: Visit<'_, '_>, keys: &HashSet<u64>, depth: usize) -> Walked {
+    aimed(v, Aim::Keys(keys), depth, &Query::default())
+}
+
+fn aimed(v: Visit<'_, '_>, aim: Aim<'_>, depth: usize, query: &Query) -> Walked {
     let sides = v.rules.as_ref().map_or(["", ""], |r| r.sides());
     let title = crate::record::title(v.game.tags(), sides);
     match v.rules {
         Ok(rules) if query.keeps(v.game.tags(), sides) => {
-            let walk = rules.walk(v.game, &query.line, query.depth);
+            let walk = rules.walk(v.game, aim, depth);
             Walked {
                 game: Some(rules.name()),
                 title,
@@ -286,4 +297,29 @@ pub fn rows(e: &Explored) -> Vec<Vec<Value>> {
         out.push(row(Some(turn), &t.counts, &t.examples));
     }
     out
+}
+
+/// How many turns the viewer's panel lists per position, the most played
+/// first.
+pub const PANEL_TURNS: usize = 12;
+
+/// The viewer's explorer panel data (JSON): what `source` (the tree's
+/// inputs, named) holds at each position found, by `game:key` (the keys
+/// [`crate::picture::html::Part::with_keys`] writes): the games (`g`), their
+/// results (`r`: first-named side's wins, draws, second's) and the turns
+/// played there (`m`: turn, games, and the same three counts).
+pub fn panel(found: &[Explored], source: &str, depth: usize) -> String {
+    let mut positions = BTreeMap::new();
+    for e in found {
+        let c = &e.counts;
+        let turns: Vec<Value> = (e.turns.iter().take(PANEL_TURNS))
+            .map(|(t, n)| {
+                let n = &n.counts;
+                json!([t, n.games, n.first, n.draws, n.second])
+            })
+            .collect();
+        let at = json!({"g": c.games, "r": [c.first, c.draws, c.second], "m": turns});
+        positions.insert(format!("{}:{:016x}", e.game, e.key), at);
+    }
+    json!({"source": source, "depth": depth, "positions": positions}).to_string()
 }

@@ -134,10 +134,10 @@ pub trait AnyGame: Sync {
     fn default_depth(&self) -> u32;
     /// A game analysed as it is read (`gamerec analyse`).
     fn analyse(&self, game: &mut dyn ReadGame<'_>, settings: &Settings) -> Analysis;
-    /// Walks a game as it is read for the opening explorer (`tree`): its
-    /// result, and what it played at the position `line` leads to from its
-    /// start, within its first `depth` plies.
-    fn walk(&self, game: &mut dyn ReadGame<'_>, line: &[String], depth: usize) -> tree::Walk;
+    /// Walks a game as it is read for the opening explorer (`tree`, the
+    /// viewer's panel): its result, and what it played at the positions
+    /// `aim` names, within its first `depth` plies.
+    fn walk(&self, game: &mut dyn ReadGame<'_>, aim: tree::Aim<'_>, depth: usize) -> tree::Walk;
     /// The proven best moves before ply `ply` (1-based) of a game as it is
     /// read, or after its last turn (`moves --best`).
     fn best_at(
@@ -395,8 +395,8 @@ impl<G: Facts + Picture + Search> AnyGame for Registered<G> {
         analysis::analyse::<G>(game, settings)
     }
 
-    fn walk(&self, game: &mut dyn ReadGame<'_>, line: &[String], depth: usize) -> tree::Walk {
-        tree::walk::<G>(game, line, depth)
+    fn walk(&self, game: &mut dyn ReadGame<'_>, aim: tree::Aim<'_>, depth: usize) -> tree::Walk {
+        tree::walk::<G>(game, aim, depth)
     }
 
     fn best_at(

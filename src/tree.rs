@@ -10,7 +10,7 @@ use crate::game::{Facts, Search, Side};
 use crate::problem::Problem;
 use crate::record::{ReadGame, ResultToken, TurnIn};
 use crate::replay::{self, Visitor};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
 
 /// How a game ended, for the counts.
@@ -27,45 +27,67 @@ pub enum Finish {
     Open,
 }
 
-/// What one game did at the explored position: reached it (at ply
-/// `ply`, 0-based: after `ply` plies) and played `turn` there (`None`: the
-/// game, or the walk, ended there).
+/// What one game did at an explored position: reached it (at ply `ply`,
+/// 0-based: after `ply` plies) and played `turn` there (`None`: the game,
+/// or the walk, ended there).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AtTarget {
     pub ply: usize,
     pub turn: Option<String>,
 }
 
+/// An explored position a game reached (the first time), with the side to
+/// move there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reach {
+    pub key: u64,
+    pub mover: Side,
+    pub at: AtTarget,
+}
+
+/// Which positions a walk looks for.
+#[derive(Clone, Copy, Debug)]
+pub enum Aim<'a> {
+    /// The one a line of turns (as a user writes them) leads to from the
+    /// game's start.
+    Line(&'a [String]),
+    /// Every position with one of these keys (the viewer's explorer panel:
+    /// the positions of the games on the page).
+    Keys(&'a HashSet<u64>),
+}
+
 /// One game's walk through its first plies.
 #[derive(Clone, Debug)]
 pub struct Walk {
-    /// The position the line of turns leads to from this game's start (in
-    /// the game's position notation), `None` where the line is not legal
-    /// from it.
+    /// With [`Aim::Line`]: the position the line leads to from this game's
+    /// start (its key, and the position in the game's notation), `None`
+    /// where the line is not legal from it.
     pub target: Option<(u64, String)>,
-    /// The side to move there.
-    pub mover: Option<Side>,
-    /// Where the game met it first, within the walk.
-    pub at: Option<AtTarget>,
+    /// The explored positions the game reached, each the first time.
+    pub reached: Vec<Reach>,
     pub finish: Finish,
     pub error: Option<Problem>,
 }
 
 struct Walker<'a, G: Search + Facts> {
-    line: &'a [String],
+    aim: Aim<'a>,
     depth: usize,
     target: Option<(u64, String)>,
-    mover: Option<Side>,
-    at: Option<AtTarget>,
+    reached: Vec<Reach>,
+    /// The reach at the last ply looked at, waiting for its turn.
+    open: Option<usize>,
     started: bool,
     _game: std::marker::PhantomData<G>,
 }
 
 impl<G: Search + Facts> Walker<'_, G> {
     /// The line's position from this game's start.
-    fn aim(&mut self, start: &G::Position) {
+    fn aim_line(&mut self, start: &G::Position) {
+        let Aim::Line(line) = self.aim else {
+            return;
+        };
         let mut pos = start.clone();
-        for text in self.line {
+        for text in line {
             let Ok(mv) = G::parse_move(&pos, text) else {
                 return;
             };
@@ -73,27 +95,40 @@ impl<G: Search + Facts> Walker<'_, G> {
                 return;
             }
         }
-        self.mover = Some(G::side_to_move(&pos));
         self.target = Some((G::key(&pos), G::write_position(&pos)));
     }
 
     fn look(&mut self, ply: usize, pos: &G::Position) {
-        if self.at.is_none() && ply <= self.depth {
-            if let Some((key, _)) = &self.target {
-                if G::key(pos) == *key {
-                    self.at = Some(AtTarget { ply, turn: None });
-                }
-            }
+        self.open = None;
+        if ply > self.depth {
+            return;
+        }
+        let key = G::key(pos);
+        let wanted = match self.aim {
+            Aim::Line(_) => self.target.as_ref().is_some_and(|(k, _)| *k == key),
+            Aim::Keys(keys) => keys.contains(&key),
+        };
+        if wanted && !self.reached.iter().any(|r| r.key == key) {
+            self.open = Some(self.reached.len());
+            self.reached.push(Reach {
+                key,
+                mover: G::side_to_move(pos),
+                at: AtTarget { ply, turn: None },
+            });
+        }
+    }
+
+    fn start(&mut self, pos: &G::Position) {
+        if !std::mem::replace(&mut self.started, true) {
+            self.aim_line(pos);
+            self.look(0, pos);
         }
     }
 }
 
 impl<G: Search + Facts> Visitor<G> for Walker<'_, G> {
     fn before_ply(&mut self, ply: usize, pos: &G::Position) -> ControlFlow<()> {
-        if !std::mem::replace(&mut self.started, true) {
-            self.aim(pos);
-            self.look(0, pos);
-        }
+        self.start(pos);
         // Past the depth nothing is looked at, or played.
         match ply > self.depth {
             true => ControlFlow::Break(()),
@@ -102,42 +137,35 @@ impl<G: Search + Facts> Visitor<G> for Walker<'_, G> {
     }
 
     fn after_ply(&mut self, ply: usize, _: &TurnIn<'_>, mv: &G::Move, after: &G::Position) {
-        if let Some(at) = self
-            .at
-            .as_mut()
-            .filter(|a| a.ply + 1 == ply && ply <= self.depth)
-        {
+        if let Some(i) = self.open {
             let mut turn = String::new();
             G::spell_standard(mv, &mut turn);
-            at.turn = Some(turn);
+            self.reached[i].at.turn = Some(turn);
         }
         self.look(ply, after);
     }
 
     fn end(&mut self, pos: &G::Position) {
-        if !std::mem::replace(&mut self.started, true) {
-            self.aim(pos);
-            self.look(0, pos);
-        }
+        self.start(pos);
     }
 }
 
 /// Walks a game as it is read: replays its first `depth` plies, looking
-/// for the position `line` (turns, as a user writes them) leads to from
-/// its start. Its result is the one its `Result` tag declares (the rest of
-/// the game is not replayed: `validate` checks records).
-pub fn walk<G: Search + Facts>(game: &mut dyn ReadGame<'_>, line: &[String], depth: usize) -> Walk {
+/// for the positions `aim` names. Its result is the one its `Result` tag
+/// declares (the rest of the game is not replayed: `validate` checks
+/// records).
+pub fn walk<G: Search + Facts>(game: &mut dyn ReadGame<'_>, aim: Aim<'_>, depth: usize) -> Walk {
     let declared = game
         .tags()
         .iter()
         .find(|t| t.name == "Result")
         .and_then(|t| ResultToken::parse(t.value.trim()));
     let mut w = Walker::<G> {
-        line,
+        aim,
         depth,
         target: None,
-        mover: None,
-        at: None,
+        reached: Vec::new(),
+        open: None,
         started: false,
         _game: std::marker::PhantomData,
     };
@@ -151,8 +179,7 @@ pub fn walk<G: Search + Facts>(game: &mut dyn ReadGame<'_>, line: &[String], dep
     };
     Walk {
         target: w.target,
-        mover: w.mover,
-        at: w.at,
+        reached: w.reached,
         finish,
         error,
     }
@@ -228,6 +255,10 @@ pub struct TurnCounts {
 #[derive(Clone, Debug)]
 pub struct Explored {
     pub game: &'static str,
+    /// Its position key.
+    pub key: u64,
+    /// In the game's position notation (empty where the walks were aimed
+    /// at keys, not a line).
     pub position: String,
     pub mover: Side,
     pub counts: Counts,
@@ -249,17 +280,31 @@ pub struct Explorer {
 impl Explorer {
     /// Adds game `index` of `file` (of game type `game`).
     pub fn add(&mut self, game: &'static str, file: &str, index: usize, walk: &Walk) {
-        let (Some((key, position)), Some(mover), Some(at)) = (&walk.target, walk.mover, &walk.at)
-        else {
-            return;
-        };
+        for reach in &walk.reached {
+            let position = match &walk.target {
+                Some((key, position)) if *key == reach.key => position.as_str(),
+                _ => "",
+            };
+            self.add_reach(game, (file, index), reach, position, walk.finish);
+        }
+    }
+
+    fn add_reach(
+        &mut self,
+        game: &'static str,
+        (file, index): (&str, usize),
+        reach: &Reach,
+        position: &str,
+        finish: Finish,
+    ) {
         let n = self.found.len();
-        let slot = *self.index.entry((game, *key)).or_insert(n);
+        let slot = *self.index.entry((game, reach.key)).or_insert(n);
         if slot == n {
             self.found.push(Explored {
                 game,
-                position: position.clone(),
-                mover,
+                key: reach.key,
+                position: position.to_string(),
+                mover: reach.mover,
                 counts: Counts::default(),
                 examples: Vec::new(),
                 turns: Vec::new(),
@@ -268,11 +313,11 @@ impl Explorer {
         }
         let e = &mut self.found[slot];
         let example = (file.to_string(), index);
-        e.counts.add(walk.finish);
+        e.counts.add(finish);
         if e.examples.len() < EXAMPLES {
             e.examples.push(example.clone());
         }
-        if let Some(turn) = &at.turn {
+        if let Some(turn) = &reach.at.turn {
             let i = match e.turns.iter().position(|(t, _)| t == turn) {
                 Some(i) => i,
                 None => {
@@ -281,7 +326,7 @@ impl Explorer {
                 }
             };
             let t = &mut e.turns[i].1;
-            t.counts.add(walk.finish);
+            t.counts.add(finish);
             if t.examples.len() < EXAMPLES {
                 t.examples.push(example);
             }

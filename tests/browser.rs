@@ -237,3 +237,97 @@ fn an_analysed_game_shows_its_marks_and_a_win_chance_curve_that_goes_to_a_ply() 
         "no curve data for a record not analysed"
     );
 }
+
+/// `view --tree`: beside each position, the games of the tree's archive
+/// that reached it and the turns played there (the game's own turn in
+/// bold), counted as a naive count over the archive's JSON counts them.
+#[test]
+fn the_explorer_panel_shows_the_archives_games_and_turns_at_each_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("archive.grec");
+    gamerec()
+        .args([
+            "gen", "--game", "retsami", "--games", "200", "--seed", "8", "--finish",
+        ])
+        .arg("-o")
+        .arg(&archive)
+        .assert()
+        .success();
+    let jsonl = gamerec()
+        .args(["convert", "--to", "jsonl"])
+        .arg(&archive)
+        .output()
+        .unwrap();
+    let games: Vec<Vec<String>> = String::from_utf8(jsonl.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let g: serde_json::Value = serde_json::from_str(l).unwrap();
+            let turns = g["turns"].as_array().unwrap().iter();
+            turns
+                .map(|t| t["text"].as_str().unwrap().to_string())
+                .collect()
+        })
+        .collect();
+    let page = dir.path().join("explored.html");
+    gamerec()
+        .arg("view")
+        .arg(&archive)
+        .args(["--index", "1", "--tree"])
+        .arg(&archive)
+        .arg("-o")
+        .arg(&page)
+        .assert()
+        .success();
+    let shot = dir.path().join("explorer.png");
+    let at = |presses: &str| {
+        view_py(
+            &page,
+            &["explorer".as_ref(), presses.as_ref(), shot.as_ref()],
+        )
+    };
+    let start = at("0");
+    assert_eq!(start["shown"], true, "{start}");
+    let sum = start["sum"].as_str().unwrap();
+    assert!(sum.starts_with("200 games of "), "{start}");
+    let rows = start["rows"].as_array().unwrap();
+    // A header, then the turns, the most played first; game 1's own first
+    // turn in bold with as many games as opened with it.
+    let first = &games[0][0];
+    let opened = games.iter().filter(|g| &g[0] == first).count();
+    let played: Vec<_> = rows.iter().filter(|r| r[1] == "played").collect();
+    assert_eq!(played.len(), 1, "{start}");
+    assert_eq!(played[0][0][0], first.as_str(), "{start}");
+    assert_eq!(played[0][0][1], opened.to_string().as_str(), "{start}");
+    let counts: Vec<usize> = rows[1..]
+        .iter()
+        .map(|r| r[0][1].as_str().unwrap().parse().unwrap())
+        .collect();
+    assert!(counts.windows(2).all(|w| w[0] >= w[1]), "{start}");
+    for r in &rows[1..] {
+        let total: f64 = r[2]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w.as_f64().unwrap())
+            .sum();
+        assert!((total - 100.0).abs() < 0.5, "a bar is whole: {r}");
+    }
+    // One ply on: the games that opened with game 1's first turn.
+    let next = at("1");
+    assert_eq!(
+        next["ply"],
+        "Ply 1 / ".to_string() + &games[0].len().to_string(),
+        "{next}"
+    );
+    let sum = next["sum"].as_str().unwrap();
+    assert!(sum.starts_with(&format!("{opened} game")), "{next}");
+    // A page without --tree has no panel.
+    let plain = dir.path().join("plain.html");
+    view(&archive, &plain).success();
+    let html = std::fs::read_to_string(&plain).unwrap();
+    assert!(
+        !html.contains("explorer-data\">"),
+        "no panel data without --tree"
+    );
+}

@@ -5,6 +5,7 @@
 use super::messages;
 use super::options::{Color, InputArgs, Jobs, OutputArg, Quiet};
 use super::run::{self, Run};
+use gamerec::explored::{self, Walked};
 use gamerec::formats::Visit;
 use gamerec::inputs::{Item, Seen};
 use gamerec::output::{Output, Writer};
@@ -14,8 +15,11 @@ use gamerec::picture::ErrorAt;
 use gamerec::problem::Problem;
 use gamerec::record::title;
 use gamerec::report::problem_report;
+use gamerec::tree::Explorer;
+use std::collections::HashSet;
 use std::io::{self, IsTerminal};
 use std::ops::ControlFlow;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 #[derive(clap::Args)]
@@ -39,6 +43,14 @@ pub struct Args {
     /// Gate's view of Vagabond Pai Sho).
     #[arg(long, value_name = "DEGREES", num_args = 0..=1, default_missing_value = "45", allow_negative_numbers = true)]
     rotate: Option<f64>,
+    /// An explorer panel beside the board: for each position shown, the
+    /// games of these inputs (an archive: files or folders) that reached
+    /// it, their results and the turns played there (notation/tree.md).
+    #[arg(long, value_name = "PATH", num_args = 1..)]
+    tree: Vec<PathBuf>,
+    /// With `--tree`: look at positions in the tree's games' first N plies.
+    #[arg(long, value_name = "N", default_value_t = 20, requires = "tree")]
+    tree_depth: usize,
     #[command(flatten)]
     quiet: Quiet,
     #[command(flatten)]
@@ -48,8 +60,8 @@ pub struct Args {
 }
 
 /// A game drawn for the page (on a worker thread), with its problem and
-/// title when it is invalid.
-type Drawn = Option<(Part, Option<(Problem, Option<String>)>)>;
+/// title when it is invalid, and its positions' keys (`--tree`).
+type Drawn = Option<(Part, Option<(Problem, Option<String>)>, Vec<u64>)>;
 
 pub fn run(args: Args) {
     if args.output.output.is_none() && std::io::stdout().is_terminal() {
@@ -86,14 +98,21 @@ pub fn run(args: Args) {
         ..SvgOptions::default()
     };
     let page = Page::new(&heading);
+    let explore = !args.tree.is_empty();
     let read_so_far = AtomicUsize::new(0);
     let map = |v: Visit<'_, '_>| -> Drawn {
         let n = read_so_far.fetch_add(1, Ordering::Relaxed) + 1;
         if wanted.is_some_and(|w| w != n) {
             return None;
         }
+        let name = v.rules.as_ref().ok().map(|r| r.name());
         let (entry, problem) = entry(v);
-        Some((Part::new(entry, &svg_opts), problem))
+        let keys = match (&entry, explore) {
+            (Entry::Played(r), true) => r.keys.clone(),
+            _ => Vec::new(),
+        };
+        let name = name.filter(|_| explore);
+        Some((Part::with_keys(entry, &svg_opts, name), problem, keys))
     };
     let mut viewer = Viewer {
         page,
@@ -101,6 +120,7 @@ pub fn run(args: Args) {
         seen: 0,
         invalid: 0,
         color: args.color.color.for_stderr(),
+        keys: HashSet::new(),
     };
     let each = |item: Item<'_, Drawn>| match run::game(item) {
         Some(game) => viewer.add(game, &mut out),
@@ -110,7 +130,55 @@ pub fn run(args: Args) {
         messages::finished(Err(e));
         return;
     }
-    viewer.finish(out, args.quiet.quiet);
+    let panel = match explore && !viewer.page.is_empty() {
+        true => match explored_panel(&args, &viewer.keys, &output) {
+            Some(p) => Some(p),
+            None => return,
+        },
+        false => None,
+    };
+    viewer.finish(out, args.quiet.quiet, panel.as_deref());
+}
+
+/// `--tree`: the explorer panel's data for the positions in `keys`, from
+/// the tree's inputs (read as the viewed ones are: `--from`, `--game`,
+/// `--encoding`); `None` when they cannot be read (said).
+fn explored_panel(args: &Args, keys: &HashSet<u64>, output: &Output) -> Option<String> {
+    let input = InputArgs {
+        paths: args.tree.clone(),
+        ..args.input.clone()
+    };
+    let run = Run::start(&input, &args.jobs, output)?.progress(args.quiet.quiet);
+    let depth = args.tree_depth;
+    let map = |v: Visit<'_, '_>| explored::walk_keys(v, keys, depth);
+    let mut explorer = Explorer::default();
+    let color = args.color.color.for_stderr();
+    let each = |item: Item<'_, Walked>| {
+        if let Some(seen) = run::game(item) {
+            let w = &seen.value;
+            if let Some(p) = &w.error {
+                messages::invalid();
+                let (input, chunk, title) = (seen.input, seen.chunk, w.title.as_deref());
+                messages::to_stderr(|err| {
+                    problem_report(err, input, chunk, Some(seen.index), title, p, color)
+                });
+            }
+            if let (Some(game), Some(walk)) = (w.game, &w.walk) {
+                explorer.add(game, seen.input, seen.index, walk);
+            }
+        }
+        Ok(ControlFlow::Continue(()))
+    };
+    if let Err(e) = run.read(map, each) {
+        messages::finished(Err(e));
+        return None;
+    }
+    let names: Vec<String> = args.tree.iter().map(|p| p.display().to_string()).collect();
+    Some(explored::panel(
+        &explorer.finish(1),
+        &names.join(", "),
+        depth,
+    ))
 }
 
 /// The page being written, and what was seen of the games.
@@ -121,6 +189,8 @@ struct Viewer {
     seen: usize,
     invalid: usize,
     color: bool,
+    /// The positions of the games on the page (`--tree`).
+    keys: HashSet<u64>,
 }
 
 impl Viewer {
@@ -129,7 +199,9 @@ impl Viewer {
     fn add(&mut self, game: Seen<'_, Drawn>, out: &mut Writer) -> io::Result<ControlFlow<()>> {
         self.seen += 1;
         let (seen, wanted) = (self.seen, self.wanted);
-        if let Some((part, problem)) = game.value.filter(|_| wanted.is_none_or(|n| n == seen)) {
+        if let Some((part, problem, keys)) = game.value.filter(|_| wanted.is_none_or(|n| n == seen))
+        {
+            self.keys.extend(keys);
             if let Some((p, title)) = problem {
                 self.invalid += 1;
                 messages::invalid();
@@ -149,7 +221,7 @@ impl Viewer {
 
     /// Ends the page and puts it in place; an `--index` past the games, or
     /// no game at all, is an error.
-    fn finish(self, mut out: Writer, quiet: bool) {
+    fn finish(self, mut out: Writer, quiet: bool, panel: Option<&str>) {
         if let Some(n) = self.wanted.filter(|&n| self.seen < n) {
             let held = self.seen;
             return messages::error(format!("there is no game {n} (the inputs hold {held})"));
@@ -167,7 +239,7 @@ impl Viewer {
                 if games == 1 { " is" } else { "s are" }
             ));
         }
-        let written = self.page.finish(&mut out);
+        let written = self.page.finish_explored(&mut out, panel);
         messages::finished(written.and_then(|()| out.commit()));
     }
 }

@@ -49,8 +49,14 @@ pub struct Part {
 
 impl Part {
     pub fn new(entry: Entry, opts: &SvgOptions) -> Part {
+        Part::with_keys(entry, opts, None)
+    }
+
+    /// With each frame's position key as `name:hex` (`name`: the game's
+    /// `Game` tag value), for the explorer panel ([`Page::finish_explored`]).
+    pub fn with_keys(entry: Entry, opts: &SvgOptions, name: Option<&str>) -> Part {
         match entry {
-            Entry::Played(r) => played(&r, opts),
+            Entry::Played(r) => played(&r, opts, name),
             Entry::Unplayable(u) => Part {
                 board: None,
                 title: u.title.clone(),
@@ -155,8 +161,22 @@ impl Page {
     /// Ends the page (its script, after every game). A page with no game
     /// writes nothing.
     pub fn finish(self, out: &mut dyn Write) -> io::Result<()> {
+        self.finish_explored(out, None)
+    }
+
+    /// Ends the page with the explorer panel's data (JSON: what
+    /// [`crate::explored::panel`] makes), shown beside each position whose
+    /// key a game's frames carry ([`Part::with_keys`]).
+    pub fn finish_explored(self, out: &mut dyn Write, explorer: Option<&str>) -> io::Result<()> {
         if self.games == 0 {
             return Ok(());
+        }
+        if let Some(data) = explorer {
+            let data = script_safe(data);
+            writeln!(
+                out,
+                "<script type=\"application/json\" id=\"explorer-data\">{data}</script>"
+            )?;
         }
         write!(out, "<script>\n{SCRIPT}</script>\n</body>\n</html>\n")
     }
@@ -237,7 +257,7 @@ fn board_data(r: &Replayed, place: &Place) -> String {
     }))
 }
 
-fn played(r: &Replayed, opts: &SvgOptions) -> Part {
+fn played(r: &Replayed, opts: &SvgOptions, name: Option<&str>) -> Part {
     let place = Place::new(&r.scene.board, opts);
     let frames: Vec<Value> = r
         .frames
@@ -272,7 +292,7 @@ fn played(r: &Replayed, opts: &SvgOptions) -> Part {
         .title
         .clone()
         .unwrap_or_else(|| format!("{} game", r.scene.title));
-    let game = to_json(&json!({
+    let mut game = json!({
         "title": title,
         "game": r.scene.title,
         "tags": r.tags,
@@ -283,7 +303,13 @@ fn played(r: &Replayed, opts: &SvgOptions) -> Part {
         "sides": r.sides,
         "outcome": r.outcome,
         "error": r.error,
-    }));
+    });
+    if let Some(n) = name {
+        let keys: Vec<String> = r.keys.iter().map(|k| format!("{n}:{k:016x}")).collect();
+        game["keys"] = json!(keys);
+        game["played"] = json!(r.played);
+    }
+    let game = to_json(&game);
     Part {
         board: Some(board_data(r, &place)),
         title,
@@ -322,6 +348,17 @@ aside { flex: 1 1 320px; }
 #curve circle.mark-only-move { fill: #1b5e20; }
 #curve text { font-size: 12px; fill: #6d4c41; }
 #curve-at { stroke: #ffb300; stroke-width: 3; }
+#explorer h3 { font-size: 1em; margin: 0.8em 0 0.2em; }
+#explorer p { margin: 0.2em 0; font-size: 0.9em; }
+#explorer-moves { border-collapse: collapse; font-size: 0.9em; width: 100%; }
+#explorer-moves td, #explorer-moves th { padding: 0.1em 0.4em 0.1em 0; white-space: nowrap; text-align: left; font-weight: normal; color: #6d4c41; }
+#explorer-moves td { color: inherit; }
+#explorer-moves tr.played td:first-child { font-weight: bold; }
+.bar { display: flex; width: 12em; height: 1em; border: 1px solid #bcaaa4; }
+.bar span { display: block; height: 100%; }
+.bar .first { background: #fffdf7; }
+.bar .draw { background: #a1887f; }
+.bar .second { background: #3e2723; }
 .cell.from { fill: #ffe082; }
 .cell.to { fill: #ffb300; }
 circle.cell.from, circle.cell.to { r: 22px; }
@@ -337,6 +374,7 @@ const BODY: &str = r#"<main>
 <p id="outcome"></p>
 <p id="error"></p>
 <ol id="moves"></ol>
+<section id="explorer" hidden><h3>Explorer</h3><p id="explorer-sum"></p><table id="explorer-moves"></table></section>
 <table id="tags"></table>
 </aside>
 </main>
@@ -348,6 +386,9 @@ const SCRIPT: &str = r##""use strict";
 const BOARDS = Array.from(document.querySelectorAll("script.board"));
 const GAMES = Array.from(document.querySelectorAll("script.game"));
 const parsedBoards = new Map();
+// The explorer panel's data (`view --tree`): positions by `game:key`.
+const EXPLORER_EL = document.getElementById("explorer-data");
+const EXPLORER = EXPLORER_EL ? JSON.parse(EXPLORER_EL.textContent) : null;
 const NS = "http://www.w3.org/2000/svg";
 const $ = (id) => document.getElementById(id);
 let game = null, board = null, ply = 0, cellEls = [];
@@ -463,6 +504,7 @@ function go(k) {
   $("error").textContent = err && ply === last
     ? "Invalid" + (err.ply ? " at ply " + err.ply : "") + (err.token ? " (" + err.token + ")" : "") + ": " + err.message
     : "";
+  explore();
   const f = game.frames[ply];
   if (!f) { $("status").textContent = ""; $("notes").replaceChildren(); return; }
   const svg = $("board").querySelector("svg");
@@ -491,6 +533,55 @@ function go(k) {
   arrows.replaceChildren();
   for (const [x1, y1, x2, y2] of f.a) {
     arrows.append(el("line", { class: "arrow", x1, y1, x2, y2, stroke: "#e65100", "stroke-width": 9, "stroke-opacity": 0.8, "marker-end": "url(#arrowhead)" }));
+  }
+}
+
+// The explorer panel: the games of the tree that reached this position,
+// and the turns played from it, each with a bar of results (the first-named
+// side's wins, draws, the second's).
+function pct(n, of) { return of ? Math.round((1000 * n) / of) / 10 : 0; }
+function bar(first, draws, second) {
+  const of = first + draws + second;
+  const b = document.createElement("div");
+  b.className = "bar";
+  b.title = game.sides[0] + " " + pct(first, of) + "%, draw " + pct(draws, of) + "%, " + game.sides[1] + " " + pct(second, of) + "%";
+  for (const [cls, n] of [["first", first], ["draw", draws], ["second", second]]) {
+    const s = document.createElement("span");
+    s.className = cls; s.style.width = pct(n, of) + "%";
+    b.append(s);
+  }
+  return b;
+}
+function explore() {
+  const panel = $("explorer");
+  if (!EXPLORER || !game.keys) { panel.hidden = true; return; }
+  panel.hidden = false;
+  const at = EXPLORER.positions[game.keys[ply]];
+  const rows = $("explorer-moves");
+  rows.replaceChildren();
+  if (!at) {
+    $("explorer-sum").textContent = "No game of " + EXPLORER.source + " reached this position within its first " + EXPLORER.depth + " plies.";
+    return;
+  }
+  const [first, draws, second] = at.r;
+  $("explorer-sum").textContent = at.g + " game" + (at.g === 1 ? "" : "s") + " of " + EXPLORER.source + " reached this position";
+  $("explorer-sum").append(bar(first, draws, second));
+  const next = game.played && game.played[ply];
+  if (at.m.length) {
+    const head = document.createElement("tr");
+    for (const text of ["turn", "games", game.sides[0] + " \u00b7 draw \u00b7 " + game.sides[1]]) {
+      const th = document.createElement("th"); th.textContent = text; head.append(th);
+    }
+    rows.append(head);
+  }
+  for (const [turn, g, a, d, b] of at.m) {
+    const tr = document.createElement("tr");
+    if (turn === next) tr.className = "played";
+    const t = document.createElement("td"); t.textContent = turn;
+    const n = document.createElement("td"); n.textContent = g;
+    const c = document.createElement("td"); c.append(bar(a, d, b));
+    tr.append(t, n, c);
+    rows.append(tr);
   }
 }
 

@@ -8,7 +8,7 @@ pub mod svg;
 pub mod text;
 
 use crate::analysis::Annotation;
-use crate::game::{Board, Glyph, Marks, Note, Picture, Piece, Side};
+use crate::game::{Board, Facts, Glyph, Marks, Note, Picture, Piece, Search, Side};
 use crate::problem::Problem;
 use crate::record::{title, ReadGame, TurnIn};
 use crate::replay::{self, describe_ending, Visitor};
@@ -171,6 +171,11 @@ pub struct Replayed {
     /// `frames[k]` is the position after `k` plies; `frames[0]` is
     /// `scene.frame`'s start.
     pub frames: Vec<Frame>,
+    /// Each frame's position key ([`Search::key`]: the opening explorer's).
+    pub keys: Vec<u64>,
+    /// Each ply's turn in the game's standard labels (as the explorer
+    /// spells turns).
+    pub played: Vec<String>,
     /// The turns as written (`1. e3-e5`, with the record's assessment:
     /// `1. e3-e5??`), one per ply played.
     pub moves: Vec<String>,
@@ -239,20 +244,23 @@ pub struct ErrorAt {
 }
 
 /// Records every position of a replay.
-struct EveryPly<G: Picture> {
+struct EveryPly<G: Picture + Search + Facts> {
     first: Option<G::Position>,
     board: Option<Board>,
     before: Option<G::Position>,
     frames: Vec<Frame>,
+    keys: Vec<u64>,
+    played: Vec<String>,
     moves: Vec<String>,
     judged: Vec<Judged>,
 }
 
-impl<G: Picture> Visitor<G> for EveryPly<G> {
+impl<G: Picture + Search + Facts> Visitor<G> for EveryPly<G> {
     fn before_ply(&mut self, ply: usize, pos: &G::Position) -> ControlFlow<()> {
         if self.first.is_none() {
             let board = G::board(pos);
             self.frames.push(frame::<G>(pos, ply - 1, &board, None));
+            self.keys.push(G::key(pos));
             self.board = Some(board);
             self.first = Some(pos.clone());
         }
@@ -274,6 +282,10 @@ impl<G: Picture> Visitor<G> for EveryPly<G> {
         self.judged.push(Judged::of(comments, mover, G::SIDES));
         self.frames
             .push(frame::<G>(after, ply, board, Some((&before, mv, text))));
+        self.keys.push(G::key(after));
+        let mut spelled = String::new();
+        G::spell_standard(mv, &mut spelled);
+        self.played.push(spelled);
     }
 
     fn end(&mut self, pos: &G::Position) {
@@ -281,6 +293,7 @@ impl<G: Picture> Visitor<G> for EveryPly<G> {
             // No ply was read: the start alone.
             let board = G::board(pos);
             self.frames.push(frame::<G>(pos, 0, &board, None));
+            self.keys.push(G::key(pos));
             self.board = Some(board);
             self.first = Some(pos.clone());
         }
@@ -289,12 +302,16 @@ impl<G: Picture> Visitor<G> for EveryPly<G> {
 
 /// Replays a whole game as it is read, keeping a frame for every position
 /// (`None` when its start cannot be set up: nothing to draw).
-pub fn replayed<G: Picture>(game: &mut dyn ReadGame<'_>) -> Result<Replayed, Problem> {
+pub fn replayed<G: Picture + Search + Facts>(
+    game: &mut dyn ReadGame<'_>,
+) -> Result<Replayed, Problem> {
     let mut every = EveryPly::<G> {
         first: None,
         board: None,
         before: None,
         frames: Vec::new(),
+        keys: Vec::new(),
+        played: Vec::new(),
         moves: Vec::new(),
         judged: Vec::new(),
     };
@@ -323,6 +340,8 @@ pub fn replayed<G: Picture>(game: &mut dyn ReadGame<'_>) -> Result<Replayed, Pro
     Ok(Replayed {
         scene: Scene::of::<G>(&pos, board, frame),
         frames: every.frames,
+        keys: every.keys,
+        played: every.played,
         moves: every.moves,
         judged: every.judged,
         sides: G::SIDES,

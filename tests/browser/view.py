@@ -24,6 +24,12 @@ End, the move list's box and its last item's (text, class, box).
 Clicks the element SELECTOR picks (a dot of the win-chance curve), then
 prints the ply counter, the marked items of the move list (ply, class,
 text), the curve's dots and where its cursor stands.
+
+    python3 view.py PAGE.html explorer PRESSES SCREENSHOT.png
+
+Presses the right arrow key PRESSES times, then prints the ply counter,
+whether the explorer panel is shown, its summary, and its rows (cells'
+text, class, the widths of the bar's parts in percent).
 """
 
 import base64
@@ -72,6 +78,9 @@ def main():
     tags_mode = presses == "tags"
     layout_mode = presses == "layout"
     curve_mode = presses == "curve"
+    explorer_mode = presses == "explorer"
+    if explorer_mode:
+        presses = dest
     presses = 0 if tags_mode or layout_mode or curve_mode else int(presses)
     port = free_port()
     driver = subprocess.Popen(
@@ -144,6 +153,20 @@ def main():
                     dots: document.querySelectorAll('#curve circle').length,
                     cursor: Number(document.getElementById('curve-at').getAttribute('x1')),
                     current: (document.querySelector('#moves li.current') || {}).textContent || null,
+                  };
+                """
+            if explorer_mode:
+                script = """
+                  const panel = document.getElementById('explorer');
+                  const widths = (e) => Array.from(e.querySelectorAll('.bar span')).map(
+                    (s) => parseFloat(s.style.width));
+                  return {
+                    ply: document.getElementById('ply').textContent,
+                    shown: !panel.hidden,
+                    sum: document.getElementById('explorer-sum').textContent,
+                    sum_bar: widths(document.getElementById('explorer-sum')),
+                    rows: Array.from(document.querySelectorAll('#explorer-moves tr')).map((tr) => [
+                      Array.from(tr.children).map((td) => td.textContent), tr.className, widths(tr)]),
                   };
                 """
             if layout_mode:
