@@ -79,6 +79,8 @@ pub struct Criteria {
     pub opening: bool,
     /// The game reaches the probe's position.
     pub reaches: bool,
+    /// A position of the game matches the probe's pattern.
+    pub pattern: bool,
     /// Any criterion holding is enough (default: all of them).
     pub any: bool,
 }
@@ -133,6 +135,9 @@ impl Criteria {
         if self.reaches {
             checks.push(ex.reaches);
         }
+        if self.pattern {
+            checks.push(ex.pattern_at.is_some());
+        }
         match self.any {
             true => checks.is_empty() || checks.iter().any(|&c| c),
             false => checks.iter().all(|&c| c),
@@ -148,6 +153,9 @@ pub struct Picked {
     /// What `--lenient` repaired, and the game's title (to say so).
     pub repairs: Vec<Repair>,
     pub title: Option<String>,
+    /// Why no position of this game's rules can match `--pattern` (its
+    /// rules named).
+    pub misfit: Option<(&'static str, String)>,
 }
 
 /// What picking a game needs, on any thread: what to look for while it
@@ -189,12 +197,16 @@ impl Picker<'_> {
         } else {
             self.want_rest
         };
+        let misfit = known
+            .zip(examined.pattern_misfit)
+            .map(|(r, m)| (r.name(), m));
         let out = wanted.then(|| written(visit, &parsed, self.to));
         Picked {
             matched,
             out,
             repairs,
             title,
+            misfit,
         }
     }
 }

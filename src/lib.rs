@@ -53,6 +53,7 @@ pub mod analysis;
 pub mod convert;
 pub mod gen;
 pub mod lenient;
+pub mod pattern;
 pub mod picture;
 pub mod select;
 pub mod tree;

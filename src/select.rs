@@ -3,7 +3,8 @@
 //! spelling) and whether a given position occurs in it — all in one pass
 //! over the game as it is read.
 
-use crate::game::{Facts, Rules};
+use crate::game::{Facts, Picture, Piece, Rules};
+use crate::pattern::{Compiled, Pattern};
 use crate::problem::Problem;
 use crate::record::{ReadGame, Span, TurnIn};
 use crate::replay::{self, Outcome, Visitor};
@@ -16,6 +17,8 @@ pub struct Probe {
     pub opening: Vec<String>,
     /// A position in the game's `Position` notation.
     pub reaches: Option<String>,
+    /// A pattern some position of the game matches (`filter --pattern`).
+    pub pattern: Option<Pattern>,
 }
 
 impl Probe {
@@ -48,12 +51,24 @@ pub struct Examined {
     /// The probe's position occurs in the game (before any ply or after
     /// one); `false` when there is none or it cannot be read.
     pub reaches: bool,
+    /// The first ply after which the probe's pattern matches (0: the
+    /// start); `None` when it never does, or there is none.
+    pub pattern_at: Option<usize>,
+    /// Why no position of this game can match the pattern (a cell, a piece
+    /// or a side it does not have).
+    pub pattern_misfit: Option<String>,
     /// The game's extent in its input.
     pub span: Span,
 }
 
 /// The visitor behind [`examine`].
 struct Look<'p, G: Rules> {
+    /// The pattern for this game's board (made at the first position;
+    /// why not, when it cannot match this game), the pieces' buffer, and
+    /// where it first matched.
+    pattern: Option<Result<Compiled, String>>,
+    pieces: Vec<Piece>,
+    pattern_at: Option<usize>,
     probe: &'p Probe,
     /// The opening's turns matched so far; `None` once one did not.
     matched: Option<usize>,
@@ -68,20 +83,42 @@ struct Look<'p, G: Rules> {
     _game: std::marker::PhantomData<G>,
 }
 
-impl<G: Facts> Look<'_, G> {
-    fn check_position(&mut self, pos: &G::Position) {
+impl<G: Facts + Picture> Look<'_, G> {
+    fn check_position(&mut self, ply: usize, pos: &G::Position) {
+        self.check_pattern(ply, pos);
         if let Some(t) = &self.target {
             if !self.reached && G::write_position(pos) == *t {
                 self.reached = true;
             }
         }
     }
+
+    /// Looks for the pattern at the position after `ply` plies, until it
+    /// matches once.
+    fn check_pattern(&mut self, ply: usize, pos: &G::Position) {
+        let Some(pattern) = &self.probe.pattern else {
+            return;
+        };
+        if self.pattern_at.is_some() {
+            return;
+        }
+        let compiled = self
+            .pattern
+            .get_or_insert_with(|| pattern.compile::<G>(&G::board(pos)));
+        if let Ok(c) = compiled {
+            self.pieces.clear();
+            G::pieces(pos, &mut self.pieces);
+            if c.holds(&self.pieces) {
+                self.pattern_at = Some(ply);
+            }
+        }
+    }
 }
 
-impl<G: Facts> Visitor<G> for Look<'_, G> {
+impl<G: Facts + Picture> Visitor<G> for Look<'_, G> {
     fn before_ply(&mut self, ply: usize, pos: &G::Position) -> ControlFlow<()> {
         if !std::mem::replace(&mut self.seen_start, true) {
-            self.check_position(pos);
+            self.check_position(0, pos);
         }
         self.expect = None;
         if let (Some(k), Some(turn)) = (self.matched, self.probe.opening.get(ply - 1)) {
@@ -100,20 +137,20 @@ impl<G: Facts> Visitor<G> for Look<'_, G> {
             G::spell_standard(mv, &mut played);
             self.matched = expect.contains(&played).then_some(ply);
         }
-        self.check_position(after);
+        self.check_position(ply, after);
     }
 
     fn end(&mut self, pos: &G::Position) {
         if !self.seen_start {
             self.seen_start = true;
-            self.check_position(pos);
+            self.check_position(0, pos);
         }
     }
 }
 
 /// Replays a game as it is read, judging it and looking for what `probe`
 /// asks.
-pub fn examine<G: Facts>(game: &mut dyn ReadGame<'_>, probe: &Probe) -> Examined {
+pub fn examine<G: Facts + Picture>(game: &mut dyn ReadGame<'_>, probe: &Probe) -> Examined {
     // The position is read under the game's own settings (Iqishiqi's
     // `Coords` say how its cells are named).
     let target = probe.reaches.as_deref().and_then(|p| {
@@ -139,6 +176,9 @@ pub fn examine<G: Facts>(game: &mut dyn ReadGame<'_>, probe: &Probe) -> Examined
         target,
         reached: false,
         seen_start: false,
+        pattern: None,
+        pieces: Vec::new(),
+        pattern_at: None,
         _game: std::marker::PhantomData,
     };
     let (report, _, end) = replay::replay_game::<G, _>(game, &mut look);
@@ -149,6 +189,8 @@ pub fn examine<G: Facts>(game: &mut dyn ReadGame<'_>, probe: &Probe) -> Examined
         outcome,
         opens: look.matched.is_some_and(|k| k >= probe.opening.len()),
         reaches: look.reached,
+        pattern_at: look.pattern_at,
+        pattern_misfit: look.pattern.and_then(Result::err),
         error,
         span: end.span,
     }

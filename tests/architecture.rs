@@ -32,7 +32,9 @@ const LAYERS: &[&[&str]] = &[
     &["game"],
     &["games"],
     &["replay", "perft", "search"],
-    &["analysis", "convert", "lenient", "select", "tree"],
+    &[
+        "analysis", "convert", "lenient", "pattern", "select", "tree",
+    ],
     &["gen", "picture"],
     &["registry"],
     &["archive"],

@@ -539,6 +539,7 @@ pub fn picture(data: &[u8]) {
             let probe = gamerec::select::Probe {
                 opening,
                 reaches: Some(replayed.scene.position.clone()),
+                pattern: None,
             };
             let examined = rules.examine(&mut source(), &probe);
             assert_eq!(examined.plies, replayed.moves.len());

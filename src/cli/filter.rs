@@ -11,6 +11,7 @@ use gamerec::formats::{self, Format};
 use gamerec::inputs::Item;
 use gamerec::output::Output;
 use gamerec::passthrough::Tiler;
+use gamerec::pattern::Pattern;
 use gamerec::report::{repair_lines, Repaired};
 use gamerec::select::Probe;
 use std::io::{self, Write};
@@ -70,6 +71,11 @@ pub struct Args {
     /// its start or after any ply.
     #[arg(long, value_name = "POSITION")]
     reaches: Option<String>,
+    /// A position of the game (its start or after any ply) matches this
+    /// pattern: cells and what stands on them (`"a1=R3 e5=W* d4=-"`;
+    /// notation/pattern.md).
+    #[arg(long, value_name = "PATTERN", value_parser = Pattern::parse)]
+    pattern: Option<Pattern>,
     /// A game matches when any criterion holds (default: all of them).
     #[arg(long)]
     any: bool,
@@ -125,6 +131,7 @@ fn selection(args: &Args) -> Option<(Option<Format>, Probe, Criteria)> {
             .map(Probe::opening_turns)
             .unwrap_or_default(),
         reaches: args.reaches.clone(),
+        pattern: args.pattern.clone(),
     };
     let criteria = Criteria {
         game,
@@ -138,6 +145,7 @@ fn selection(args: &Args) -> Option<(Option<Format>, Probe, Criteria)> {
         invalid: args.invalid,
         opening: args.opening.is_some(),
         reaches: args.reaches.is_some(),
+        pattern: args.pattern.is_some(),
         any: args.any,
     };
     Some((to, probe, criteria))
@@ -173,6 +181,7 @@ pub fn run(args: Args) {
     };
     let mut repaired = Repaired::default();
     let (mut games, mut matched) = (0usize, 0usize);
+    let mut misfits: Vec<&'static str> = Vec::new();
     let mut tiler = Tiler::default();
     let each = |item: Item<'_, Picked>| {
         let Item::Game(game) = item else {
@@ -187,6 +196,12 @@ pub fn run(args: Args) {
             messages::to_stderr(|err| {
                 repair_lines(err, name, chunk, Some(index), title, &picked.repairs)
             });
+        }
+        if let Some((game, why)) = picked.misfit.take() {
+            if !misfits.contains(&game) {
+                misfits.push(game);
+                messages::warning(format!("--pattern: {why}: no {game} position matches it"));
+            }
         }
         matched += usize::from(picked.matched);
         let sink = match picked.matched {

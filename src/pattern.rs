@@ -1,0 +1,201 @@
+//! Position patterns (`filter --pattern`): what stands on some cells of a
+//! position, in one small language for every game — a cell's label (as the
+//! game's pictures name its cells), and what is there: nothing, any piece,
+//! any piece of one side, or one kind of piece named as the game's text
+//! pictures name it (`R3`, an Oshi Red 3-story piece). The language and
+//! each game's piece names: notation/pattern.md.
+
+use crate::game::{Board, Picture, Piece, Side};
+
+/// What a term asks of its cell.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Want {
+    /// `-`: no piece.
+    Empty,
+    /// `*`: some piece.
+    Any,
+    /// `S*`: some piece of the side whose name starts with `S` (any case).
+    Side(char),
+    /// A piece with this text name (its glyph's ASCII name).
+    Named(String),
+}
+
+/// One term: `CELL=WHAT`, or `!CELL=WHAT` (it must not hold).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Term {
+    pub cell: String,
+    pub want: Want,
+    pub not: bool,
+}
+
+/// A pattern: every term holds at one position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pattern {
+    pub terms: Vec<Term>,
+}
+
+impl Pattern {
+    /// Reads `a1=R3 e5=W* d4=- !c3=*`; says what is wrong with a term.
+    pub fn parse(text: &str) -> Result<Pattern, String> {
+        let terms = text
+            .split_whitespace()
+            .map(|t| {
+                let (not, body) = match t.strip_prefix('!') {
+                    Some(rest) => (true, rest),
+                    None => (false, t),
+                };
+                let Some((cell, what)) = body.split_once('=') else {
+                    return Err(format!("`{t}`: write CELL=WHAT (a1=R3, e5=W*, d4=-, c3=*)"));
+                };
+                if cell.is_empty() || what.is_empty() {
+                    return Err(format!("`{t}`: a cell and what stands on it, both"));
+                }
+                let want = match what {
+                    "-" => Want::Empty,
+                    "*" => Want::Any,
+                    w if w.len() == 2 && w.ends_with('*') => {
+                        Want::Side(w.chars().next().unwrap_or('?').to_ascii_lowercase())
+                    }
+                    w if w.contains(['*', '=']) => {
+                        return Err(format!("`{t}`: `*` stands alone or after a side's initial"))
+                    }
+                    w => Want::Named(w.to_string()),
+                };
+                Ok(Term {
+                    cell: cell.to_string(),
+                    want,
+                    not,
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        if terms.is_empty() {
+            return Err("an empty pattern: give terms like a1=R3 d4=-".into());
+        }
+        Ok(Pattern { terms })
+    }
+
+    /// The pattern for game `G` on `board`; why not, when it names a cell
+    /// the board lacks, or a piece or side the game does not have (no
+    /// position of the game can match it).
+    pub fn compile<G: Picture>(&self, board: &Board) -> Result<Compiled, String> {
+        let terms = self
+            .terms
+            .iter()
+            .map(|t| {
+                let cell = (board.cells.iter())
+                    .position(|c| c.label.eq_ignore_ascii_case(&t.cell))
+                    .and_then(|c| u16::try_from(c).ok())
+                    .ok_or_else(|| format!("no cell `{}` on the board", t.cell))?;
+                let glyphs: u64 = match &t.want {
+                    Want::Empty => 0,
+                    Want::Any => u64::MAX,
+                    Want::Side(initial) => {
+                        let side = side_named::<G>(*initial).ok_or_else(|| {
+                            format!(
+                                "no side's name starts with `{initial}` ({})",
+                                G::SIDES.join(", ")
+                            )
+                        })?;
+                        mask::<G>(|g| g.side == Some(side))
+                    }
+                    Want::Named(name) => mask::<G>(|g| g.ascii == name),
+                };
+                if glyphs == 0 && t.want != Want::Empty {
+                    let names: Vec<&str> = G::GLYPHS.iter().map(|g| g.ascii).collect();
+                    return Err(format!(
+                        "`{}` names no piece of the game (its pieces: {})",
+                        t.cell.clone() + "=" + &want_text(&t.want),
+                        names.join(" ")
+                    ));
+                }
+                Ok((cell, glyphs, t.not))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Compiled { terms })
+    }
+}
+
+fn want_text(w: &Want) -> String {
+    match w {
+        Want::Empty => "-".into(),
+        Want::Any => "*".into(),
+        Want::Side(c) => format!("{c}*"),
+        Want::Named(n) => n.clone(),
+    }
+}
+
+/// The side of `G` whose name starts with `initial` (lower case).
+fn side_named<G: Picture>(initial: char) -> Option<Side> {
+    let starts = |name: &str| name.chars().next().map(|c| c.to_ascii_lowercase()) == Some(initial);
+    [Side::First, Side::Second]
+        .into_iter()
+        .find(|s| starts(G::SIDES[s.index()]))
+}
+
+/// The glyphs of `G` that `keep` keeps, as bits.
+fn mask<G: Picture>(keep: impl Fn(&crate::game::Glyph) -> bool) -> u64 {
+    (G::GLYPHS.iter().enumerate().take(64))
+        .filter(|(_, g)| keep(g))
+        .fold(0, |m, (i, _)| m | 1 << i)
+}
+
+/// A pattern resolved against one game's board and pieces.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Compiled {
+    /// Per term: its cell, the glyphs that satisfy it (none: the cell must
+    /// be empty), and whether it is negated.
+    terms: Vec<(u16, u64, bool)>,
+}
+
+impl Compiled {
+    /// Whether every term holds among `pieces` (a position's, as
+    /// [`Picture::pieces`] lists them).
+    pub fn holds(&self, pieces: &[Piece]) -> bool {
+        self.terms.iter().all(|&(cell, glyphs, not)| {
+            let mut here = pieces.iter().filter(|p| p.cell == cell);
+            let met = match glyphs {
+                0 => here.next().is_none(),
+                g => here.any(|p| p.glyph < 64 && g & (1 << p.glyph) != 0),
+            };
+            met != not
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn terms_read_as_written_and_mistakes_are_named() {
+        let p = Pattern::parse("a1=R3 e5=W* d4=- !c3=*").unwrap();
+        assert_eq!(
+            p.terms,
+            vec![
+                Term {
+                    cell: "a1".into(),
+                    want: Want::Named("R3".into()),
+                    not: false
+                },
+                Term {
+                    cell: "e5".into(),
+                    want: Want::Side('w'),
+                    not: false
+                },
+                Term {
+                    cell: "d4".into(),
+                    want: Want::Empty,
+                    not: false
+                },
+                Term {
+                    cell: "c3".into(),
+                    want: Want::Any,
+                    not: true
+                },
+            ]
+        );
+        for bad in ["", "a1", "a1=", "=R3", "a1=R**", "a1=*R"] {
+            assert!(Pattern::parse(bad).is_err(), "{bad:?}");
+        }
+    }
+}
