@@ -686,10 +686,17 @@ pub struct Best {
 /// playouts and seed).
 pub fn best_at<G: Search + Notation>(pos: &G::Position, settings: &Settings) -> Best {
     let depth = settings.depth.unwrap_or(G::DEPTH);
-    let mut table = Table::with_mib(settings.table_mib);
-    let judged = Searcher::<G>::new(&mut table).judge(pos, depth, settings.budget);
     let mut moves = Vec::new();
     board_moves::<G>(pos, &mut moves);
+    // The turns shared among the threads, each with an equal share of the
+    // position's budget: the same answers with any number of threads.
+    let share = |n: u64| (n / moves.len().max(1) as u64).max(1);
+    let budget = Budget {
+        nodes: settings.budget.nodes.map(share),
+        time: settings.budget.time.map(|t| t / moves.len().max(1) as u32),
+    };
+    let jobs = crate::pipeline::threads(settings.jobs);
+    let (judged, _) = split::judge_split::<G>(pos, depth, budget, settings.table_mib, jobs);
     let kept = best_moves::<G>(&judged, &moves);
     let values = judged.turns.iter().zip(&moves).filter_map(|(v, m)| {
         let text = written::<G>(m);

@@ -280,6 +280,41 @@ fn moves_best_lists_the_move_that_won_and_the_end_is_a_loss_for_the_side_to_move
     );
 }
 
+/// `moves --best` shares the position's turns among the threads, each
+/// searched on its own with an equal share of the budget: the answer is
+/// the same with any `-j`, with a budget or without, and the value put
+/// together from the turns is the one `analyse` proves for the position.
+#[test]
+fn moves_best_gives_the_same_answer_with_any_number_of_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = finished(dir.path(), "retsami", 1);
+    let (code, out, err) = analyse(&[&file, "--last", "6", "--to", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let plies = json_lines(&out)[0]["plies"].as_array().unwrap().clone();
+    for p in &plies {
+        let ply = p["ply"].as_u64().unwrap().to_string();
+        let best = |nodes: &str, j: &str| {
+            let args = [
+                "moves", &file, "--ply", &ply, "--best", "--nodes", nodes, "-j", j,
+            ];
+            let (code, out, err) = run_in(root(), &args);
+            assert_eq!(code, 0, "{err}");
+            out
+        };
+        for nodes in ["0", "20000"] {
+            let one = best(nodes, "1");
+            assert_eq!(best(nodes, "3"), one, "ply {ply}, --nodes {nodes}");
+        }
+        let value = best("0", "2");
+        let before = &p["before"];
+        let want = match before["distance"].as_u64() {
+            Some(d) => format!("{} {d} ", before["value"].as_str().unwrap()),
+            None => format!("{} ", before["value"].as_str().unwrap()),
+        };
+        assert!(value.starts_with(&want), "ply {ply}: {value} vs {before}");
+    }
+}
+
 /// `convert … --to text` of a file, its standard output.
 fn canonical(args: &[&str]) -> String {
     let (code, out, err) = run_in(

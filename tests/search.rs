@@ -12,6 +12,7 @@ use gamerec::games::{
     iqishiqi::Iqishiqi, oshi::Oshi, retsami::Retsami, roshi::Roshi, vagabond::Vagabond,
 };
 use gamerec::gen::{positions, GenOptions};
+use gamerec::search::split::judge_split;
 use gamerec::search::{Budget, Searcher, Table, Value};
 use std::collections::HashMap;
 
@@ -104,6 +105,11 @@ fn agrees<G: Search + Notation>(games: u64, middle: usize, tail: usize, max: u32
             let at = G::write_position(&pos);
             assert_eq!(judged.value, expected, "{} at depth {depth}: {at}", G::NAME);
             *seen.entry(expected.name()).or_default() += 1;
+            // The root split among threads: the value put together from
+            // each turn's own search is the same, and so is every turn's.
+            let (split, stopped) = judge_split::<G>(&pos, depth, Budget::UNLIMITED, 1, 3);
+            assert!(!stopped);
+            assert_eq!(split, judged, "{} at depth {depth}, split: {at}", G::NAME);
             let mut moves = Vec::new();
             G::legal_moves(&pos, &mut moves);
             moves.retain(|m| !G::agreement(m));
@@ -219,7 +225,7 @@ fn keys_follow_positions_not_move_orders() {
 /// minimax at the depth their `Annotator` tag names: each `[%value]` is
 /// the minimax's value for the side that moved, and a move without one is
 /// one the minimax proves nothing of.
-fn fixture_values_agree<G: Search + Notation>() {
+fn fixture_values_agree<G: Search + Notation>(draws: &mut usize) {
     use gamerec::analysis::Annotation;
     use gamerec::record::{parse_chunk, Chunk};
     let path = format!(
@@ -239,6 +245,12 @@ fn fixture_values_agree<G: Search + Notation>() {
             .unwrap();
         let mut pos = G::start(&record.tags).unwrap_or_else(|_| panic!("{path}: a start"));
         for (i, turn) in record.turns.iter().enumerate() {
+            // Positions with proven draws among them: the split root too.
+            let mut table = Table::with_mib(1);
+            let whole = Searcher::<G>::new(&mut table).judge(&pos, depth, Budget::UNLIMITED);
+            let (split, _) = judge_split::<G>(&pos, depth, Budget::UNLIMITED, 1, 2);
+            assert_eq!(split, whole, "{path}: ply {}, split", i + 1);
+            *draws += usize::from(whole.value == Value::Draw);
             let mv = G::parse_move(&pos, &turn.text).unwrap_or_else(|_| panic!("{}", turn.text));
             G::play(&mut pos, &mv).unwrap_or_else(|e| panic!("{}: {e}", turn.text));
             let said = Annotation::read(turn.comments.iter().map(|c| c.text.as_str()));
@@ -253,9 +265,11 @@ fn fixture_values_agree<G: Search + Notation>() {
 
 #[test]
 fn analysis_fixture_values_agree_with_minimax() {
-    fixture_values_agree::<Oshi>();
-    fixture_values_agree::<Retsami>();
-    fixture_values_agree::<Iqishiqi>();
-    fixture_values_agree::<Roshi>();
-    fixture_values_agree::<Vagabond>();
+    let mut draws = 0;
+    fixture_values_agree::<Oshi>(&mut draws);
+    fixture_values_agree::<Retsami>(&mut draws);
+    fixture_values_agree::<Iqishiqi>(&mut draws);
+    fixture_values_agree::<Roshi>(&mut draws);
+    fixture_values_agree::<Vagabond>(&mut draws);
+    assert!(draws > 0, "a proven draw among the positions");
 }

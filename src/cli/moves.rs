@@ -35,6 +35,10 @@ pub struct Args {
     best: bool,
     #[command(flatten)]
     search: SearchArgs,
+    /// With --best: threads that search the position's turns (default, or
+    /// 0: one per core; the answer is the same with any number).
+    #[arg(short, long, value_name = "N")]
+    jobs: Option<usize>,
     #[command(flatten)]
     color: Color,
 }
@@ -58,7 +62,10 @@ pub fn run(args: Args) {
         }
         let ply = args.at.ply();
         if args.best {
-            let settings = args.search.settings(gamerec::analysis::Plies::All);
+            let settings = gamerec::analysis::Settings {
+                jobs: args.jobs.unwrap_or(0),
+                ..args.search.settings(gamerec::analysis::Plies::All)
+            };
             let best = rules
                 .best_at(loaded.game, ply, &settings)
                 .map_err(Failure::Invalid)?;

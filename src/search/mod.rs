@@ -204,6 +204,48 @@ pub struct Searcher<'t, G: Search> {
     salt: u64,
 }
 
+/// A position's value within a horizon and its draw bounds there, for its
+/// side to move: whether that side cannot do better than a draw even with
+/// every line the horizon leaves open counted its win (`caps`), and whether
+/// it gets at least a draw even with every such line counted its loss
+/// (`secures`). A draw is exactly both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    /// `None`: the budget ran out.
+    pub value: Option<Value>,
+    pub caps: bool,
+    pub secures: bool,
+}
+
+impl Bounds {
+    /// The value of a position from its turns' bounds (each the position
+    /// after the turn, for the other side), within a horizon one longer:
+    /// a win where a turn leaves the other side lost (the nearest), a loss
+    /// where every turn leaves it winning (the farthest), a draw where a
+    /// turn caps the other side at a draw and every turn lets it secure
+    /// one — exactly what the search proves; `unknown` otherwise.
+    pub fn root(turns: &[Bounds]) -> Value {
+        let lost = turns.iter().filter_map(|b| match b.value {
+            Some(Value::Loss(d)) => Some(d),
+            _ => None,
+        });
+        if let Some(d) = lost.min() {
+            return Value::Win(d + 1);
+        }
+        let won: Option<Vec<u32>> = (turns.iter())
+            .map(|b| match b.value {
+                Some(Value::Win(d)) => Some(d),
+                _ => None,
+            })
+            .collect();
+        match won.and_then(|w| w.into_iter().max()) {
+            Some(d) => Value::Loss(d + 1),
+            None if turns.iter().any(|b| b.caps) && turns.iter().all(|b| b.secures) => Value::Draw,
+            None => Value::Unknown,
+        }
+    }
+}
+
 /// The exact value of each turn, from the side to move's view (`None` where
 /// the budget ran out), and the position's value.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -278,6 +320,45 @@ impl<'t, G: Search> Searcher<'t, G> {
             turns.push(v);
         }
         Judged { value, turns }
+    }
+
+    /// The value of `pos` within `depth` plies and its draw bounds there:
+    /// what a split root asks of each of its turns ([`split::judge_split`]).
+    pub fn bounds(&mut self, pos: &G::Position, depth: u32, budget: Budget) -> Bounds {
+        const CUT: Bounds = Bounds {
+            value: None,
+            caps: false,
+            secures: false,
+        };
+        self.arm(budget);
+        let depth = depth.min(MAX_DEPTH);
+        let value = self.deepen(pos, depth);
+        if self.stopped {
+            return CUT;
+        }
+        let (caps, secures) = match value {
+            Value::Draw => (true, true),
+            Value::Win(_) => (false, true),
+            Value::Loss(_) => (true, false),
+            // An ending the rules leave open, or the horizon: beyond it.
+            Value::Unknown if depth == 0 || G::ending(pos).is_some() => (false, false),
+            Value::Unknown => {
+                let mover = G::side_to_move(pos);
+                self.horizon = Horizon::Favours(mover);
+                let best_for_mover = self.negamax(pos, depth, 0, 0, 1);
+                self.horizon = Horizon::Favours(mover.other());
+                let worst_for_mover = self.negamax(pos, depth, 0, -1, 0);
+                if self.stopped {
+                    return CUT;
+                }
+                (best_for_mover <= 0, worst_for_mover >= 0)
+            }
+        };
+        Bounds {
+            value: Some(value),
+            caps,
+            secures,
+        }
     }
 
     fn deepen(&mut self, pos: &G::Position, depth: u32) -> Value {
@@ -499,6 +580,45 @@ fn usable(e: &Entry, depth: u32, ply: usize, alpha: i32, beta: i32) -> Option<i3
 
 #[cfg(test)]
 mod tests {
+    use super::{Bounds, Value};
+
+    fn b(value: Option<Value>, caps: bool, secures: bool) -> Bounds {
+        Bounds {
+            value,
+            caps,
+            secures,
+        }
+    }
+
+    #[test]
+    fn a_root_is_put_together_from_its_turns_as_minimax_does() {
+        let draw = b(Some(Value::Draw), true, true);
+        let won = |d| b(Some(Value::Win(d)), false, true);
+        let lost = |d| b(Some(Value::Loss(d)), true, false);
+        let open = |caps, secures| b(Some(Value::Unknown), caps, secures);
+        let cut = b(None, false, false);
+        // A turn that leaves the other side lost: the nearest wins.
+        assert_eq!(
+            Bounds::root(&[won(1), lost(4), lost(2), cut]),
+            Value::Win(3)
+        );
+        // Every turn leaves it winning: the farthest.
+        assert_eq!(Bounds::root(&[won(1), won(5)]), Value::Loss(6));
+        assert_eq!(Bounds::root(&[won(1), cut]), Value::Unknown);
+        // A draw: one turn holds the other side to a draw, none lets it
+        // do worse than one for sure… (an open turn where it at least
+        // draws keeps the draw; one where it may lose does not).
+        assert_eq!(Bounds::root(&[won(2), draw]), Value::Draw);
+        assert_eq!(Bounds::root(&[open(false, true), draw]), Value::Draw);
+        assert_eq!(
+            Bounds::root(&[open(true, false), open(false, true)]),
+            Value::Unknown
+        );
+        assert_eq!(Bounds::root(&[draw, open(false, false)]), Value::Unknown);
+        assert_eq!(Bounds::root(&[draw, cut]), Value::Unknown);
+        assert_eq!(Bounds::root(&[]), Value::Unknown);
+    }
+
     use super::*;
 
     #[test]

@@ -9,7 +9,8 @@
 //! Every thread it starts has ended when it returns (scoped threads: a
 //! Python interpreter may exit right after).
 
-use super::Table;
+use super::{board_moves, Bounds, Budget, Judged, Searcher, Table, Value};
+use crate::game::Search;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -133,6 +134,59 @@ where
     });
     all.sort_unstable_by_key(|(i, _)| *i);
     all.into_iter().map(|(_, t)| t).collect()
+}
+
+/// [`Searcher::judge`] with the root's turns shared among up to `jobs`
+/// threads: each turn is searched on its own — its own salt, `budget` its
+/// own — for its value and draw bounds ([`Searcher::bounds`]), and the
+/// position's value is put together from them ([`Bounds::root`]). Exact,
+/// and the same with any `jobs`; with no budget, the value and every
+/// turn's value are [`Searcher::judge`]'s. Also says whether a turn's
+/// search ran out of its budget.
+pub fn judge_split<G: Search>(
+    pos: &G::Position,
+    depth: u32,
+    budget: Budget,
+    table_mib: usize,
+    jobs: usize,
+) -> (Judged, bool) {
+    if depth == 0 || G::ending(pos).is_some() {
+        let mut table = take_table(table_mib);
+        let mut searcher = Searcher::<G>::new(&mut table);
+        searcher.salt_with(next_salt());
+        let judged = searcher.judge(pos, depth, budget);
+        let stopped = searcher.exhausted_root();
+        drop(searcher);
+        give_back(table);
+        return (judged, stopped);
+    }
+    let mut moves = Vec::new();
+    board_moves::<G>(pos, &mut moves);
+    // Played here: a move need not be shareable between threads.
+    let children: Vec<Option<G::Position>> = (moves.iter())
+        .map(|mv| {
+            let mut next = pos.clone();
+            G::play(&mut next, mv).ok().map(|()| next)
+        })
+        .collect();
+    let one = |table: &mut Table, i: usize| {
+        let next = children[i].as_ref()?;
+        let mut searcher = Searcher::<G>::new(table);
+        searcher.salt_with(next_salt());
+        Some(searcher.bounds(next, depth - 1, budget))
+    };
+    let init = || take_table(table_mib);
+    let found = map_split(children.len(), jobs, &init, &one, &give_back);
+    let played: Vec<Bounds> = found.iter().flatten().copied().collect();
+    let turns = (found.iter())
+        .map(|b| match b {
+            None => Some(Value::Unknown),
+            Some(b) => b.value.map(Value::flip),
+        })
+        .collect();
+    let stopped = played.iter().any(|b| b.value.is_none());
+    let value = Bounds::root(&played);
+    (Judged { value, turns }, stopped)
 }
 
 #[cfg(test)]
