@@ -31,7 +31,7 @@ const LAYERS: &[&[&str]] = &[
     &["pipeline", "random", "report"],
     &["game"],
     &["games"],
-    &["replay", "perft", "search"],
+    &["replay", "pattern", "perft", "search"],
     &[
         "analysis", "convert", "lenient", "pattern", "select", "tree",
     ],

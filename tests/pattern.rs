@@ -27,17 +27,9 @@ fn archive(dir: &Path, game: &str, games: u32) -> (String, Vec<Vec<String>>) {
     ];
     let (code, _, err) = run_in(dir, &args);
     assert_eq!(code, 0, "{err}");
-    let (code, out, err) = run_in(dir, &["convert", "--to", "jsonl", &p]);
-    assert_eq!(code, 0, "{err}");
-    let games = out
-        .lines()
-        .map(|l| {
-            let g: Json = serde_json::from_str(l).unwrap();
-            let turns = g["turns"].as_array().unwrap().iter();
-            turns
-                .map(|t| t["text"].as_str().unwrap().to_string())
-                .collect()
-        })
+    let games = run::games_with_turns(dir, &p)
+        .into_iter()
+        .map(|(_, t)| t)
         .collect();
     (p, games)
 }

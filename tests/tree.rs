@@ -45,21 +45,15 @@ fn generated(dir: &Path, game: &str, games: u32, seed: u32) -> (String, Vec<Game
     ];
     let (code, _, err) = run_in(dir, &args);
     assert_eq!(code, 0, "{err}");
-    let (code, out, err) = run_in(dir, &["convert", "--to", "jsonl", &p]);
-    assert_eq!(code, 0, "{err}");
-    let games = out
-        .lines()
-        .map(|l| {
-            let g: Json = serde_json::from_str(l).unwrap();
-            let turns = g["turns"].as_array().unwrap().iter();
+    let games = run::games_with_turns(dir, &p)
+        .into_iter()
+        .map(|(g, turns)| {
             let tags = g["tags"].as_array().unwrap();
             let result = tags.iter().find(|t| t[0] == "Result").unwrap()[1]
                 .as_str()
                 .unwrap();
             Game {
-                turns: turns
-                    .map(|t| t["text"].as_str().unwrap().to_string())
-                    .collect(),
+                turns,
                 result: result.to_string(),
             }
         })

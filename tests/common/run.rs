@@ -33,3 +33,21 @@ pub fn generate(dir: &Path, game: &str, count: u32, path: &str) {
     let (code, _, err) = run_in(dir, &["gen", "--game", game, "--games", &count, "-o", path]);
     assert_eq!(code, 0, "{err}");
 }
+
+/// The turns (as written) of every game of `path`, read through `convert
+/// --to jsonl`, with each game's JSON object.
+#[allow(dead_code)]
+pub fn games_with_turns(dir: &Path, path: &str) -> Vec<(serde_json::Value, Vec<String>)> {
+    let (code, out, err) = run_in(dir, &["convert", "--to", "jsonl", path]);
+    assert_eq!(code, 0, "{err}");
+    out.lines()
+        .map(|l| {
+            let g: serde_json::Value = serde_json::from_str(l).unwrap();
+            let turns = g["turns"].as_array().unwrap().iter();
+            let turns = turns
+                .map(|t| t["text"].as_str().unwrap().to_string())
+                .collect();
+            (g, turns)
+        })
+        .collect()
+}
