@@ -539,11 +539,16 @@ pub fn picture(data: &[u8]) {
             let probe = gamerec::select::Probe {
                 opening,
                 reaches: Some(replayed.scene.position.clone()),
-                pattern: None,
+                pattern: Some(final_pattern(&replayed.scene)),
             };
             let examined = rules.examine(&mut source(), &probe);
             assert_eq!(examined.plies, replayed.moves.len());
             assert!(examined.reaches, "the last position is reached");
+            assert!(
+                examined.pattern_at.is_some(),
+                "a pattern of the last position matches: {:?}",
+                probe.pattern
+            );
             if examined.plies >= probe.opening.len() {
                 assert!(
                     examined.opens,
@@ -610,4 +615,21 @@ pub fn picture(data: &[u8]) {
         },
         |_, ()| Ok(ControlFlow::Continue(())),
     );
+}
+
+/// A pattern the scene's position matches: a few of its pieces by name,
+/// and a cell it leaves empty.
+fn final_pattern(scene: &gamerec::picture::Scene) -> gamerec::pattern::Pattern {
+    let label = |cell: u16| scene.board.cells[cell as usize].label.clone();
+    let mut terms: Vec<String> = (scene.frame.pieces.iter().take(3))
+        .map(|p| format!("{}={}", label(p.cell), scene.glyphs[p.glyph as usize].ascii))
+        .collect();
+    let taken = |i: usize| scene.frame.pieces.iter().any(|p| p.cell as usize == i);
+    if let Some(i) = (0..scene.board.cells.len()).find(|&i| !taken(i)) {
+        terms.push(format!("{}=-", scene.board.cells[i].label));
+    }
+    if terms.is_empty() {
+        terms.push(format!("{}=-", scene.board.cells.first().map_or("a1", |c| &c.label)));
+    }
+    gamerec::pattern::Pattern::parse(&terms.join(" ")).expect("a pattern of labels and names")
 }
