@@ -629,7 +629,10 @@ fn final_pattern(scene: &gamerec::picture::Scene) -> gamerec::pattern::Pattern {
         terms.push(format!("{}=-", scene.board.cells[i].label));
     }
     if terms.is_empty() {
-        terms.push(format!("{}=-", scene.board.cells.first().map_or("a1", |c| &c.label)));
+        terms.push(format!(
+            "{}=-",
+            scene.board.cells.first().map_or("a1", |c| &c.label)
+        ));
     }
     gamerec::pattern::Pattern::parse(&terms.join(" ")).expect("a pattern of labels and names")
 }
