@@ -12,7 +12,7 @@ use crate::random::stream;
 use crate::record::{Assessment, ReadGame, TurnIn};
 use crate::replay::{self, Visitor};
 use crate::search::chance::{Chance, Tree};
-use crate::search::{board_moves, split, Budget, Judged, Searcher, Table, Value};
+use crate::search::{board_moves, split, Budget, Judged, Table, Value};
 use std::ops::ControlFlow;
 
 /// Which plies are searched (the rest is replayed only).
@@ -395,8 +395,7 @@ struct Worker {
     tree: Tree,
 }
 
-/// Searches step `i` on its own: under a salt of its own, so what it finds
-/// and what it costs do not depend on what the table held before.
+/// Searches step `i` on its own ([`split::alone`]).
 fn search_one<G: Search>(
     steps: &[Step<G::Position>],
     i: usize,
@@ -405,8 +404,7 @@ fn search_one<G: Search>(
     depth: u32,
 ) -> Searched {
     let step = &steps[i];
-    let mut searcher = Searcher::<G>::new(&mut worker.table);
-    searcher.salt_with(split::next_salt());
+    let mut searcher = split::alone::<G>(&mut worker.table);
     let judged = searcher.judge(&step.before, depth, settings.budget);
     // Each position's estimate has its own random stream, from the seed
     // and the position: the same whatever the thread, the game or where

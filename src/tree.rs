@@ -100,7 +100,11 @@ impl<G: Search + Facts> Walker<'_, G> {
 
     fn look(&mut self, ply: usize, pos: &G::Position) {
         self.open = None;
-        if ply > self.depth {
+        // A line's one position: nothing to key once it is reached, or
+        // where the line is not legal from the game's start.
+        let line_done =
+            matches!(self.aim, Aim::Line(_)) && (self.target.is_none() || !self.reached.is_empty());
+        if ply > self.depth || line_done {
             return;
         }
         let key = G::key(pos);
@@ -275,6 +279,8 @@ pub struct Explored {
 pub struct Explorer {
     found: Vec<Explored>,
     index: HashMap<(&'static str, u64), usize>,
+    /// Per position found, its turns' places in its `turns`.
+    turn_index: Vec<HashMap<String, usize>>,
 }
 
 impl Explorer {
@@ -310,17 +316,19 @@ impl Explorer {
                 turns: Vec::new(),
                 left_out: 0,
             });
+            self.turn_index.push(HashMap::new());
         }
         let e = &mut self.found[slot];
-        let example = (file.to_string(), index);
         e.counts.add(finish);
         if e.examples.len() < EXAMPLES {
-            e.examples.push(example.clone());
+            e.examples.push((file.to_string(), index));
         }
         if let Some(turn) = &reach.at.turn {
-            let i = match e.turns.iter().position(|(t, _)| t == turn) {
-                Some(i) => i,
+            let places = &mut self.turn_index[slot];
+            let i = match places.get(turn.as_str()) {
+                Some(&i) => i,
                 None => {
+                    places.insert(turn.clone(), e.turns.len());
                     e.turns.push((turn.clone(), TurnCounts::default()));
                     e.turns.len() - 1
                 }
@@ -328,7 +336,7 @@ impl Explorer {
             let t = &mut e.turns[i].1;
             t.counts.add(finish);
             if t.examples.len() < EXAMPLES {
-                t.examples.push(example);
+                t.examples.push((file.to_string(), index));
             }
         }
     }

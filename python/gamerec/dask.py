@@ -39,25 +39,26 @@ def _partition(path: str, jobs: Optional[int]):
     return _frame(stats_of(path, jobs))
 
 
-def stats(paths: Paths, *, jobs: Optional[int] = 1):
-    """A Dask DataFrame of per-game statistics (the rows and columns of
-    ``gamerec stats --format parquet``), one partition per shard, in
-    order. ``paths``: shard files or a folder of them (``gamerec shard``
-    makes them), or URLs fsspec opens. ``jobs``: threads per task (1: Dask
-    runs one task per worker thread)."""
+def _per_shard(paths: Paths, partition, meta, label: str, **kwargs):
+    """A Dask DataFrame of ``partition(shard, **kwargs)`` per shard, in
+    order, each matching ``meta``."""
     import dask.dataframe as dd
 
     shards = expand(paths)
     if not shards:
         raise gamerec.RecordError("no shard to read")
     return dd.from_map(
-        _partition,
-        shards,
-        jobs=jobs,
-        meta=meta(),
-        label="gamerec-stats",
-        enforce_metadata=True,
+        partition, shards, meta=meta, label=label, enforce_metadata=True, **kwargs
     )
+
+
+def stats(paths: Paths, *, jobs: Optional[int] = 1):
+    """A Dask DataFrame of per-game statistics (the rows and columns of
+    ``gamerec stats --format parquet``), one partition per shard, in
+    order. ``paths``: shard files or a folder of them (``gamerec shard``
+    makes them), or URLs fsspec opens. ``jobs``: threads per task (1: Dask
+    runs one task per worker thread)."""
+    return _per_shard(paths, _partition, meta(), "gamerec-stats", jobs=jobs)
 
 
 def _analysed(path: str, jobs: Optional[int], options: dict):
@@ -71,17 +72,7 @@ def analyse(paths: Paths, *, jobs: Optional[int] = 1, **options):
     ``playouts``, ``seed``, ``nodes``, ``time``, ``last``, ``plies``); the
     estimate is seeded per position, so the table is the one a single
     machine makes."""
-    import dask.dataframe as dd
-
-    shards = expand(paths)
-    if not shards:
-        raise gamerec.RecordError("no shard to read")
-    return dd.from_map(
-        _analysed,
-        shards,
-        jobs=jobs,
-        options=options,
-        meta=_frame(gamerec.analysis_schema().empty_table()),
-        label="gamerec-analyse",
-        enforce_metadata=True,
+    empty = _frame(gamerec.analysis_schema().empty_table())
+    return _per_shard(
+        paths, _analysed, empty, "gamerec-analyse", jobs=jobs, options=options
     )

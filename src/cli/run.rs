@@ -234,6 +234,22 @@ pub fn game<T>(item: Item<'_, T>) -> Option<Seen<'_, T>> {
     }
 }
 
+/// An invalid game, said on stderr as every command says it; the exit
+/// code becomes 1.
+pub fn report_invalid(
+    input: &str,
+    chunk: Option<&gamerec::record::Chunk>,
+    index: Option<usize>,
+    title: Option<&str>,
+    problem: &gamerec::problem::Problem,
+    color: bool,
+) {
+    messages::invalid();
+    messages::to_stderr(|err| {
+        gamerec::report::problem_report(err, input, chunk, index, title, problem, color)
+    });
+}
+
 /// The warning for an input with no game gamerec plays (`convert`,
 /// `stats`, `shard`).
 pub fn no_game_warning(input: &str, skipped: usize) {

@@ -9,10 +9,9 @@ use super::options::{Color, InputArgs, Jobs, OutputArg};
 use super::run::{self, Run};
 use gamerec::explored::{self, Query, Walked};
 use gamerec::formats::parquet::Table;
-use gamerec::inputs::Item;
+use gamerec::inputs::{Item, Seen};
 use gamerec::output::Output;
 use gamerec::output::Writer;
-use gamerec::report::problem_report;
 use gamerec::select::Probe;
 use gamerec::tree::{Explored, Explorer};
 use std::io::{self, Write};
@@ -97,29 +96,8 @@ pub fn run(args: Args) {
     let mut explorer = Explorer::default();
     let color = args.color.color.for_stderr();
     let each = |item: Item<'_, Walked>| {
-        let Some(seen) = run::game(item) else {
-            return Ok(ControlFlow::Continue(()));
-        };
-        let g = &seen.value;
-        if let Some(p) = &g.error {
-            messages::invalid();
-            let mut said = Vec::new();
-            let title = g.title.as_deref();
-            messages::suspended(|| {
-                problem_report(
-                    &mut said,
-                    seen.input,
-                    seen.chunk,
-                    Some(seen.index),
-                    title,
-                    p,
-                    color,
-                )
-            })?;
-            messages::to_stderr(|err| err.write_all(&said));
-        }
-        if let (Some(game), Some(walk)) = (g.game, &g.walk) {
-            explorer.add(game, seen.input, seen.index, walk);
+        if let Some(seen) = run::game(item) {
+            explore(&mut explorer, &seen, color);
         }
         Ok(ControlFlow::Continue(()))
     };
@@ -169,4 +147,17 @@ fn write(
         }
     }
     out.into_inner().map_err(|e| e.into_error())
+}
+
+/// Adds a walked game to `explorer`, reporting it when the plies walked
+/// hold an error (`tree`, `view --tree`).
+pub fn explore(explorer: &mut Explorer, seen: &Seen<'_, Walked>, color: bool) {
+    let w = &seen.value;
+    if let Some(p) = &w.error {
+        let (input, chunk, title) = (seen.input, seen.chunk, w.title.as_deref());
+        run::report_invalid(input, chunk, Some(seen.index), title, p, color);
+    }
+    if let (Some(game), Some(walk)) = (w.game, &w.walk) {
+        explorer.add(game, seen.input, seen.index, walk);
+    }
 }

@@ -14,7 +14,6 @@ use gamerec::picture::svg::SvgOptions;
 use gamerec::picture::ErrorAt;
 use gamerec::problem::Problem;
 use gamerec::record::title;
-use gamerec::report::problem_report;
 use gamerec::tree::Explorer;
 use std::collections::HashSet;
 use std::io::{self, IsTerminal};
@@ -155,17 +154,7 @@ fn explored_panel(args: &Args, keys: &HashSet<u64>, output: &Output) -> Option<S
     let color = args.color.color.for_stderr();
     let each = |item: Item<'_, Walked>| {
         if let Some(seen) = run::game(item) {
-            let w = &seen.value;
-            if let Some(p) = &w.error {
-                messages::invalid();
-                let (input, chunk, title) = (seen.input, seen.chunk, w.title.as_deref());
-                messages::to_stderr(|err| {
-                    problem_report(err, input, chunk, Some(seen.index), title, p, color)
-                });
-            }
-            if let (Some(game), Some(walk)) = (w.game, &w.walk) {
-                explorer.add(game, seen.input, seen.index, walk);
-            }
+            super::tree::explore(&mut explorer, &seen, color);
         }
         Ok(ControlFlow::Continue(()))
     };
@@ -204,12 +193,8 @@ impl Viewer {
             self.keys.extend(keys);
             if let Some((p, title)) = problem {
                 self.invalid += 1;
-                messages::invalid();
                 let (input, chunk, title) = (game.input, game.chunk, title.as_deref());
-                let (index, color) = (Some(game.index), self.color);
-                messages::to_stderr(|err| {
-                    problem_report(err, input, chunk, index, title, &p, color)
-                });
+                run::report_invalid(input, chunk, Some(game.index), title, &p, self.color);
             }
             self.page.add(out, seen, part)?;
         }

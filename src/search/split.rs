@@ -29,6 +29,15 @@ pub fn next_salt() -> u64 {
     SALTS.fetch_add(1, Ordering::Relaxed)
 }
 
+/// A searcher on `table` under a salt of its own: it reads no entry
+/// another search wrote, so what it finds and what it costs do not depend
+/// on what the table held.
+pub fn alone<G: Search>(table: &mut Table) -> Searcher<'_, G> {
+    let mut searcher = Searcher::<G>::new(table);
+    searcher.salt_with(next_salt());
+    searcher
+}
+
 /// One searching thread, counted in [`BUSY`] while it lives.
 struct Permit;
 
@@ -68,7 +77,8 @@ pub fn take_table(mib: usize) -> Table {
 /// thread that searched at once).
 pub fn give_back(table: Table) {
     if let Ok(mut tables) = TABLES.lock() {
-        let cap = std::thread::available_parallelism().map_or(1, |n| n.get()) * 4;
+        static CAP: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+        let cap = *CAP.get_or_init(|| crate::pipeline::threads(0) * 4);
         if tables.len() < cap {
             tables.push(table);
         }
@@ -152,8 +162,7 @@ pub fn judge_split<G: Search>(
 ) -> (Judged, bool) {
     if depth == 0 || G::ending(pos).is_some() {
         let mut table = take_table(table_mib);
-        let mut searcher = Searcher::<G>::new(&mut table);
-        searcher.salt_with(next_salt());
+        let mut searcher = alone::<G>(&mut table);
         let judged = searcher.judge(pos, depth, budget);
         let stopped = searcher.exhausted_root();
         drop(searcher);
@@ -171,9 +180,7 @@ pub fn judge_split<G: Search>(
         .collect();
     let one = |table: &mut Table, i: usize| {
         let next = children[i].as_ref()?;
-        let mut searcher = Searcher::<G>::new(table);
-        searcher.salt_with(next_salt());
-        Some(searcher.bounds(next, depth - 1, budget))
+        Some(alone::<G>(table).bounds(next, depth - 1, budget))
     };
     let init = || take_table(table_mib);
     let found = map_split(children.len(), jobs, &init, &one, &give_back);
