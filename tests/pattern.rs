@@ -190,6 +190,15 @@ fn a_pattern_a_game_cannot_match_is_said_and_a_malformed_one_is_refused() {
         err.contains("`e5=Q3` names no piece") && err.contains("R1 R2 R3 W1 W2 W3"),
         "{err}"
     );
+    let (code, _, err) = run_in(
+        dir.path(),
+        &["filter", &file, "--pattern", "e5=G*", "--count"],
+    );
+    assert_eq!(code, 1, "nothing matches: {err}");
+    assert!(
+        err.contains("no side's name starts with `g` (Red, White)"),
+        "{err}"
+    );
     let (code, _, err) = run_in(dir.path(), &["filter", &file, "--pattern", "e5", "--count"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("CELL=WHAT"), "{err}");

@@ -240,6 +240,19 @@ fn player_side_and_min_games_choose_what_is_counted() {
     let turns = |j: Json| j["moves"].as_array().unwrap().len();
     assert_eq!(turns(start(&[])), 2);
     assert_eq!(turns(start(&["--min-games", "2"])), 1);
+    // The table says what --min-games left out.
+    let (_, table, _) = run_in(dir.path(), &["tree", file, "--min-games", "2"]);
+    assert!(
+        table.contains("(1 more turn, each played in fewer games than --min-games)"),
+        "{table}"
+    );
+    // A side no game has: nothing to explore, and a note says so.
+    let args = [
+        "tree", file, "--player", "Ann", "--side", "Green", "--to", "json",
+    ];
+    let (code, out, err) = run_in(dir.path(), &args);
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
+    assert!(err.contains("no game to explore"), "{err}");
     let after = tree(file, "1. e3-e4", &[]);
     assert_eq!(after["games"], 2);
     assert_eq!(after["to_move"], "White");
