@@ -307,3 +307,20 @@ pub fn second(
     }
     sink(to, &output).map(Some).ok_or(())
 }
+
+/// Adds a walked game to `explorer`, reporting it when the plies walked
+/// hold an error (`tree`, `view --tree`).
+pub fn explore(
+    explorer: &mut gamerec::tree::Explorer,
+    seen: &Seen<'_, gamerec::explored::Walked>,
+    color: bool,
+) {
+    let w = &seen.value;
+    if let Some(p) = &w.error {
+        let (input, chunk, title) = (seen.input, seen.chunk, w.title.as_deref());
+        report_invalid(input, chunk, Some(seen.index), title, p, color);
+    }
+    if let (Some(game), Some(walk)) = (w.game, &w.walk) {
+        explorer.add(game, seen.input, seen.index, walk);
+    }
+}

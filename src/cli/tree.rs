@@ -9,7 +9,7 @@ use super::options::{Color, InputArgs, Jobs, OutputArg};
 use super::run::{self, Run};
 use gamerec::explored::{self, Query, Walked};
 use gamerec::formats::parquet::Table;
-use gamerec::inputs::{Item, Seen};
+use gamerec::inputs::Item;
 use gamerec::output::Output;
 use gamerec::output::Writer;
 use gamerec::select::Probe;
@@ -97,7 +97,7 @@ pub fn run(args: Args) {
     let color = args.color.color.for_stderr();
     let each = |item: Item<'_, Walked>| {
         if let Some(seen) = run::game(item) {
-            explore(&mut explorer, &seen, color);
+            run::explore(&mut explorer, &seen, color);
         }
         Ok(ControlFlow::Continue(()))
     };
@@ -147,17 +147,4 @@ fn write(
         }
     }
     out.into_inner().map_err(|e| e.into_error())
-}
-
-/// Adds a walked game to `explorer`, reporting it when the plies walked
-/// hold an error (`tree`, `view --tree`).
-pub fn explore(explorer: &mut Explorer, seen: &Seen<'_, Walked>, color: bool) {
-    let w = &seen.value;
-    if let Some(p) = &w.error {
-        let (input, chunk, title) = (seen.input, seen.chunk, w.title.as_deref());
-        run::report_invalid(input, chunk, Some(seen.index), title, p, color);
-    }
-    if let (Some(game), Some(walk)) = (w.game, &w.walk) {
-        explorer.add(game, seen.input, seen.index, walk);
-    }
 }

@@ -154,7 +154,7 @@ fn explored_panel(args: &Args, keys: &HashSet<u64>, output: &Output) -> Option<S
     let color = args.color.color.for_stderr();
     let each = |item: Item<'_, Walked>| {
         if let Some(seen) = run::game(item) {
-            super::tree::explore(&mut explorer, &seen, color);
+            run::explore(&mut explorer, &seen, color);
         }
         Ok(ControlFlow::Continue(()))
     };
