@@ -254,6 +254,59 @@ where
     }
 }
 
+/// A record's place in a record-format file: its index there (1-based),
+/// byte offset, length and 1-based line.
+pub type Piece = (usize, (u64, u64, u64));
+
+/// Reads only these records of the record-format file at `path` (named
+/// `name`), each from its place, on this thread, handing each game on
+/// with its index in the file; stops where `each` breaks.
+pub fn read_pieces<T, M, E>(
+    name: &str,
+    path: &std::path::Path,
+    pieces: &[Piece],
+    how: &How<'_>,
+    map: M,
+    mut each: E,
+) -> io::Result<ControlFlow<()>>
+where
+    M: Fn(Visit<'_, '_>) -> T + Sync,
+    E: FnMut(Item<'_, T>) -> io::Result<ControlFlow<()>>,
+{
+    use std::io::{Read as _, Seek, SeekFrom};
+    let mut file = std::fs::File::open(path)?;
+    let cx = Cx {
+        input: name,
+        format: Format::Text,
+        opts: &how.opts,
+    };
+    for &(index, (offset, length, line)) in pieces {
+        let too_long = length > crate::record::MAX_RECORD_BYTES as u64;
+        let mut bytes = vec![0; length.min(crate::record::MAX_RECORD_BYTES as u64) as usize];
+        file.seek(SeekFrom::Start(offset))?;
+        file.read_exact(&mut bytes)?;
+        let chunk = Chunk {
+            bytes,
+            offset: offset as usize,
+            line: line as usize,
+            column: 1,
+            truncated: too_long,
+        };
+        for value in text::games_of_chunk(cx, &chunk, &map) {
+            let seen = Seen {
+                input: name,
+                index,
+                chunk: Some(&chunk),
+                value,
+            };
+            if each(Item::Game(seen))?.is_break() {
+                return Ok(ControlFlow::Break(()));
+            }
+        }
+    }
+    Ok(ControlFlow::Continue(()))
+}
+
 /// Hands game `n` (1-based) of `source` to `f` as it is read, on this
 /// thread (the games before it are read past); `None` when the input has
 /// fewer games.

@@ -77,6 +77,7 @@ pub mod inputs;
 pub mod dedup;
 pub mod export;
 pub mod filter;
+pub mod index;
 pub mod passthrough;
 pub mod shard;
 

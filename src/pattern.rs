@@ -5,7 +5,8 @@
 //! pictures name it (`R3`, an Oshi Red 3-story piece). The language and
 //! each game's piece names: notation/pattern.md.
 
-use crate::game::{Board, Picture, Piece, Side};
+use crate::game::{Board, Notation, Picture, Piece, Side};
+use crate::record::Tag;
 
 /// What a term asks of its cell.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -160,6 +161,36 @@ impl Compiled {
             met != not
         })
     }
+}
+
+/// The first ply after which a position of a game matches `pattern`
+/// (0: its start): the game set up by `tags`, playing `turns` (standard
+/// spellings, white space between — the position index's `turns`);
+/// `Ok(None)` when none does; `Err` with why when the pattern cannot match
+/// this game, or a turn cannot be replayed.
+pub fn first_match<G: Picture + Notation>(
+    pattern: &Pattern,
+    tags: &[Tag],
+    turns: &str,
+) -> Result<Option<usize>, String> {
+    let mut pos = G::start(tags).map_err(|e| format!("[{}]: {}", e.tag, e.message))?;
+    let compiled = pattern.compile::<G>(&G::board(&pos))?;
+    let mut pieces = Vec::new();
+    for (ply, text) in std::iter::once("")
+        .chain(turns.split_whitespace())
+        .enumerate()
+    {
+        if ply > 0 {
+            let mv = G::parse_move(&pos, text).map_err(|e| format!("{text}: {}", e.message))?;
+            G::play(&mut pos, &mv).map_err(|e| format!("{text}: {e}"))?;
+        }
+        pieces.clear();
+        G::pieces(&pos, &mut pieces);
+        if compiled.holds(&pieces) {
+            return Ok(Some(ply));
+        }
+    }
+    Ok(None)
 }
 
 #[cfg(test)]

@@ -138,6 +138,23 @@ pub trait AnyGame: Sync {
     /// viewer's panel): its result, and what it played at the positions
     /// `aim` names, within its first `depth` plies.
     fn walk(&self, game: &mut dyn ReadGame<'_>, aim: tree::Aim<'_>, depth: usize) -> tree::Walk;
+    /// Replays a whole game as it is read, keying every position, for the
+    /// position index (`gamerec index`).
+    fn trace(&self, game: &mut dyn ReadGame<'_>) -> tree::Traced;
+    /// The key ([`crate::game::Search::notation_key`]) of a position
+    /// written in this game's `Position` notation, read under these
+    /// settings tags (Iqishiqi's `Coords` say how its cells are named), as
+    /// `filter --reaches` reads it; why not, when it cannot be read.
+    fn position_key(&self, settings: &[Tag], text: &str) -> Result<u64, String>;
+    /// [`tree::line_target`] for this game.
+    fn line_target(&self, tags: &[Tag], line: &[String]) -> tree::LineTarget;
+    /// [`crate::pattern::first_match`] for this game.
+    fn first_match(
+        &self,
+        pattern: &crate::pattern::Pattern,
+        tags: &[Tag],
+        turns: &str,
+    ) -> Result<Option<usize>, String>;
     /// The proven best moves before ply `ply` (1-based) of a game as it is
     /// read, or after its last turn (`moves --best`).
     fn best_at(
@@ -397,6 +414,37 @@ impl<G: Facts + Picture + Search> AnyGame for Registered<G> {
 
     fn walk(&self, game: &mut dyn ReadGame<'_>, aim: tree::Aim<'_>, depth: usize) -> tree::Walk {
         tree::walk::<G>(game, aim, depth)
+    }
+
+    fn trace(&self, game: &mut dyn ReadGame<'_>) -> tree::Traced {
+        tree::trace::<G>(game)
+    }
+
+    fn position_key(&self, settings: &[Tag], text: &str) -> Result<u64, String> {
+        let mut tags: Vec<Tag> = settings.to_vec();
+        tags.push(Tag {
+            name: "Position".into(),
+            value: text.into(),
+            span: Span::default(),
+            value_span: Span::default(),
+        });
+        match G::start(&tags) {
+            Ok(p) => Ok(G::notation_key(&p)),
+            Err(e) => Err(e.message),
+        }
+    }
+
+    fn first_match(
+        &self,
+        pattern: &crate::pattern::Pattern,
+        tags: &[Tag],
+        turns: &str,
+    ) -> Result<Option<usize>, String> {
+        crate::pattern::first_match::<G>(pattern, tags, turns)
+    }
+
+    fn line_target(&self, tags: &[Tag], line: &[String]) -> tree::LineTarget {
+        tree::line_target::<G>(tags, line)
     }
 
     fn best_at(

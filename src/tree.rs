@@ -1,6 +1,7 @@
 //! The opening explorer (`gamerec tree`): the positions games reach in
-//! their first plies, merged by position — the search's 64-bit key
-//! ([`Search::key`]), so two move orders that reach one position meet —
+//! their first plies, merged by position — the 64-bit key of the position
+//! as its notation writes it ([`Search::notation_key`]), so two move
+//! orders that reach one position meet —
 //! each with the games that reached it, their results, and the turns
 //! played from it. A game is walked once ([`walk`]); an [`Explorer`] adds
 //! up the walks for one position, the one a line of turns leads to from
@@ -14,7 +15,7 @@ use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
 
 /// How a game ended, for the counts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Finish {
     /// The first-named side won.
     First,
@@ -24,6 +25,7 @@ pub enum Finish {
     /// Unfinished (`*`, or no `Result` tag), or a record with an error in
     /// the plies walked (its plies before the error still count as
     /// reached).
+    #[default]
     Open,
 }
 
@@ -95,7 +97,7 @@ impl<G: Search + Facts> Walker<'_, G> {
                 return;
             }
         }
-        self.target = Some((G::key(&pos), G::write_position(&pos)));
+        self.target = Some((G::notation_key(&pos), G::write_position(&pos)));
     }
 
     fn look(&mut self, ply: usize, pos: &G::Position) {
@@ -107,7 +109,7 @@ impl<G: Search + Facts> Walker<'_, G> {
         if ply > self.depth || line_done {
             return;
         }
-        let key = G::key(pos);
+        let key = G::notation_key(pos);
         let wanted = match self.aim {
             Aim::Line(_) => self.target.as_ref().is_some_and(|(k, _)| *k == key),
             Aim::Keys(keys) => keys.contains(&key),
@@ -159,11 +161,7 @@ impl<G: Search + Facts> Visitor<G> for Walker<'_, G> {
 /// declares (the rest of the game is not replayed: `validate` checks
 /// records).
 pub fn walk<G: Search + Facts>(game: &mut dyn ReadGame<'_>, aim: Aim<'_>, depth: usize) -> Walk {
-    let declared = game
-        .tags()
-        .iter()
-        .find(|t| t.name == "Result")
-        .and_then(|t| ResultToken::parse(t.value.trim()));
+    let declared = declared(game);
     let mut w = Walker::<G> {
         aim,
         depth,
@@ -175,17 +173,122 @@ pub fn walk<G: Search + Facts>(game: &mut dyn ReadGame<'_>, aim: Aim<'_>, depth:
     };
     let (replay, _, end) = replay::replay_game::<G, _>(game, &mut w);
     let error = replay::earliest(end.error, replay.error);
-    let finish = match declared.filter(|_| error.is_none()) {
+    Walk {
+        target: w.target,
+        reached: w.reached,
+        finish: finish(declared.filter(|_| error.is_none())),
+        error,
+    }
+}
+
+/// The result a game's `Result` tag declares.
+fn declared(game: &mut dyn ReadGame<'_>) -> Option<ResultToken> {
+    game.tags()
+        .iter()
+        .find(|t| t.name == "Result")
+        .and_then(|t| ResultToken::parse(t.value.trim()))
+}
+
+fn finish(declared: Option<ResultToken>) -> Finish {
+    match declared {
         Some(ResultToken::FirstWins) => Finish::First,
         Some(ResultToken::SecondWins) => Finish::Second,
         Some(ResultToken::Draw) => Finish::Draw,
         Some(ResultToken::Unknown) | None => Finish::Open,
+    }
+}
+
+/// [`line_target`]'s answer: the start's key, and the line's position
+/// (key, notation, side to move) where the line is legal.
+pub type LineTarget = Option<(u64, Option<(u64, String, Side)>)>;
+
+/// Where a line of turns (as a user writes them) leads from the start the
+/// tags set up: its key, the position in the game's notation and the side
+/// to move there; `None` where the tags set up no start or the line is not
+/// legal from it. With the start's key, to share the answer among games
+/// with one start.
+pub fn line_target<G: Search + Facts>(tags: &[crate::record::Tag], line: &[String]) -> LineTarget {
+    let mut pos = G::start(tags).ok()?;
+    let start = G::notation_key(&pos);
+    for text in line {
+        let Ok(mv) = G::parse_move(&pos, text) else {
+            return Some((start, None));
+        };
+        if G::play(&mut pos, &mv).is_err() {
+            return Some((start, None));
+        }
+    }
+    let target = (
+        G::notation_key(&pos),
+        G::write_position(&pos),
+        G::side_to_move(&pos),
+    );
+    Some((start, Some(target)))
+}
+
+/// A whole game's positions, for the position index (`gamerec index`).
+#[derive(Clone, Debug, Default)]
+pub struct Traced {
+    /// The key ([`Search::notation_key`]) of every position: `keys[i]`
+    /// after `i` plies (the start first), up to the last legal ply.
+    pub keys: Vec<u64>,
+    /// The turns played, in the game's standard spelling, one space
+    /// between (as many as `keys` has positions, less one).
+    pub turns: String,
+    /// The result the `Result` tag declares ([`Finish::Open`] for a record
+    /// with an error anywhere).
+    pub finish: Finish,
+    /// Why the record is invalid.
+    pub error: Option<Problem>,
+    /// The record's extent in its chunk.
+    pub span: crate::record::Span,
+}
+
+struct Tracer<G: Search> {
+    keys: Vec<u64>,
+    turns: String,
+    _game: std::marker::PhantomData<G>,
+}
+
+impl<G: Search + Facts> Visitor<G> for Tracer<G> {
+    fn before_ply(&mut self, _: usize, pos: &G::Position) -> ControlFlow<()> {
+        if self.keys.is_empty() {
+            self.keys.push(G::notation_key(pos));
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn after_ply(&mut self, _: usize, _: &TurnIn<'_>, mv: &G::Move, after: &G::Position) {
+        if !self.turns.is_empty() {
+            self.turns.push(' ');
+        }
+        G::spell_standard(mv, &mut self.turns);
+        self.keys.push(G::notation_key(after));
+    }
+
+    fn end(&mut self, pos: &G::Position) {
+        if self.keys.is_empty() {
+            self.keys.push(G::notation_key(pos));
+        }
+    }
+}
+
+/// Replays a whole game as it is read, keying every position.
+pub fn trace<G: Search + Facts>(game: &mut dyn ReadGame<'_>) -> Traced {
+    let declared = declared(game);
+    let mut t = Tracer::<G> {
+        keys: Vec::new(),
+        turns: String::new(),
+        _game: std::marker::PhantomData,
     };
-    Walk {
-        target: w.target,
-        reached: w.reached,
-        finish,
+    let (replay, _, end) = replay::replay_game::<G, _>(game, &mut t);
+    let error = replay::earliest(end.error, replay.error);
+    Traced {
+        keys: t.keys,
+        turns: t.turns,
+        finish: finish(declared.filter(|_| error.is_none())),
         error,
+        span: end.span,
     }
 }
 

@@ -43,7 +43,7 @@ const LAYERS: &[&[&str]] = &[
     &["sources"],
     &["inputs"],
     &["export", "passthrough", "shard"],
-    &["dedup", "filter"],
+    &["dedup", "filter", "index"],
 ];
 
 fn root() -> &'static Path {

@@ -70,10 +70,10 @@ fn keyed<G: Search + Facts>(game: &Game, depth: usize) -> Vec<(u64, Option<Strin
         let mv = G::parse_move(&pos, text).unwrap();
         let mut spelled = String::new();
         G::spell_standard(&mv, &mut spelled);
-        out.push((G::key(&pos), Some(spelled)));
+        out.push((G::notation_key(&pos), Some(spelled)));
         G::play(&mut pos, &mv).unwrap_or_else(|_| panic!("ply {}", ply + 1));
     }
-    out.push((G::key(&pos), None));
+    out.push((G::notation_key(&pos), None));
     out
 }
 

@@ -47,6 +47,7 @@ __all__ = [
     "Game",
     "GameError",
     "Games",
+    "Index",
     "Outcome",
     "RecordError",
     "Source",
@@ -312,6 +313,60 @@ def tree(
         encoding=encoding,
     )
     return pa.RecordBatchReader._import_from_c_capsule(stream).read_all()
+
+
+def _table(stream: _Any) -> "pyarrow.Table":
+    import pyarrow as pa
+
+    return pa.RecordBatchReader._import_from_c_capsule(stream).read_all()
+
+
+class Index:
+    """A position index made by ``gamerec index FILES -o DIR``
+    (notation/index.md), queried without reading the archives.
+
+    Each query returns a ``pyarrow.Table``; :meth:`reaches` and
+    :meth:`pattern` a row per game — its ``id`` in the index, its ``file``
+    (as given when indexed) and ``index`` there, its ``game`` type, the
+    first ``ply`` after which it matched (0: the start) and its ``finish``
+    (``first``, ``draw``, ``second`` or ``open``). A folder with no index
+    raises :class:`RecordError`.
+    """
+
+    def __init__(self, path: "_Union[str, _os.PathLike[str]]") -> None:
+        self.path = _os.fspath(path)
+        #: Games in the index.
+        self.games = _native.index_games(self.path)
+
+    def __len__(self) -> int:
+        return self.games
+
+    def __repr__(self) -> str:
+        return f"Index({self.path!r}: {self.games} games)"
+
+    def reaches(self, position: str) -> "pyarrow.Table":
+        """The games that reached ``position`` (any game's Position
+        notation; a game type that cannot read it is passed over, and
+        ``ValueError`` is raised when none can)."""
+        return _table(_native.index_reaches_arrow(self.path, position))
+
+    def pattern(self, pattern: str) -> "pyarrow.Table":
+        """The games a position of which matches ``pattern``
+        (notation/pattern.md), each game's turns replayed from the index."""
+        return _table(_native.index_pattern_arrow(self.path, pattern))
+
+    def tree(
+        self,
+        depth: int = 20,
+        play: str = "",
+        *,
+        min_games: int = 1,
+        player: _Optional[str] = None,
+        side: _Optional[str] = None,
+    ) -> "pyarrow.Table":
+        """The opening explorer's table, as :func:`tree` makes it, from the
+        index (``gamerec tree --index``)."""
+        return _table(_native.index_tree_arrow(self.path, depth, play, min_games, player, side))
 
 
 def analysis_schema() -> "pyarrow.Schema":

@@ -142,6 +142,17 @@ def tree_arrow(
     game: Optional[str] = None,
     encoding: Optional[str] = None,
 ) -> Any: ...
+def index_games(path: str) -> int: ...
+def index_reaches_arrow(path: str, position: str) -> Any: ...
+def index_pattern_arrow(path: str, pattern: str) -> Any: ...
+def index_tree_arrow(
+    path: str,
+    depth: int = 20,
+    play: str = "",
+    min_games: int = 1,
+    player: Optional[str] = None,
+    side: Optional[str] = None,
+) -> Any: ...
 def convert(
     sources: Any,
     to: str = "text",

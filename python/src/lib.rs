@@ -11,6 +11,7 @@
 mod analyse;
 mod calls;
 mod game;
+mod index;
 mod sources;
 mod tree;
 
@@ -111,6 +112,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(calls::stats_arrow, m)?)?;
     m.add_function(wrap_pyfunction!(analyse::analyse_arrow, m)?)?;
     m.add_function(wrap_pyfunction!(tree::tree_arrow, m)?)?;
+    m.add_function(wrap_pyfunction!(index::index_games, m)?)?;
+    m.add_function(wrap_pyfunction!(index::index_reaches_arrow, m)?)?;
+    m.add_function(wrap_pyfunction!(index::index_pattern_arrow, m)?)?;
+    m.add_function(wrap_pyfunction!(index::index_tree_arrow, m)?)?;
     m.add_function(wrap_pyfunction!(calls::convert, m)?)?;
     m.add_function(wrap_pyfunction!(calls::formats, m)?)?;
     m.add_function(wrap_pyfunction!(calls::games, m)?)?;

@@ -8,19 +8,24 @@ use super::options::{InputArgs, Jobs, LenientArgs, OutputArg, Quiet};
 use super::run::{self, Run};
 use gamerec::filter::{known_winner, Criteria, Picked, Picker, TagTest};
 use gamerec::formats::{self, Format};
-use gamerec::inputs::Item;
+use gamerec::index::{Hit, Index};
+use gamerec::inputs::{Item, Read};
 use gamerec::output::Output;
 use gamerec::passthrough::Tiler;
 use gamerec::pattern::Pattern;
 use gamerec::report::{repair_lines, Repaired};
 use gamerec::select::Probe;
+use gamerec::sources::Source;
+use std::collections::HashSet;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
+use std::path::Path;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
 #[command(
     mut_arg("quiet", |a| a.help("No progress bar, no closing note")),
+    mut_arg("paths", |a| a.required(false).required_unless_present("index")),
     after_help = "Exit codes are grep's here: 0 some game matched; 1 none did; 2 a usage or \
 I/O error. Invalid games are not errors here: select them with --invalid."
 )]
@@ -76,6 +81,12 @@ pub struct Args {
     /// notation/pattern.md).
     #[arg(long, value_name = "PATTERN", value_parser = Pattern::parse)]
     pattern: Option<Pattern>,
+    /// Answer --reaches and --pattern from this position index
+    /// (`gamerec index`) instead of reading archives: only the games it
+    /// names are read, each from its place in its file, and checked as
+    /// without the index.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["any", "rest", "paths"])]
+    index: Option<PathBuf>,
     /// A game matches when any criterion holds (default: all of them).
     #[arg(long)]
     any: bool,
@@ -213,12 +224,88 @@ pub fn run(args: Args) {
         }
         Ok(ControlFlow::Continue(()))
     };
-    let read = run.read(|v| picker.pick(v), each);
+    let read = match &args.index {
+        None => run.read(|v| picker.pick(v), each),
+        Some(dir) => indexed(&run, dir, &args, |v| picker.pick(v), each),
+    };
     let written = read
         .map(|_| ())
         .and_then(|()| out.map_or(Ok(()), |s| s.finish()))
         .and_then(|()| rest.map_or(Ok(()), |s| s.finish()));
     finish(&args, written, matched, games, &repaired);
+}
+
+/// Reads the games the index at `dir` names for `--reaches` and
+/// `--pattern` (every criterion is checked again as the games are read).
+fn indexed<T, M, E>(run: &Run, dir: &Path, args: &Args, map: M, mut each: E) -> io::Result<Read>
+where
+    T: Send,
+    M: Fn(gamerec::formats::Visit<'_, '_>) -> T + Sync,
+    E: FnMut(Item<'_, T>) -> io::Result<ControlFlow<()>>,
+{
+    let index = Index::open(dir)?;
+    let Some(hits) = candidates(&index, args)? else {
+        return Ok(Read::default());
+    };
+    for r in index.plan(&hits) {
+        if let Some(why) = r.changed {
+            messages::error(why);
+            continue;
+        }
+        let flow = match &r.pieces {
+            Some(pieces) => run.read_pieces(&r.name, &r.path, pieces, &map, &mut each)?,
+            None => {
+                let whole = [Source::File(r.path.clone())];
+                let read = run.read_sources(&whole, &map, &mut each)?;
+                match read.stopped {
+                    true => ControlFlow::Break(()),
+                    false => ControlFlow::Continue(()),
+                }
+            }
+        };
+        if flow.is_break() {
+            break;
+        }
+    }
+    Ok(Read::default())
+}
+
+/// The games the index says may match `--reaches` and `--pattern` (both,
+/// when both are given); `None` when the position cannot be read (said).
+fn candidates(index: &Index, args: &Args) -> io::Result<Option<Vec<Hit>>> {
+    let mut found: Option<Vec<Hit>> = None;
+    if let Some(position) = &args.reaches {
+        match index.reaches(position)? {
+            Ok(hits) => found = Some(hits),
+            Err(why) => {
+                messages::error(format!("--reaches: {why}"));
+                return Ok(None);
+            }
+        }
+    }
+    if let Some(pattern) = &args.pattern {
+        let (hits, misfits) = index.pattern(pattern)?;
+        for (game, why) in misfits {
+            messages::warning(format!("--pattern: {why}: no {game} position matches it"));
+        }
+        found = Some(match found {
+            None => hits,
+            Some(before) => {
+                let ids: HashSet<u32> = hits.iter().map(|h| h.game.id).collect();
+                before
+                    .into_iter()
+                    .filter(|h| ids.contains(&h.game.id))
+                    .collect()
+            }
+        });
+    }
+    match found {
+        Some(hits) => Ok(Some(hits)),
+        None => {
+            messages::error("--index answers --reaches and --pattern: give one of them");
+            Ok(None)
+        }
+    }
 }
 
 /// Says how the run went: the count (`--count`), the error if any, the

@@ -13,6 +13,7 @@ mod convert;
 mod dedup;
 mod filter;
 mod gen;
+mod index;
 mod interrupt;
 mod messages;
 mod moves;
@@ -67,6 +68,9 @@ enum Command {
     /// The opening explorer: the games that reached a position (the start,
     /// or where `--play` leads), their results and the turns played there.
     Tree(tree::Args),
+    /// The position index: every position each game reached, mapped to its
+    /// games and plies, for `filter --index`, `tree --index` and Python.
+    Index(index::Args),
     /// Split archives into shards on game boundaries, for workers that
     /// each read one.
     Shard(shard::Args),
@@ -168,6 +172,7 @@ pub fn run() -> i32 {
         Command::Dedup(args) => dedup::run(args),
         Command::Stats(args) => stats::run(args),
         Command::Tree(args) => tree::run(args),
+        Command::Index(args) => index::run(args),
         Command::Shard(args) => shard::run(args),
         Command::Show(args) => show::run(args),
         Command::View(args) => view::run(args),

@@ -83,7 +83,17 @@ impl Run {
     /// cannot be read is said (exit 2) and the rest is read. At the end,
     /// what was skipped is noted and the bar removed. Errors writing the
     /// output come back.
-    pub fn read<T, M, E>(&self, map: M, mut each: E) -> io::Result<Read>
+    pub fn read<T, M, E>(&self, map: M, each: E) -> io::Result<Read>
+    where
+        T: Send,
+        M: Fn(Visit<'_, '_>) -> T + Sync,
+        E: FnMut(Item<'_, T>) -> io::Result<ControlFlow<()>>,
+    {
+        self.read_sources(&self.sources, map, each)
+    }
+
+    /// [`Run::read`] over these sources.
+    pub fn read_sources<T, M, E>(&self, sources: &[Source], map: M, mut each: E) -> io::Result<Read>
     where
         T: Send,
         M: Fn(Visit<'_, '_>) -> T + Sync,
@@ -91,7 +101,7 @@ impl Run {
     {
         let bar = &self.progress;
         let count = move |raw| bar.count(raw);
-        let read = inputs::read(&self.sources, &self.how(&count), map, |item| {
+        let read = inputs::read(sources, &self.how(&count), map, |item| {
             match item {
                 Item::Failed { input, error } => {
                     messages::error(format!("{input}: {error}"));
@@ -107,6 +117,24 @@ impl Run {
             messages::note(note);
         }
         read
+    }
+
+    /// Reads only these records of one record-format file, each from its
+    /// place (`filter --index`), as [`Run::read`] reads.
+    pub fn read_pieces<T, M, E>(
+        &self,
+        name: &str,
+        path: &Path,
+        pieces: &[inputs::Piece],
+        map: M,
+        each: E,
+    ) -> io::Result<ControlFlow<()>>
+    where
+        M: Fn(Visit<'_, '_>) -> T + Sync,
+        E: FnMut(Item<'_, T>) -> io::Result<ControlFlow<()>>,
+    {
+        let count = |raw| raw;
+        inputs::read_pieces(name, path, pieces, &self.how(&count), map, each)
     }
 }
 

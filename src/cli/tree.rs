@@ -9,6 +9,7 @@ use super::options::{Color, InputArgs, Jobs, OutputArg};
 use super::run::{self, Run};
 use gamerec::explored::{self, Query, Walked};
 use gamerec::formats::parquet::Table;
+use gamerec::index::{self, Index};
 use gamerec::inputs::Item;
 use gamerec::output::Output;
 use gamerec::output::Writer;
@@ -19,6 +20,7 @@ use std::ops::ControlFlow;
 
 #[derive(clap::Args)]
 #[command(
+    mut_arg("paths", |a| a.required(false).required_unless_present("index")),
     after_help = "Counts, the score and the JSON schema: notation/tree.md. Positions \
 are merged by position, whatever the move order that reached them. Results are the ones the \
 records' Result tags declare; games are replayed only as far as --depth (validate checks \
@@ -27,6 +29,11 @@ records), and a record with an error within it counts as a game, not as a result
 pub struct Args {
     #[command(flatten)]
     input: InputArgs,
+    /// Answer from this position index (`gamerec index`) instead of
+    /// reading archives (a record with an error anywhere counts as a game,
+    /// not a result: the index replayed it whole).
+    #[arg(long, value_name = "DIR", conflicts_with = "paths")]
+    index: Option<std::path::PathBuf>,
     /// Look at positions reached in each game's first N plies.
     #[arg(long, value_name = "N", default_value_t = 20)]
     depth: usize,
@@ -74,6 +81,9 @@ enum Format {
 
 pub fn run(args: Args) {
     let output = Output::new(args.output.output.as_deref());
+    if let Some(dir) = &args.index {
+        return from_index(&args, dir, &output);
+    }
     let Some(run) = Run::start(&args.input, &args.jobs, &output) else {
         return;
     };
@@ -84,12 +94,7 @@ pub fn run(args: Args) {
     let Some(writer) = run::create(&output) else {
         return;
     };
-    let query = Query {
-        line: Probe::opening_turns(&args.play),
-        depth: args.depth,
-        player: args.player.clone(),
-        side: args.side.clone(),
-    };
+    let query = query(&args);
     let line = &query.line;
     let run = run.progress(output.is_terminal());
     let map = |v: gamerec::formats::Visit<'_, '_>| explored::walk(v, &query);
@@ -102,17 +107,45 @@ pub fn run(args: Args) {
         Ok(ControlFlow::Continue(()))
     };
     let read = run.read(map, each);
-    let result = read.and_then(|_| {
-        let found = explorer.finish(args.min_games);
-        if found.is_empty() {
-            messages::note(match line.is_empty() {
-                true => "no game to explore".to_string(),
-                false => format!("no game reaches the position after {}", args.play.trim()),
-            });
-        }
-        write(writer, args.format, &found, line)
-    });
+    let result = read.and_then(|_| found(&args, writer, explorer.finish(args.min_games), line));
     messages::finished(result.and_then(|w| w.commit()));
+}
+
+/// `--index DIR`: the same answer from the index.
+fn from_index(args: &Args, dir: &std::path::Path, output: &Output) {
+    if args.format == Format::Parquet
+        && run::binary_to_terminal(gamerec::formats::Format::Parquet, output)
+    {
+        return;
+    }
+    let Some(writer) = run::create(output) else {
+        return;
+    };
+    let query = query(args);
+    let result = Index::open(dir)
+        .and_then(|index| index::explore(&index, &query, args.min_games))
+        .and_then(|explored| found(args, writer, explored, &query.line));
+    messages::finished(result.and_then(|w| w.commit()));
+}
+
+/// Says when nothing was found, and writes what was.
+fn found(args: &Args, writer: Writer, found: Vec<Explored>, line: &[String]) -> io::Result<Writer> {
+    if found.is_empty() {
+        messages::note(match line.is_empty() {
+            true => "no game to explore".to_string(),
+            false => format!("no game reaches the position after {}", args.play.trim()),
+        });
+    }
+    write(writer, args.format, &found, line)
+}
+
+fn query(args: &Args) -> Query {
+    Query {
+        line: Probe::opening_turns(&args.play),
+        depth: args.depth,
+        player: args.player.clone(),
+        side: args.side.clone(),
+    }
 }
 
 /// Writes what was found in `format`.

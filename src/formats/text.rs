@@ -121,6 +121,12 @@ pub fn read<R: BufRead>(input: R, cx: Cx<'_>, each: &mut Each<'_>) -> io::Result
     Ok(Reading::default())
 }
 
+/// What `map` makes of each game of one chunk (a record read from its
+/// place in a file: `filter --index`).
+pub fn games_of_chunk<T>(cx: Cx<'_>, chunk: &Chunk, map: &Map<'_, T>) -> Vec<T> {
+    games_in(cx, chunk, &mut |visit| map(visit))
+}
+
 /// What `f` makes of each game of one chunk, each read as it is handed on
 /// (after a game it breaks on, the others are passed over).
 fn games_in<T>(cx: Cx<'_>, chunk: &Chunk, f: &mut dyn FnMut(Visit<'_, '_>) -> T) -> Vec<T> {

@@ -26,6 +26,20 @@ pub trait Search: Rules {
         key_of(pos)
     }
 
+    /// The key of the position as its `Position` notation writes it: equal
+    /// strings have equal keys (the default hashes the string), so two
+    /// positions the notation cannot tell apart share one — what the
+    /// position index (`gamerec index`) and the opening explorer merge by,
+    /// and what `filter --reaches` compares. A game may compute it from its
+    /// own fields where they follow from the string alone (a test checks
+    /// `key(parse(write(p))) == key(p)` over generated games).
+    fn notation_key(pos: &Self::Position) -> u64
+    where
+        Self: super::Notation,
+    {
+        key_of(Self::write_position(pos).as_bytes())
+    }
+
     /// Whether a turn is an agreement (accepting a draw offer) rather than
     /// a move on the board: the search plays board moves only, since an
     /// agreement is not a forced outcome.

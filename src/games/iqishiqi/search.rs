@@ -25,4 +25,11 @@ impl Search for Iqishiqi {
         );
         k.finish()
     }
+
+    /// The search's key: every field it hashes is in the notation (the
+    /// cells' labels follow the `Coords` setting; a test checks it over
+    /// generated games).
+    fn notation_key(pos: &Position) -> u64 {
+        Self::key(pos)
+    }
 }

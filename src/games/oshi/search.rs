@@ -6,6 +6,36 @@ use super::{NoReturn, Oshi, Position};
 use crate::game::{Keyer, Search};
 use std::hash::Hasher;
 
+/// SplitMix64's step `i`: the Zobrist tables' random words.
+const fn splitmix(i: u64) -> u64 {
+    let mut z = i.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// A random word per square and piece (owner and height: 8 kinds)…
+static PIECE: [u64; 81 * 8] = {
+    let mut t = [0; 81 * 8];
+    let mut i = 0;
+    while i < t.len() {
+        t[i] = splitmix(i as u64);
+        i += 1;
+    }
+    t
+};
+
+/// …and per square and the other square its piece may not return to.
+static RETURN: [u64; 81 * 81] = {
+    let mut t = [0; 81 * 81];
+    let mut i = 0;
+    while i < t.len() {
+        t[i] = splitmix((1 << 32) + i as u64);
+        i += 1;
+    }
+    t
+};
+
 impl Search for Oshi {
     /// About 34 moves a position.
     const DEPTH: u32 = 3;
@@ -28,6 +58,40 @@ impl Search for Oshi {
                 | u64::from(pos.no_return == NoReturn::Own) << 17
                 | u64::from(pos.ids[0]) << 24
                 | u64::from(pos.ids[1]) << 40,
+        );
+        k.finish()
+    }
+
+    /// From what the notation writes: each piece's square, height, owner
+    /// and no-return square (where it is another square), a Zobrist word
+    /// each, xored over the pieces (so the ids, which the notation does not
+    /// write, do not count); which sides the rule binds, the score and the
+    /// side to move.
+    fn notation_key(pos: &Position) -> u64 {
+        // Zobrist: the pieces' words xored, whatever their ids.
+        let mut sum = 0u64;
+        let mut bound = 0u64;
+        for (id, at) in pos.at.iter().enumerate() {
+            let (Some(at), Some(piece)) = (at, at.and_then(|s| pos.board[s.index()])) else {
+                continue;
+            };
+            let owner = piece.owner.index();
+            let kind = owner << 2 | usize::from(piece.height & 3);
+            sum ^= PIECE[at.index() * 8 + kind];
+            if let Some(ret) = pos.forbid[id] {
+                bound |= 1 << owner;
+                if ret != *at {
+                    sum ^= RETURN[at.index() * 81 + ret.index()];
+                }
+            }
+        }
+        let mut k = Keyer::default();
+        k.word(sum);
+        k.word(
+            u64::from(pos.score[0])
+                | u64::from(pos.score[1]) << 8
+                | (pos.to_move.index() as u64) << 16
+                | bound << 17,
         );
         k.finish()
     }

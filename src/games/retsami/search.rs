@@ -32,4 +32,13 @@ impl Search for Retsami {
     fn withdraw_offer(pos: &mut Position) {
         pos.offer_pending = false;
     }
+
+    /// The search's key less the first mover, which the notation does not
+    /// write (a test checks the rest follows the notation alone, over
+    /// generated games).
+    fn notation_key(pos: &Position) -> u64 {
+        let mut p = pos.clone();
+        p.first_mover = crate::game::Side::First;
+        Self::key(&p)
+    }
 }

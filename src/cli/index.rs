@@ -1,0 +1,126 @@
+//! `gamerec index PATH... -o DIR`: the position index — every position
+//! each game reached, mapped to its games and plies, with the turns played
+//! there and each game's result (notation/index.md). Adding files to an
+//! existing index updates it. `filter --reaches/--pattern --index DIR`,
+//! `tree --index DIR` and Python's `gamerec.Index(DIR)` answer from it.
+
+use super::messages;
+use super::options::{Color, InputArgs, Jobs, Quiet};
+use super::run::{self, Run};
+use gamerec::index::{self, Builder, Entry};
+use gamerec::inputs::Item;
+use gamerec::output::Output;
+use gamerec::sources::Source;
+use std::collections::HashMap;
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+#[command(
+    mut_arg("quiet", |a| a.help("No progress bar, no closing line")),
+    after_help = "The index's files and columns: notation/index.md. Every game is replayed \
+whole; an invalid record is said (exit code 1) and indexed up to its error. A file already in \
+the index is not added twice."
+)]
+pub struct Args {
+    #[command(flatten)]
+    input: InputArgs,
+    /// The index's folder (made if missing; an index there gains the
+    /// files).
+    #[arg(short, long, value_name = "DIR")]
+    output: PathBuf,
+    /// Postings gathered in memory before a sorted run is spilled to the
+    /// index's work folder, in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 64)]
+    memory: usize,
+    #[command(flatten)]
+    color: Color,
+    #[command(flatten)]
+    jobs: Jobs,
+    #[command(flatten)]
+    quiet: Quiet,
+}
+
+pub fn run(args: Args) {
+    let Some(mut run) = Run::start(&args.input, &args.jobs, &Output::new(None)) else {
+        return;
+    };
+    if let Some(input) = overwritten(&run.sources, &args.output) {
+        messages::error(format!(
+            "{input}: is one of the index's own files; refusing to write over an input"
+        ));
+        return;
+    }
+    let mut builder = match Builder::create(&args.output, args.memory << 20, args.jobs.threads()) {
+        Ok(b) => b,
+        Err(e) => return messages::error(format!("{}: {e}", args.output.display())),
+    };
+    run.sources.retain(|s| match s {
+        Source::File(p) if builder.holds(p) => {
+            messages::warning(format!(
+                "{}: already in the index; not added again",
+                p.display()
+            ));
+            false
+        }
+        _ => true,
+    });
+    let paths: HashMap<String, PathBuf> = (run.sources.iter())
+        .filter_map(|s| match s {
+            Source::File(p) => Some((s.name(), p.clone())),
+            _ => None,
+        })
+        .collect();
+    let run = run.progress(args.quiet.quiet);
+    let color = args.color.color.for_stderr();
+    let mut current: Option<String> = None;
+    let turns = builder.turns();
+    let each = |item: Item<'_, Entry>| {
+        let Some(seen) = run::game(item) else {
+            return Ok(ControlFlow::Continue(()));
+        };
+        if current.as_deref() != Some(seen.input) {
+            current = Some(seen.input.to_string());
+            builder.file(seen.input, paths.get(seen.input).map(PathBuf::as_path))?;
+        }
+        let e = &seen.value;
+        if let Some(p) = &e.error {
+            let title = e.title.as_deref();
+            run::report_invalid(seen.input, seen.chunk, Some(seen.index), title, p, color);
+        }
+        builder.add(seen.index, seen.value)?;
+        Ok(ControlFlow::Continue(()))
+    };
+    let read = run.read(|v| index::trace(v, &turns), each);
+    let built = read.and_then(|_| builder.finish());
+    if let (Ok(b), false) = (&built, args.quiet.quiet) {
+        let per = match b.postings {
+            0 => String::new(),
+            n => format!(", {:.1} bytes a position", b.bytes as f64 / n as f64),
+        };
+        messages::say(format!(
+            "gamerec: {} now holds {} files, {} games, {} positions reached ({} bytes{per})",
+            args.output.display(),
+            b.files,
+            b.games,
+            b.postings,
+            b.bytes
+        ));
+    }
+    messages::finished(built.map(|_| ()));
+}
+
+/// An input that is one of the index's own files.
+fn overwritten(sources: &[Source], dir: &std::path::Path) -> Option<String> {
+    let dir = std::fs::canonicalize(dir).ok()?;
+    sources.iter().find_map(|s| {
+        let Source::File(p) = s else {
+            return None;
+        };
+        let p = std::fs::canonicalize(p).ok()?;
+        let name = p.file_name()?.to_str()?;
+        let ours = [index::FILES, index::GAMES, index::TURNS, index::SETUPS].contains(&name)
+            || (name.starts_with("postings-") && name.ends_with(".parquet"));
+        (p.parent() == Some(dir.as_path()) && ours).then(|| s.name())
+    })
+}

@@ -1,0 +1,641 @@
+//! Reading an index: its files, a key's postings, games by id, and the
+//! games that reached a position ([`Index`]).
+
+use super::build::{arrow_error, io_error};
+use super::{invalid, partition, postings_file, Posting, NO_TURN};
+use super::{FILES, GAMES, SETUPS, TURNS};
+use crate::formats::parquet::Kind;
+use crate::inputs::Piece;
+use crate::pattern::Pattern;
+use crate::problem::Span;
+use crate::record::Tag;
+use crate::registry;
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Int64Type, UInt32Type, UInt64Type};
+use arrow_array::{Array, RecordBatch};
+use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
+use parquet::arrow::ProjectionMask;
+use parquet::file::statistics::Statistics;
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// An archive in the index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileRow {
+    /// As it was given when indexed.
+    pub name: String,
+    /// Absolute.
+    pub path: String,
+    pub bytes: Option<u64>,
+    pub modified: Option<i64>,
+    pub games: u32,
+}
+
+/// A game's row (less its tags and turns unless asked for).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameRow {
+    pub id: u32,
+    pub file: u32,
+    pub index: u32,
+    pub game: Option<String>,
+    pub players: [Option<String>; 2],
+    pub finish: String,
+    pub plies: u32,
+    pub error: Option<String>,
+    /// Byte offset, length and line of the record (record-format inputs).
+    pub place: Option<(u64, u64, u64)>,
+    /// Its settings tags, a JSON array of `[name, value]` pairs.
+    pub settings: String,
+    pub tags: Option<String>,
+    pub turns: Option<String>,
+}
+
+/// A game that reached a position, and the first ply it did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hit {
+    pub game: GameRow,
+    pub ply: u32,
+}
+
+/// Per game type, why a pattern cannot match it ([`Index::pattern`]).
+pub type Misfits = Vec<(String, String)>;
+
+/// How to read an archive's games a query found ([`Index::plan`]).
+#[derive(Clone, Debug)]
+pub struct Reading {
+    /// The archive's name as it was given when indexed, and its path.
+    pub name: String,
+    pub path: PathBuf,
+    /// The records to read, each from its place; `None`: read the whole
+    /// file (not plain record text, or places unknown).
+    pub pieces: Option<Vec<Piece>>,
+    /// Why it cannot be read as indexed ([`Index::changed`]).
+    pub changed: Option<String>,
+}
+
+/// Whether a file is plain record text that records can be read from at
+/// their byte offsets: not compressed, not UTF-16, not Parquet.
+pub fn plain_text(path: &Path) -> bool {
+    let mut head = [0u8; 4];
+    let n = File::open(path)
+        .and_then(|mut f| io::Read::read(&mut f, &mut head))
+        .unwrap_or(0);
+    let head = &head[..n];
+    let binary = head.starts_with(&[0x1f, 0x8b])
+        || head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd])
+        || head.starts_with(&[0xff, 0xfe])
+        || head.starts_with(&[0xfe, 0xff])
+        || head.starts_with(b"PAR1");
+    !binary && crate::sources::named_compression(path).is_none()
+}
+
+/// An index opened for reading.
+pub struct Index {
+    dir: PathBuf,
+    files: Vec<FileRow>,
+}
+
+fn open_table(path: &Path) -> io::Result<ParquetRecordBatchReaderBuilder<File>> {
+    let file = File::open(path)
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+    ParquetRecordBatchReaderBuilder::try_new(file).map_err(io_error)
+}
+
+fn u32s(b: &RecordBatch, name: &str) -> io::Result<Vec<u32>> {
+    let c = b
+        .column_by_name(name)
+        .ok_or_else(|| invalid(format!("no column {name}")))?;
+    let a = c
+        .as_primitive_opt::<UInt32Type>()
+        .ok_or_else(|| invalid(format!("{name}: not u32")))?;
+    Ok((0..a.len())
+        .map(|i| if a.is_null(i) { NO_TURN } else { a.value(i) })
+        .collect())
+}
+
+fn texts(b: &RecordBatch, name: &str) -> io::Result<Vec<Option<String>>> {
+    let c = b
+        .column_by_name(name)
+        .ok_or_else(|| invalid(format!("no column {name}")))?;
+    let a = c
+        .as_string_opt::<i32>()
+        .ok_or_else(|| invalid(format!("{name}: not text")))?;
+    Ok((0..a.len())
+        .map(|i| (!a.is_null(i)).then(|| a.value(i).to_string()))
+        .collect())
+}
+
+fn u64s(b: &RecordBatch, name: &str) -> io::Result<Vec<Option<u64>>> {
+    let c = b
+        .column_by_name(name)
+        .ok_or_else(|| invalid(format!("no column {name}")))?;
+    let a = c
+        .as_primitive_opt::<UInt64Type>()
+        .ok_or_else(|| invalid(format!("{name}: not u64")))?;
+    Ok((0..a.len())
+        .map(|i| (!a.is_null(i)).then(|| a.value(i)))
+        .collect())
+}
+
+impl Index {
+    /// Opens the index in `dir`.
+    pub fn open(dir: &Path) -> io::Result<Index> {
+        if !dir.join(GAMES).is_file() {
+            return Err(io::Error::new(
+                io::ErrorKind::NotFound,
+                format!(
+                    "{}: no index here (no {GAMES}): make one with gamerec index",
+                    dir.display()
+                ),
+            ));
+        }
+        let mut files = Vec::new();
+        for b in open_table(&dir.join(FILES))?.build().map_err(io_error)? {
+            let b = b.map_err(arrow_error)?;
+            let (names, paths) = (texts(&b, "name")?, texts(&b, "path")?);
+            let (bytes, games) = (u64s(&b, "bytes")?, u32s(&b, "games")?);
+            let modified = b
+                .column_by_name("modified")
+                .and_then(|c| c.as_primitive_opt::<Int64Type>().cloned())
+                .ok_or_else(|| invalid("files: no modified column"))?;
+            for i in 0..b.num_rows() {
+                files.push(FileRow {
+                    name: names[i].clone().unwrap_or_default(),
+                    path: paths[i].clone().unwrap_or_default(),
+                    bytes: bytes[i],
+                    modified: (!modified.is_null(i)).then(|| modified.value(i)),
+                    games: games[i],
+                });
+            }
+        }
+        Ok(Index {
+            dir: dir.to_path_buf(),
+            files,
+        })
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The archives indexed, by file number.
+    pub fn files(&self) -> &[FileRow] {
+        &self.files
+    }
+
+    /// Games in the index.
+    pub fn games(&self) -> u64 {
+        self.files.iter().map(|f| u64::from(f.games)).sum()
+    }
+
+    /// The turns' spellings, by number.
+    pub fn turn_texts(&self) -> io::Result<Vec<String>> {
+        let mut out = Vec::new();
+        for b in open_table(&self.dir.join(TURNS))?
+            .build()
+            .map_err(io_error)?
+        {
+            let b = b.map_err(arrow_error)?;
+            out.extend(
+                texts(&b, "text")?
+                    .into_iter()
+                    .map(Option::unwrap_or_default),
+            );
+        }
+        Ok(out)
+    }
+
+    /// Hands every batch of `games.parquet` to `f`, in order.
+    pub fn each_games_batch(
+        &self,
+        f: &mut dyn FnMut(&RecordBatch) -> io::Result<()>,
+    ) -> io::Result<()> {
+        for b in open_table(&self.dir.join(GAMES))?
+            .build()
+            .map_err(io_error)?
+        {
+            f(&b.map_err(arrow_error)?)?;
+        }
+        Ok(())
+    }
+
+    /// Every posting of partition `p`, in order.
+    pub fn partition_postings(
+        &self,
+        p: usize,
+    ) -> io::Result<impl Iterator<Item = io::Result<Posting>>> {
+        let reader = open_table(&self.dir.join(postings_file(p)))?
+            .with_batch_size(1 << 16)
+            .build()
+            .map_err(io_error)?;
+        Ok(postings_of(reader))
+    }
+
+    /// The postings of `key`, sorted by game and ply.
+    pub fn postings(&self, key: u64) -> io::Result<Vec<Posting>> {
+        let builder = open_table(&self.dir.join(postings_file(partition(key))))?;
+        let groups: Vec<usize> = builder
+            .metadata()
+            .row_groups()
+            .iter()
+            .enumerate()
+            .filter(|(_, g)| match g.column(0).statistics() {
+                Some(Statistics::Int64(s)) => match (s.min_opt(), s.max_opt()) {
+                    (Some(&lo), Some(&hi)) => (lo as u64) <= key && key <= hi as u64,
+                    _ => true,
+                },
+                _ => true,
+            })
+            .map(|(i, _)| i)
+            .collect();
+        let reader = builder
+            .with_row_groups(groups)
+            .with_batch_size(1 << 16)
+            .build()
+            .map_err(io_error)?;
+        let mut out = Vec::new();
+        for p in postings_of(reader) {
+            let p = p?;
+            if p.key == key {
+                out.push(p);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The rows of games `ids` (sorted, no repeats), with their tags and
+    /// turns when `whole`.
+    pub fn game_rows(&self, ids: &[u32], whole: bool) -> io::Result<Vec<GameRow>> {
+        let builder = open_table(&self.dir.join(GAMES))?;
+        let meta = builder.metadata().clone();
+        let mut starts = Vec::new();
+        let mut at = 0u64;
+        for g in meta.row_groups() {
+            starts.push(at);
+            at += g.num_rows() as u64;
+        }
+        // The row groups holding the ids, and the ids in each.
+        let mut wanted: BTreeMap<usize, Vec<u32>> = BTreeMap::new();
+        for &id in ids {
+            let g = starts
+                .partition_point(|&s| s <= u64::from(id))
+                .saturating_sub(1);
+            wanted.entry(g).or_default().push(id);
+        }
+        let schema = builder.parquet_schema();
+        let leaves: Vec<usize> = (0..schema.num_columns())
+            .filter(|&i| whole || !matches!(schema.column(i).name(), "tags" | "turns"))
+            .collect();
+        let mask = ProjectionMask::leaves(schema, leaves);
+        let reader = builder
+            .with_projection(mask)
+            .with_row_groups(wanted.keys().copied().collect())
+            .with_batch_size(1 << 14)
+            .build()
+            .map_err(io_error)?;
+        let want: std::collections::HashSet<u32> = ids.iter().copied().collect();
+        let mut out = Vec::with_capacity(ids.len());
+        for b in reader {
+            let b = b.map_err(arrow_error)?;
+            let id = u32s(&b, "id")?;
+            let rows: Vec<usize> = (0..b.num_rows())
+                .filter(|&i| want.contains(&id[i]))
+                .collect();
+            if rows.is_empty() {
+                continue;
+            }
+            out.extend(game_rows(
+                &b,
+                &rows,
+                Columns {
+                    tags: whole,
+                    turns: whole,
+                },
+            )?);
+        }
+        Ok(out)
+    }
+
+    /// Every game row, in order, with its tags, and its turns when `turns`.
+    pub fn each_game_row(
+        &self,
+        turns: bool,
+        f: &mut dyn FnMut(GameRow) -> io::Result<()>,
+    ) -> io::Result<()> {
+        let builder = open_table(&self.dir.join(GAMES))?;
+        let schema = builder.parquet_schema();
+        let leaves: Vec<usize> = (0..schema.num_columns())
+            .filter(|&i| turns || schema.column(i).name() != "turns")
+            .collect();
+        let mask = ProjectionMask::leaves(schema, leaves);
+        let reader = builder.with_projection(mask).build().map_err(io_error)?;
+        for b in reader {
+            let b = b.map_err(arrow_error)?;
+            let rows: Vec<usize> = (0..b.num_rows()).collect();
+            for row in game_rows(&b, &rows, Columns { tags: true, turns })? {
+                f(row)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The game types and settings of the index's games, and how many
+    /// games each has.
+    pub fn setups(&self) -> io::Result<Vec<(String, String, u64)>> {
+        let mut out = Vec::new();
+        for b in open_table(&self.dir.join(SETUPS))?
+            .build()
+            .map_err(io_error)?
+        {
+            let b = b.map_err(arrow_error)?;
+            let (games, settings, counts) = (
+                texts(&b, "game")?,
+                texts(&b, "settings")?,
+                u64s(&b, "games")?,
+            );
+            for i in 0..b.num_rows() {
+                let (g, s) = (games[i].clone(), settings[i].clone());
+                out.push((
+                    g.unwrap_or_default(),
+                    s.unwrap_or_default(),
+                    counts[i].unwrap_or(0),
+                ));
+            }
+        }
+        Ok(out)
+    }
+
+    /// The games that reached `position` (a `Position` notation: it is
+    /// read under each game type and settings the index holds, as `filter
+    /// --reaches` reads it), with the first ply each reached it; `Err` with
+    /// why when none reads it.
+    pub fn reaches(&self, position: &str) -> io::Result<Result<Vec<Hit>, String>> {
+        let mut keyed = Vec::new();
+        let mut why = Vec::new();
+        for (game, settings, _) in self.setups()? {
+            let Some(g) = registry::find(&game) else {
+                continue;
+            };
+            match g.position_key(&tags_of(&settings), position.trim()) {
+                Ok(key) => keyed.push((g.name(), settings, key)),
+                Err(e) => why.push(format!("{game}: {e}")),
+            }
+        }
+        if keyed.is_empty() {
+            why.dedup();
+            let why = match why.is_empty() {
+                true => "the index holds no game".to_string(),
+                false => why.join("; "),
+            };
+            return Ok(Err(format!("no game reads this position ({why})")));
+        }
+        let mut hits = Vec::new();
+        for (game, settings, key) in keyed {
+            let mut first: BTreeMap<u32, u32> = BTreeMap::new();
+            for p in self.postings(key)? {
+                first.entry(p.id).or_insert(p.ply);
+            }
+            let ids: Vec<u32> = first.keys().copied().collect();
+            for row in self.game_rows(&ids, false)? {
+                if row.game.as_deref() == Some(game) && row.settings == settings {
+                    let ply = first[&row.id];
+                    hits.push(Hit { game: row, ply });
+                }
+            }
+        }
+        hits.sort_by_key(|h| h.game.id);
+        Ok(Ok(hits))
+    }
+
+    /// The games a position of which matches `pattern`, each with the
+    /// first ply one did: every game's turns replayed from the index (on
+    /// the threads rayon has), not from its archive. Also, per game type,
+    /// why the pattern cannot match it (a cell or piece it does not have),
+    /// in the order first met.
+    pub fn pattern(&self, pattern: &Pattern) -> io::Result<(Vec<Hit>, Misfits)> {
+        use rayon::prelude::*;
+        let mut hits = Vec::new();
+        let mut misfits: Vec<(String, String)> = Vec::new();
+        self.each_games_batch(&mut |b| {
+            let all: Vec<usize> = (0..b.num_rows()).collect();
+            let rows = game_rows(
+                b,
+                &all,
+                Columns {
+                    tags: true,
+                    turns: true,
+                },
+            )?;
+            let found: Vec<(GameRow, Result<Option<usize>, String>)> = rows
+                .into_par_iter()
+                .map(|row| {
+                    let game = row.game.as_deref().and_then(registry::find);
+                    let tags = tags_of(row.tags.as_deref().unwrap_or("[]"));
+                    let turns = row.turns.as_deref().unwrap_or("");
+                    let m = game.map_or(Ok(None), |g| g.first_match(pattern, &tags, turns));
+                    (row, m)
+                })
+                .collect();
+            for (row, m) in found {
+                match m {
+                    Ok(Some(ply)) => hits.push(Hit {
+                        game: row,
+                        ply: ply as u32,
+                    }),
+                    Ok(None) => {}
+                    Err(why) => {
+                        let game = row.game.clone().unwrap_or_default();
+                        if !misfits.iter().any(|(g, _)| *g == game) {
+                            misfits.push((game, why));
+                        }
+                    }
+                }
+            }
+            Ok(())
+        })?;
+        Ok((hits, misfits))
+    }
+
+    /// How to read the games `hits` names from their archives, file by file
+    /// in the index's order: each record from its place where the index
+    /// has it and the file is plain record text, else the whole file.
+    pub fn plan(&self, hits: &[Hit]) -> Vec<Reading> {
+        let mut by_file: BTreeMap<u32, Vec<&Hit>> = BTreeMap::new();
+        for h in hits {
+            by_file.entry(h.game.file).or_default().push(h);
+        }
+        by_file
+            .into_iter()
+            .filter_map(|(file, hits)| {
+                let f = self.files.get(file as usize)?;
+                let path = PathBuf::from(&f.path);
+                let mut pieces: Option<Vec<Piece>> = plain_text(&path).then(Vec::new);
+                for h in hits {
+                    match (h.game.place, pieces.as_mut()) {
+                        (Some(place), Some(p)) => p.push((h.game.index as usize, place)),
+                        _ => pieces = None,
+                    }
+                }
+                if let Some(p) = pieces.as_mut() {
+                    p.sort();
+                    p.dedup();
+                }
+                Some(Reading {
+                    name: f.name.clone(),
+                    path,
+                    pieces,
+                    changed: self.changed(file),
+                })
+            })
+            .collect()
+    }
+
+    /// Why an archive cannot be read where the index says its games are:
+    /// it is gone, or its size or time changed since it was indexed.
+    pub fn changed(&self, file: u32) -> Option<String> {
+        let f = self.files.get(file as usize)?;
+        let (bytes, modified) = super::build::stamp(Path::new(&f.path));
+        match (bytes, modified) {
+            (None, _) => Some(format!("{}: gone since it was indexed", f.name)),
+            (b, m) if b != f.bytes || m != f.modified => Some(format!(
+                "{}: changed since it was indexed (run gamerec index again)",
+                f.name
+            )),
+            _ => None,
+        }
+    }
+}
+
+/// The columns of a table of hits (Python's `Index.reaches()` and
+/// `.pattern()`): the game's `id` in the index, its `file` (as given when
+/// indexed) and `index` there, its `game` type, the first `ply` after
+/// which it matched, and its `finish`.
+pub fn hit_columns() -> Vec<(String, Kind)> {
+    [
+        ("id", Kind::Int),
+        ("file", Kind::Text),
+        ("index", Kind::Int),
+        ("game", Kind::Text),
+        ("ply", Kind::Int),
+        ("finish", Kind::Text),
+    ]
+    .into_iter()
+    .map(|(n, k)| (n.to_string(), k))
+    .collect()
+}
+
+impl Hit {
+    /// The hit's row ([`hit_columns`]).
+    pub fn row(&self, index: &Index) -> Vec<serde_json::Value> {
+        let file = index
+            .files
+            .get(self.game.file as usize)
+            .map(|f| f.name.as_str());
+        vec![
+            self.game.id.into(),
+            file.into(),
+            self.game.index.into(),
+            self.game.game.as_deref().into(),
+            self.ply.into(),
+            self.game.finish.as_str().into(),
+        ]
+    }
+}
+
+/// A game's tags from the index's `tags` column.
+pub fn tags_of(json: &str) -> Vec<Tag> {
+    let pairs: Vec<(String, String)> = serde_json::from_str(json).unwrap_or_default();
+    pairs
+        .into_iter()
+        .map(|(name, value)| Tag {
+            name,
+            value,
+            span: Span::default(),
+            value_span: Span::default(),
+        })
+        .collect()
+}
+
+/// Which of the long columns to read.
+#[derive(Clone, Copy)]
+struct Columns {
+    tags: bool,
+    turns: bool,
+}
+
+fn game_rows(b: &RecordBatch, rows: &[usize], long: Columns) -> io::Result<Vec<GameRow>> {
+    let (id, file, index, plies) = (
+        u32s(b, "id")?,
+        u32s(b, "file")?,
+        u32s(b, "index")?,
+        u32s(b, "plies")?,
+    );
+    let (game, first, second) = (
+        texts(b, "game")?,
+        texts(b, "first_player")?,
+        texts(b, "second_player")?,
+    );
+    let (finish, error) = (texts(b, "finish")?, texts(b, "error")?);
+    let (offset, length, line) = (u64s(b, "offset")?, u64s(b, "length")?, u64s(b, "line")?);
+    let settings = texts(b, "settings")?;
+    let tags = if long.tags {
+        texts(b, "tags")?
+    } else {
+        Vec::new()
+    };
+    let turns = if long.turns {
+        texts(b, "turns")?
+    } else {
+        Vec::new()
+    };
+    Ok(rows
+        .iter()
+        .map(|&i| GameRow {
+            id: id[i],
+            file: file[i],
+            index: index[i],
+            game: game[i].clone(),
+            players: [first[i].clone(), second[i].clone()],
+            finish: finish[i].clone().unwrap_or_default(),
+            plies: plies[i],
+            error: error[i].clone(),
+            place: match (offset[i], length[i], line[i]) {
+                (Some(o), Some(l), Some(n)) => Some((o, l, n)),
+                _ => None,
+            },
+            settings: settings[i].clone().unwrap_or_default(),
+            tags: tags.get(i).cloned().flatten(),
+            turns: turns.get(i).cloned().flatten(),
+        })
+        .collect())
+}
+
+/// The postings a reader reads, in order.
+fn postings_of(reader: ParquetRecordBatchReader) -> impl Iterator<Item = io::Result<Posting>> {
+    reader.flat_map(|b| {
+        let rows: Vec<io::Result<Posting>> = match b.map_err(arrow_error).and_then(|b| {
+            let keys = b
+                .column(0)
+                .as_primitive_opt::<UInt64Type>()
+                .cloned()
+                .ok_or_else(|| invalid("key: not u64"))?;
+            let (id, ply, turn) = (u32s(&b, "id")?, u32s(&b, "ply")?, u32s(&b, "turn")?);
+            Ok((0..b.num_rows())
+                .map(|i| {
+                    Ok(Posting {
+                        key: keys.value(i),
+                        id: id[i],
+                        ply: ply[i],
+                        turn: turn[i],
+                    })
+                })
+                .collect())
+        }) {
+            Ok(rows) => rows,
+            Err(e) => vec![Err(e)],
+        };
+        rows
+    })
+}
