@@ -3,7 +3,7 @@
 //! spelling) and whether a given position occurs in it — all in one pass
 //! over the game as it is read.
 
-use crate::game::{Facts, Picture, Piece, Rules};
+use crate::game::{Facts, Picture, Piece, Rules, Search};
 use crate::pattern::{Compiled, Pattern};
 use crate::problem::Problem;
 use crate::record::{ReadGame, Span, TurnIn};
@@ -75,19 +75,21 @@ struct Look<'p, G: Rules> {
     /// What the opening's turn at the ply being read may mean, in the
     /// standard labels (`None`: it names no move there).
     expect: Option<Vec<String>>,
-    /// The probe's position in canonical spelling (`None`: no probe, or it
-    /// cannot be read).
-    target: Option<String>,
+    /// The probe's position in canonical spelling, and its key (`None`:
+    /// no probe, or it cannot be read): a position's key is compared first
+    /// (a word, where writing the position costs a string), its notation
+    /// when the keys agree.
+    target: Option<(String, u64)>,
     reached: bool,
     seen_start: bool,
     _game: std::marker::PhantomData<G>,
 }
 
-impl<G: Facts + Picture> Look<'_, G> {
+impl<G: Facts + Picture + Search> Look<'_, G> {
     fn check_position(&mut self, ply: usize, pos: &G::Position) {
         self.check_pattern(ply, pos);
-        if let Some(t) = &self.target {
-            if !self.reached && G::write_position(pos) == *t {
+        if let Some((t, key)) = &self.target {
+            if !self.reached && G::notation_key(pos) == *key && G::write_position(pos) == *t {
                 self.reached = true;
             }
         }
@@ -115,7 +117,7 @@ impl<G: Facts + Picture> Look<'_, G> {
     }
 }
 
-impl<G: Facts + Picture> Visitor<G> for Look<'_, G> {
+impl<G: Facts + Picture + Search> Visitor<G> for Look<'_, G> {
     fn before_ply(&mut self, ply: usize, pos: &G::Position) -> ControlFlow<()> {
         if !std::mem::replace(&mut self.seen_start, true) {
             self.check_position(0, pos);
@@ -150,7 +152,10 @@ impl<G: Facts + Picture> Visitor<G> for Look<'_, G> {
 
 /// Replays a game as it is read, judging it and looking for what `probe`
 /// asks.
-pub fn examine<G: Facts + Picture>(game: &mut dyn ReadGame<'_>, probe: &Probe) -> Examined {
+pub fn examine<G: Facts + Picture + Search>(
+    game: &mut dyn ReadGame<'_>,
+    probe: &Probe,
+) -> Examined {
     // The position is read under the game's own settings (Iqishiqi's
     // `Coords` say how its cells are named).
     let target = probe.reaches.as_deref().and_then(|p| {
@@ -167,7 +172,9 @@ pub fn examine<G: Facts + Picture>(game: &mut dyn ReadGame<'_>, probe: &Probe) -
             .cloned()
             .collect();
         tags.push(tag("Position", p));
-        G::start(&tags).ok().map(|p| G::write_position(&p))
+        G::start(&tags)
+            .ok()
+            .map(|p| (G::write_position(&p), G::notation_key(&p)))
     });
     let mut look = Look::<G> {
         probe,

@@ -398,7 +398,9 @@ impl Explorer {
         }
     }
 
-    fn add_reach(
+    /// Adds one game's reach of a position (`position`: its notation, or
+    /// empty), with the game's result.
+    pub fn add_reach(
         &mut self,
         game: &'static str,
         (file, index): (&str, usize),

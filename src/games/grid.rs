@@ -29,7 +29,13 @@ pub fn digits_value(digits: &[u8]) -> u32 {
 
 /// Writes a 0-based (file, rank) as `e3`.
 pub fn write_square(file: u8, rank: u8, out: &mut String) {
-    let _ = write!(out, "{}{}", (b'a' + file) as char, rank + 1);
+    out.push((b'a' + file) as char);
+    match rank {
+        0..=8 => out.push((b'1' + rank) as char),
+        _ => {
+            let _ = write!(out, "{}", u32::from(rank) + 1);
+        }
+    }
 }
 
 /// A square of a 9×9 board (Oshi, Retsami): `rank * 9 + file`, both
@@ -82,9 +88,17 @@ impl Square9 {
 
 impl std::fmt::Display for Square9 {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let mut s = String::with_capacity(2);
-        write_square(self.file() as u8, self.rank() as u8, &mut s);
-        f.write_str(&s)
+        // Files a..i, ranks 1..9: two characters, no allocation.
+        let text = [b'a' + self.file() as u8, b'1' + self.rank() as u8];
+        f.write_str(std::str::from_utf8(&text).unwrap_or("??"))
+    }
+}
+
+impl Square9 {
+    /// Appends the square's label (`e3`).
+    pub fn push_to(self, out: &mut String) {
+        out.push((b'a' + self.file() as u8) as char);
+        out.push((b'1' + self.rank() as u8) as char);
     }
 }
 

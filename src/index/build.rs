@@ -516,11 +516,12 @@ impl Parts<'_> {
         let mut heap = BinaryHeap::new();
         for (i, s) in sources.iter_mut().enumerate() {
             if let Some(q) = s.next().transpose()? {
-                heap.push(std::cmp::Reverse((q, i)));
+                heap.push(Next::new(q, i));
             }
         }
         let mut n = 0u64;
-        while let Some(std::cmp::Reverse((q, i))) = heap.pop() {
+        while let Some(mut top) = heap.peek_mut() {
+            let q = top.posting();
             let turn = match q.turn {
                 NO_TURN => NO_TURN,
                 t => *renumber
@@ -529,8 +530,12 @@ impl Parts<'_> {
             };
             w.push(Posting { turn, ..q })?;
             n += 1;
-            if let Some(next) = sources[i].next().transpose()? {
-                heap.push(std::cmp::Reverse((next, i)));
+            // The source's next posting takes the top's place (one sift).
+            match sources[top.source as usize].next().transpose()? {
+                Some(next) => *top = Next::new(next, top.source as usize),
+                None => {
+                    std::collections::binary_heap::PeekMut::pop(top);
+                }
             }
         }
         w.finish()?;
@@ -550,9 +555,60 @@ impl From<&read::FileRow> for FileOut {
     }
 }
 
-/// Sorts postings by key, game and ply.
+/// Sorts postings by key, game and ply: by key first (one word to
+/// compare), then each run of one key (the start, the common openings) by
+/// game and ply.
 fn sort(postings: &mut [Posting]) {
-    postings.sort_unstable_by_key(|p| (p.key, p.id, p.ply));
+    postings.sort_unstable_by_key(|p| p.key);
+    let mut from = 0;
+    while from < postings.len() {
+        let key = postings[from].key;
+        let to = from + postings[from..].partition_point(|p| p.key == key);
+        if to - from > 1 {
+            postings[from..to].sort_unstable_by_key(|p| (p.id, p.ply));
+        }
+        from = to;
+    }
+}
+
+/// A posting in the merge's heap: its order as one number (key, game,
+/// ply), least first, and the source it came from.
+#[derive(PartialEq, Eq)]
+struct Next {
+    order: u128,
+    turn: u32,
+    source: u32,
+}
+
+impl Next {
+    fn new(p: Posting, source: usize) -> Next {
+        Next {
+            order: u128::from(p.key) << 64 | u128::from(p.id) << 32 | u128::from(p.ply),
+            turn: p.turn,
+            source: source as u32,
+        }
+    }
+
+    fn posting(&self) -> Posting {
+        Posting {
+            key: (self.order >> 64) as u64,
+            id: (self.order >> 32) as u32,
+            ply: self.order as u32,
+            turn: self.turn,
+        }
+    }
+}
+
+impl Ord for Next {
+    fn cmp(&self, other: &Next) -> std::cmp::Ordering {
+        other.order.cmp(&self.order)
+    }
+}
+
+impl PartialOrd for Next {
+    fn partial_cmp(&self, other: &Next) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
 }
 
 /// Where each partition starts in sorted postings.

@@ -13,7 +13,9 @@ use crate::registry;
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Int64Type, UInt32Type, UInt64Type};
 use arrow_array::{Array, RecordBatch};
-use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
+use parquet::arrow::arrow_reader::{
+    ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder, RowSelection, RowSelector,
+};
 use parquet::arrow::ProjectionMask;
 use parquet::file::statistics::Statistics;
 use std::collections::BTreeMap;
@@ -289,31 +291,43 @@ impl Index {
             .filter(|&i| whole || !matches!(schema.column(i).name(), "tags" | "turns"))
             .collect();
         let mask = ProjectionMask::leaves(schema, leaves);
+        // Only the wanted rows are decoded: a selection of runs of rows,
+        // through the row groups read, in order.
+        let mut selectors = Vec::new();
+        for (&g, ids) in &wanted {
+            let mut at = starts[g];
+            let mut ids = ids.clone();
+            ids.sort_unstable();
+            ids.dedup();
+            for id in ids {
+                let id = u64::from(id);
+                if id > at {
+                    selectors.push(RowSelector::skip((id - at) as usize));
+                }
+                selectors.push(RowSelector::select(1));
+                at = id + 1;
+            }
+            let end = starts[g] + meta.row_group(g).num_rows() as u64;
+            if end > at {
+                selectors.push(RowSelector::skip((end - at) as usize));
+            }
+        }
         let reader = builder
             .with_projection(mask)
             .with_row_groups(wanted.keys().copied().collect())
+            .with_row_selection(RowSelection::from(selectors))
             .with_batch_size(1 << 14)
             .build()
             .map_err(io_error)?;
-        let want: std::collections::HashSet<u32> = ids.iter().copied().collect();
         let mut out = Vec::with_capacity(ids.len());
+        let long = Columns {
+            tags: whole,
+            turns: whole,
+        };
         for b in reader {
             let b = b.map_err(arrow_error)?;
-            let id = u32s(&b, "id")?;
-            let rows: Vec<usize> = (0..b.num_rows())
-                .filter(|&i| want.contains(&id[i]))
-                .collect();
-            if rows.is_empty() {
-                continue;
-            }
-            out.extend(game_rows(
-                &b,
-                &rows,
-                Columns {
-                    tags: whole,
-                    turns: whole,
-                },
-            )?);
+            let rows: Vec<usize> = (0..b.num_rows()).collect();
+            out.extend(game_rows(&b, &rows, long)?);
         }
         Ok(out)
     }

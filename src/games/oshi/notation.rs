@@ -65,8 +65,9 @@ impl Notation for Oshi {
     }
 
     fn write_move(mv: &Move, out: &mut String) {
-        use std::fmt::Write;
-        let _ = write!(out, "{}-{}", mv.from, mv.to);
+        mv.from.push_to(out);
+        out.push('-');
+        mv.to.push_to(out);
     }
 
     fn parse_position(text: &str) -> Result<Position, PositionError> {

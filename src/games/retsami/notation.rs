@@ -10,7 +10,6 @@ use nom::branch::alt;
 use nom::bytes::complete::take;
 use nom::character::complete::{char, one_of};
 use nom::{IResult, Parser};
-use std::fmt::Write;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Action {
@@ -92,11 +91,20 @@ impl Notation for Retsami {
         match *mv {
             Move::Accept => out.push_str("=="),
             Move::Play { action, offer } => {
-                let _ = match action {
-                    Action::Advance { from, to } => write!(out, "{from}-{to}"),
-                    Action::Take { from, to } => write!(out, "{from}x{to}"),
-                    Action::Enter { to } => write!(out, "@{to}"),
-                };
+                match action {
+                    Action::Advance { from, to } | Action::Take { from, to } => {
+                        from.push_to(out);
+                        out.push(match action {
+                            Action::Take { .. } => 'x',
+                            _ => '-',
+                        });
+                        to.push_to(out);
+                    }
+                    Action::Enter { to } => {
+                        out.push('@');
+                        to.push_to(out);
+                    }
+                }
                 if offer {
                     out.push_str("~~");
                 }
