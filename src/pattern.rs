@@ -163,12 +163,41 @@ impl Compiled {
     }
 }
 
+/// The legal move of `pos` spelled `text` in the standard spelling
+/// ([`Facts::spell_standard`]): read as the game reads a turn, or, where
+/// the position names its cells otherwise (Iqishiqi under AbstractPlay's
+/// labels), found among the legal moves.
+fn standard_move<G: Notation + crate::game::Facts>(
+    pos: &G::Position,
+    text: &str,
+    spelled: &mut String,
+    legal: &mut Vec<G::Move>,
+) -> Result<G::Move, String> {
+    if let Ok(mv) = G::parse_move(pos, text) {
+        spelled.clear();
+        G::spell_standard(&mv, spelled);
+        if spelled == text {
+            return Ok(mv);
+        }
+    }
+    legal.clear();
+    G::legal_moves(pos, legal);
+    legal
+        .drain(..)
+        .find(|mv| {
+            spelled.clear();
+            G::spell_standard(mv, spelled);
+            spelled == text
+        })
+        .ok_or_else(|| format!("{text}: no legal move is spelled so"))
+}
+
 /// The first ply after which a position of a game matches `pattern`
 /// (0: its start): the game set up by `tags`, playing `turns` (standard
 /// spellings, white space between — the position index's `turns`);
 /// `Ok(None)` when none does; `Err` with why when the pattern cannot match
 /// this game, or a turn cannot be replayed.
-pub fn first_match<G: Picture + Notation>(
+pub fn first_match<G: Picture + Notation + crate::game::Facts>(
     pattern: &Pattern,
     tags: &[Tag],
     turns: &str,
@@ -176,12 +205,13 @@ pub fn first_match<G: Picture + Notation>(
     let mut pos = G::start(tags).map_err(|e| format!("[{}]: {}", e.tag, e.message))?;
     let compiled = pattern.compile::<G>(&G::board(&pos))?;
     let mut pieces = Vec::new();
+    let (mut spelled, mut legal) = (String::new(), Vec::new());
     for (ply, text) in std::iter::once("")
         .chain(turns.split_whitespace())
         .enumerate()
     {
         if ply > 0 {
-            let mv = G::parse_move(&pos, text).map_err(|e| format!("{text}: {}", e.message))?;
+            let mv = standard_move::<G>(&pos, text, &mut spelled, &mut legal)?;
             G::play(&mut pos, &mv).map_err(|e| format!("{text}: {e}"))?;
         }
         pieces.clear();

@@ -280,3 +280,71 @@ fn an_index_never_writes_over_an_input_and_a_changed_archive_is_said() {
     assert_eq!(code, 2);
     assert!(err.contains("no game reads this position"), "{err}");
 }
+
+#[test]
+fn an_index_of_standard_input_answers_tree_but_cannot_reread_its_games() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let a = generated(dir, "oshi", 20, 4);
+    let piped = std::process::Command::new(run::bin())
+        .current_dir(dir)
+        .args(["index", "-q", "-", "-o", "ix"])
+        .stdin(std::fs::File::open(&a).unwrap())
+        .output()
+        .unwrap();
+    assert!(
+        piped.status.success(),
+        "{}",
+        String::from_utf8_lossy(&piped.stderr)
+    );
+    let scan = ok(dir, &["tree", &a, "--to", "json"]);
+    let indexed = ok(dir, &["tree", "--index", "ix", "--to", "json"]);
+    // The same counts; the examples name the stream.
+    assert_eq!(scan.replace(&a, "<stdin>"), indexed);
+    let start = ok(
+        dir,
+        &["moves", "--game", "oshi", "--show-position", "--count"],
+    );
+    let start = start.lines().next().unwrap().to_string();
+    let (code, _, err) = run_in(dir, &["filter", "--index", "ix", "--reaches", &start]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot be read again"), "{err}");
+}
+
+#[test]
+fn a_pattern_from_the_index_reads_an_iqishiqi_game_under_abstractplays_labels() {
+    // The index keeps turns in the standard (Ludii) spelling; a game
+    // whose cells are named by AbstractPlay's labels is replayed from them
+    // under its own labels (the fuzz target found the index's replay
+    // reading them as AbstractPlay's).
+    use gamerec::game::{Notation, Rules};
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let record = "[Game \"iqishiqi\"]\n[Coords \"abstractplay\"]\n[Result \"*\"]\n\n1. i7/g8 *\n";
+    std::fs::write(dir.join("ap.grec"), record).unwrap();
+    let tag = |name: &str, value: &str| gamerec::record::Tag {
+        name: name.into(),
+        value: value.into(),
+        span: Default::default(),
+        value_span: Default::default(),
+    };
+    let mut pos = Iqishiqi::start(&[tag("Coords", "abstractplay")]).unwrap();
+    let mv = Iqishiqi::parse_move(&pos, "i7/g8").unwrap();
+    assert!(Iqishiqi::play(&mut pos, &mv).is_ok());
+    let (board, mut pieces) = (Iqishiqi::board(&pos), Vec::new());
+    Iqishiqi::pieces(&pos, &mut pieces);
+    // Every piece of the position after the turn: no earlier one has them.
+    let pattern: Vec<String> = pieces
+        .iter()
+        .map(|p| format!("{}=*", board.cells[p.cell as usize].label))
+        .collect();
+    let pattern = pattern.join(" ");
+    ok(dir, &["index", "-q", "ap.grec", "-o", "ix"]);
+    let scan = ok(dir, &["filter", "-q", "ap.grec", "--pattern", &pattern]);
+    assert!(scan.contains("i7/g8"), "{pattern}: {scan}");
+    let indexed = ok(
+        dir,
+        &["filter", "-q", "--index", "ix", "--pattern", &pattern],
+    );
+    assert_eq!(scan, indexed, "{pattern}");
+}

@@ -549,6 +549,24 @@ pub fn picture(data: &[u8]) {
                 "a pattern of the last position matches: {:?}",
                 probe.pattern
             );
+            // The position index's trace of the game: a key a position, the
+            // last the key of the last position read back from its
+            // notation under the game's settings; the index's turns replay
+            // to a position the pattern matches.
+            let traced = rules.trace(&mut source());
+            assert_eq!(traced.keys.len(), examined.plies + 1);
+            let settings: Vec<gamerec::record::Tag> = (parsed.record.tags.iter())
+                .filter(|t| rules.settings().contains(&t.name.as_str()))
+                .cloned()
+                .collect();
+            let last = rules.position_key(&settings, &replayed.scene.position);
+            assert_eq!(traced.keys.last().copied(), last.ok(), "the last key");
+            let again = rules.first_match(
+                probe.pattern.as_ref().expect("a pattern"),
+                &parsed.record.tags,
+                &traced.turns,
+            );
+            assert!(matches!(again, Ok(Some(_))), "the index's turns: {again:?}");
             if examined.plies >= probe.opening.len() {
                 assert!(
                     examined.opens,

@@ -4,11 +4,10 @@
 
 use crate::calls;
 use crate::RecordError;
-use gamerec::explored::{self, Query};
+use gamerec::explored;
 use gamerec::formats::parquet::Rows;
 use gamerec::index::{self, Hit, Index};
 use gamerec::pattern::Pattern;
-use gamerec::select::Probe;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyCapsule;
@@ -87,15 +86,7 @@ pub fn index_tree_arrow<'py>(
     player: Option<String>,
     side: Option<String>,
 ) -> PyResult<Bound<'py, PyCapsule>> {
-    if side.is_some() && player.is_none() {
-        return Err(PyValueError::new_err("side= needs player="));
-    }
-    let query = Query {
-        line: Probe::opening_turns(play),
-        depth,
-        player,
-        side,
-    };
+    let query = crate::tree::query(depth, play, player, side)?;
     let index = opened(path)?;
     let table = py.detach(|| {
         let mut rows = Rows::new(&explored::columns());

@@ -43,15 +43,7 @@ pub fn tree_arrow<'py>(
     game: Option<&str>,
     encoding: Option<&str>,
 ) -> PyResult<Bound<'py, PyCapsule>> {
-    if side.is_some() && player.is_none() {
-        return Err(PyValueError::new_err("side= needs player="));
-    }
-    let query = Query {
-        line: Probe::opening_turns(play),
-        depth,
-        player,
-        side,
-    };
+    let query = query(depth, play, player, side)?;
     let how = how(format, game, encoding, jobs)?;
     let inputs = sources_of(sources, &Output::new(None))?;
     let batches = py.detach(|| tree_batches(&inputs, &how, &query, min_games));
@@ -59,6 +51,24 @@ pub fn tree_arrow<'py>(
         py,
         batches.map_err(|e| RecordError::new_err(e.to_string()))?,
     )
+}
+
+/// What `tree()` and `Index.tree()` explore; `side` needs `player`.
+pub fn query(
+    depth: usize,
+    play: &str,
+    player: Option<String>,
+    side: Option<String>,
+) -> PyResult<Query> {
+    if side.is_some() && player.is_none() {
+        return Err(PyValueError::new_err("side= needs player="));
+    }
+    Ok(Query {
+        line: Probe::opening_turns(play),
+        depth,
+        player,
+        side,
+    })
 }
 
 /// The explored positions of `inputs` as record batches.

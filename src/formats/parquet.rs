@@ -166,9 +166,20 @@ pub fn games_schema() -> SchemaRef {
 }
 
 fn properties(table: &str) -> WriterProperties {
+    properties_with(table, ZstdLevel::default(), None).build()
+}
+
+/// Writer properties of a gamerec table: zstd at `level`, chunk
+/// statistics, the table's metadata, row groups of at most `rows` rows;
+/// more may be set on what is returned.
+pub fn properties_with(
+    table: &str,
+    level: ZstdLevel,
+    rows: Option<usize>,
+) -> parquet::file::properties::WriterPropertiesBuilder {
     WriterProperties::builder()
-        .set_compression(Compression::ZSTD(ZstdLevel::default()))
-        .set_max_row_group_row_count(None)
+        .set_compression(Compression::ZSTD(level))
+        .set_max_row_group_row_count(rows)
         .set_statistics_enabled(parquet::file::properties::EnabledStatistics::Chunk)
         .set_key_value_metadata(Some(
             table_metadata(table)
@@ -176,7 +187,6 @@ fn properties(table: &str) -> WriterProperties {
                 .map(|(k, v)| KeyValue::new(k, v))
                 .collect(),
         ))
-        .build()
 }
 
 fn parquet_error(e: parquet::errors::ParquetError) -> io::Error {

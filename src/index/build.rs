@@ -3,14 +3,13 @@
 use super::read::{self, Index};
 use super::{invalid, partition, postings_file, Entry, Posting, Turns, NO_TURN, PARTITIONS};
 use super::{FILES, GAMES, GAMES_PER_GROUP, POSTINGS_PER_GROUP, SETUPS, TURNS};
-use crate::formats::parquet::table_metadata;
+use crate::formats::parquet::properties_with;
 use arrow_array::builder::{StringBuilder, UInt64Builder};
 use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray, UInt32Array, UInt64Array};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, Encoding, ZstdLevel};
-use parquet::file::metadata::KeyValue;
-use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::file::properties::WriterProperties;
 use parquet::schema::types::ColumnPath;
 use std::collections::{BTreeMap, BinaryHeap};
 use std::fs::File;
@@ -68,42 +67,27 @@ pub struct Built {
     pub bytes: u64,
 }
 
+/// zstd's fastest level: the index is written once, read often.
+fn fast() -> ZstdLevel {
+    ZstdLevel::try_new(1).unwrap_or_default()
+}
+
 fn writer_props(table: &str, rows: usize) -> WriterProperties {
-    WriterProperties::builder()
-        .set_compression(Compression::ZSTD(ZstdLevel::try_new(1).unwrap_or_default()))
-        .set_max_row_group_row_count(Some(rows))
-        .set_statistics_enabled(EnabledStatistics::Chunk)
-        .set_key_value_metadata(Some(
-            table_metadata(table)
-                .into_iter()
-                .map(|(k, v)| KeyValue::new(k, v))
-                .collect(),
-        ))
-        .build()
+    properties_with(table, fast(), Some(rows)).build()
 }
 
 fn postings_props() -> WriterProperties {
-    let plain = |b: parquet::file::properties::WriterPropertiesBuilder, c: &str| {
-        b.set_column_dictionary_enabled(ColumnPath::from(c), false)
-    };
-    let b = WriterProperties::builder()
-        .set_compression(Compression::ZSTD(ZstdLevel::try_new(1).unwrap_or_default()))
-        .set_max_row_group_row_count(Some(POSTINGS_PER_GROUP))
-        .set_statistics_enabled(EnabledStatistics::Chunk)
-        .set_key_value_metadata(Some(
-            table_metadata("index-postings")
-                .into_iter()
-                .map(|(k, v)| KeyValue::new(k, v))
-                .collect(),
-        ));
-    // Keys and game ids are near random: compressing them costs time and
-    // saves little (the keys are delta-encoded, sorted).
-    let b = plain(plain(b, "key"), "id")
-        .set_column_compression(ColumnPath::from("key"), Compression::UNCOMPRESSED)
-        .set_column_compression(ColumnPath::from("id"), Compression::UNCOMPRESSED);
-    b.set_column_encoding(ColumnPath::from("key"), Encoding::DELTA_BINARY_PACKED)
-        .set_column_encoding(ColumnPath::from("id"), Encoding::DELTA_BINARY_PACKED)
-        .build()
+    let b = properties_with("index-postings", fast(), Some(POSTINGS_PER_GROUP));
+    // Keys and game ids are near random: delta-encoded, not compressed
+    // (compressing them costs time and saves little).
+    let mut b = b;
+    for column in ["key", "id"] {
+        b = b
+            .set_column_dictionary_enabled(ColumnPath::from(column), false)
+            .set_column_compression(ColumnPath::from(column), Compression::UNCOMPRESSED)
+            .set_column_encoding(ColumnPath::from(column), Encoding::DELTA_BINARY_PACKED);
+    }
+    b.build()
 }
 
 pub fn postings_schema() -> SchemaRef {

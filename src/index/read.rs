@@ -510,6 +510,12 @@ impl Index {
     /// it is gone, or its size or time changed since it was indexed.
     pub fn changed(&self, file: u32) -> Option<String> {
         let f = self.files.get(file as usize)?;
+        if f.path.is_empty() {
+            return Some(format!(
+                "{}: indexed from a stream (standard input), which cannot be read again",
+                f.name
+            ));
+        }
         let (bytes, modified) = super::build::stamp(Path::new(&f.path));
         match (bytes, modified) {
             (None, _) => Some(format!("{}: gone since it was indexed", f.name)),

@@ -33,12 +33,14 @@ impl Search for Retsami {
         pos.offer_pending = false;
     }
 
-    /// The search's key less the first mover, which the notation does not
-    /// write (a test checks the rest follows the notation alone, over
-    /// generated games).
+    /// The search's key less what the notation does not write: the first
+    /// mover, and whether a draw was agreed (a test checks the rest
+    /// follows the notation alone, over generated games and an agreed
+    /// draw; the fuzz target checks it on every game it replays).
     fn notation_key(pos: &Position) -> u64 {
         let mut p = pos.clone();
         p.first_mover = crate::game::Side::First;
+        p.drawn = false;
         Self::key(&p)
     }
 }
