@@ -25,7 +25,9 @@
 
 mod build;
 mod explore;
+mod merge;
 mod read;
+mod tables;
 mod trace;
 mod turns;
 

@@ -1,7 +1,7 @@
 //! Reading an index: its files, a key's postings, games by id, and the
 //! games that reached a position ([`Index`]).
 
-use super::build::{arrow_error, io_error};
+use super::tables::{arrow_error, io_error};
 use super::{invalid, partition, postings_file, Posting, NO_TURN};
 use super::{FILES, GAMES, SETUPS, TURNS};
 use crate::formats::parquet::Kind;

@@ -1,0 +1,218 @@
+//! Sorting postings, spilling them as runs, and merging the runs (and an
+//! index already there) partition by partition into the postings files.
+
+use super::read::Index;
+use super::tables::PostingsOut;
+use super::{invalid, partition, postings_file, Posting, NO_TURN, PARTITIONS};
+use std::collections::BinaryHeap;
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Bytes a posting takes on a run file.
+pub(super) const RUN_BYTES: usize = 20;
+
+/// A run spilled to the work folder: sorted postings, and where each
+/// partition starts in it (in postings).
+pub(super) struct Run {
+    pub(super) path: PathBuf,
+    pub(super) starts: [u64; PARTITIONS + 1],
+}
+
+/// What the merge reads: the old index, the runs, the postings in memory
+/// (sorted).
+pub(super) struct Parts<'a> {
+    pub(super) old: Option<&'a Index>,
+    pub(super) runs: &'a [Run],
+    pub(super) postings: &'a [Posting],
+}
+
+impl Parts<'_> {
+    /// Merges each partition's runs (and old postings) into its file, on
+    /// `jobs` threads; returns the postings written.
+    pub(super) fn merge_all(&self, jobs: usize, work: &Path, renumber: &[u32]) -> io::Result<u64> {
+        let next = AtomicUsize::new(0);
+        let total = std::sync::atomic::AtomicU64::new(0);
+        let results: Vec<io::Result<()>> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..jobs.min(PARTITIONS))
+                .map(|_| {
+                    s.spawn(|| -> io::Result<()> {
+                        loop {
+                            let p = next.fetch_add(1, Ordering::Relaxed);
+                            if p >= PARTITIONS {
+                                return Ok(());
+                            }
+                            let n = self.merge(p, &work.join(postings_file(p)), renumber)?;
+                            total.fetch_add(n, Ordering::Relaxed);
+                        }
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err(io::Error::other("a merge thread failed")))
+                })
+                .collect()
+        });
+        results.into_iter().collect::<io::Result<Vec<()>>>()?;
+        Ok(total.into_inner())
+    }
+
+    /// Merges partition `p` into `out`.
+    pub(super) fn merge(&self, p: usize, out: &Path, renumber: &[u32]) -> io::Result<u64> {
+        let mut sources: Vec<Box<dyn Iterator<Item = io::Result<Posting>> + '_>> = Vec::new();
+        if let Some(old) = self.old {
+            // The old postings: already sorted, their turns numbered as
+            // the builder started (the old numbering).
+            sources.push(Box::new(old.partition_postings(p)?));
+        }
+        for run in self.runs {
+            sources.push(Box::new(run_segment(run, p)?));
+        }
+        let lo = self.postings.partition_point(|q| partition(q.key) < p);
+        let hi = self.postings.partition_point(|q| partition(q.key) <= p);
+        sources.push(Box::new(self.postings[lo..hi].iter().map(|q| Ok(*q))));
+        let mut w = PostingsOut::create(out)?;
+        let mut heap = BinaryHeap::new();
+        for (i, s) in sources.iter_mut().enumerate() {
+            if let Some(q) = s.next().transpose()? {
+                heap.push(Next::new(q, i));
+            }
+        }
+        let mut n = 0u64;
+        while let Some(mut top) = heap.peek_mut() {
+            let q = top.posting();
+            let turn = match q.turn {
+                NO_TURN => NO_TURN,
+                t => *renumber
+                    .get(t as usize)
+                    .ok_or_else(|| invalid("a turn out of range"))?,
+            };
+            w.push(Posting { turn, ..q })?;
+            n += 1;
+            // The source's next posting takes the top's place (one sift).
+            match sources[top.source as usize].next().transpose()? {
+                Some(next) => *top = Next::new(next, top.source as usize),
+                None => {
+                    std::collections::binary_heap::PeekMut::pop(top);
+                }
+            }
+        }
+        w.finish()?;
+        Ok(n)
+    }
+}
+
+/// Sorts postings by key, game and ply: by key first (one word to
+/// compare), then each run of one key (the start, the common openings) by
+/// game and ply.
+pub(super) fn sort(postings: &mut [Posting]) {
+    postings.sort_unstable_by_key(|p| p.key);
+    let mut from = 0;
+    while from < postings.len() {
+        let key = postings[from].key;
+        let to = from + postings[from..].partition_point(|p| p.key == key);
+        if to - from > 1 {
+            postings[from..to].sort_unstable_by_key(|p| (p.id, p.ply));
+        }
+        from = to;
+    }
+}
+
+/// A posting in the merge's heap: its order as one number (key, game,
+/// ply), least first, and the source it came from.
+#[derive(PartialEq, Eq)]
+pub(super) struct Next {
+    pub(super) order: u128,
+    pub(super) turn: u32,
+    pub(super) source: u32,
+}
+
+impl Next {
+    pub(super) fn new(p: Posting, source: usize) -> Next {
+        Next {
+            order: u128::from(p.key) << 64 | u128::from(p.id) << 32 | u128::from(p.ply),
+            turn: p.turn,
+            source: source as u32,
+        }
+    }
+
+    pub(super) fn posting(&self) -> Posting {
+        Posting {
+            key: (self.order >> 64) as u64,
+            id: (self.order >> 32) as u32,
+            ply: self.order as u32,
+            turn: self.turn,
+        }
+    }
+}
+
+impl Ord for Next {
+    fn cmp(&self, other: &Next) -> std::cmp::Ordering {
+        other.order.cmp(&self.order)
+    }
+}
+
+impl PartialOrd for Next {
+    fn partial_cmp(&self, other: &Next) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Where each partition starts in sorted postings.
+pub(super) fn starts(sorted: &[Posting]) -> [u64; PARTITIONS + 1] {
+    let mut s = [0u64; PARTITIONS + 1];
+    for (p, at) in s.iter_mut().enumerate() {
+        *at = sorted.partition_point(|q| partition(q.key) < p) as u64;
+    }
+    s
+}
+
+/// Partition `p` of a run, read back.
+pub(super) fn run_segment(
+    run: &Run,
+    p: usize,
+) -> io::Result<impl Iterator<Item = io::Result<Posting>>> {
+    let mut file = File::open(&run.path)?;
+    file.seek(SeekFrom::Start(run.starts[p] * RUN_BYTES as u64))?;
+    let mut r = BufReader::with_capacity(1 << 16, file);
+    let mut left = run.starts[p + 1] - run.starts[p];
+    Ok(std::iter::from_fn(move || {
+        if left == 0 {
+            return None;
+        }
+        left -= 1;
+        let mut b = [0u8; RUN_BYTES];
+        Some(r.read_exact(&mut b).map(|()| {
+            let word = |i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
+            Posting {
+                key: u64::from_le_bytes(b[..8].try_into().unwrap_or_default()),
+                id: word(8),
+                ply: word(12),
+                turn: word(16),
+            }
+        }))
+    }))
+}
+
+/// Sorts `postings` and writes them as a run at `path`.
+pub(super) fn spill(postings: &mut [Posting], path: PathBuf) -> io::Result<Run> {
+    sort(postings);
+    let mut out = BufWriter::with_capacity(1 << 20, File::create(&path)?);
+    for p in postings.iter() {
+        let mut b = [0u8; RUN_BYTES];
+        b[..8].copy_from_slice(&p.key.to_le_bytes());
+        b[8..12].copy_from_slice(&p.id.to_le_bytes());
+        b[12..16].copy_from_slice(&p.ply.to_le_bytes());
+        b[16..].copy_from_slice(&p.turn.to_le_bytes());
+        out.write_all(&b)?;
+    }
+    out.flush()?;
+    Ok(Run {
+        starts: starts(postings),
+        path,
+    })
+}
