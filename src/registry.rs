@@ -16,7 +16,7 @@ use crate::lenient::{self, Lenient};
 use crate::perft::{self, Divided};
 use crate::picture::{self, Replayed, Shown};
 use crate::problem::{Problem, Repair};
-use crate::record::{End, ReadGame, Record, Span, Tag};
+use crate::record::{End, ReadGame, Record, Tag};
 use crate::replay::{self, LegalMoves, PlyCount, Replay};
 use crate::select::{self, Examined, Probe, SameBy};
 use crate::tree;
@@ -233,13 +233,9 @@ impl<G: SiteNotation> AnySite for SiteOf<G> {
     }
 
     fn can_carry(&self, record_tags: &[Tag]) -> bool {
-        let tag = |name: &str, value: &str| Tag {
-            name: name.into(),
-            value: value.into(),
-            span: Span::default(),
-            value_span: Span::default(),
-        };
-        let site_tags: Vec<Tag> = G::SITE.tags.iter().map(|(n, v)| tag(n, v)).collect();
+        let site_tags: Vec<Tag> = (G::SITE.tags.iter())
+            .map(|(n, v)| Tag::unplaced(n, v))
+            .collect();
         let mut tags: Vec<Tag> = record_tags
             .iter()
             .filter(|t| !G::SITE.tags.iter().any(|(n, _)| *n == t.name))
@@ -422,12 +418,7 @@ impl<G: Facts + Picture + Search> AnyGame for Registered<G> {
 
     fn position_key(&self, settings: &[Tag], text: &str) -> Result<u64, String> {
         let mut tags: Vec<Tag> = settings.to_vec();
-        tags.push(Tag {
-            name: "Position".into(),
-            value: text.into(),
-            span: Span::default(),
-            value_span: Span::default(),
-        });
+        tags.push(Tag::unplaced("Position", text));
         match G::start(&tags) {
             Ok(p) => Ok(G::notation_key(&p)),
             Err(e) => Err(e.message),

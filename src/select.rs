@@ -159,19 +159,13 @@ pub fn examine<G: Facts + Picture + Search>(
     // The position is read under the game's own settings (Iqishiqi's
     // `Coords` say how its cells are named).
     let target = probe.reaches.as_deref().and_then(|p| {
-        let tag = |name: &str, value: &str| crate::record::Tag {
-            name: name.into(),
-            value: value.into(),
-            span: Span::default(),
-            value_span: Span::default(),
-        };
         let mut tags: Vec<crate::record::Tag> = game
             .tags()
             .iter()
             .filter(|t| G::SETTINGS.contains(&&*t.name))
             .cloned()
             .collect();
-        tags.push(tag("Position", p));
+        tags.push(crate::record::Tag::unplaced("Position", p));
         G::start(&tags)
             .ok()
             .map(|p| (G::write_position(&p), G::notation_key(&p)))

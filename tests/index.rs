@@ -322,13 +322,8 @@ fn a_pattern_from_the_index_reads_an_iqishiqi_game_under_abstractplays_labels() 
     let dir = tmp.path();
     let record = "[Game \"iqishiqi\"]\n[Coords \"abstractplay\"]\n[Result \"*\"]\n\n1. i7/g8 *\n";
     std::fs::write(dir.join("ap.grec"), record).unwrap();
-    let tag = |name: &str, value: &str| gamerec::record::Tag {
-        name: name.into(),
-        value: value.into(),
-        span: Default::default(),
-        value_span: Default::default(),
-    };
-    let mut pos = Iqishiqi::start(&[tag("Coords", "abstractplay")]).unwrap();
+    let coords = gamerec::record::Tag::unplaced("Coords", "abstractplay");
+    let mut pos = Iqishiqi::start(&[coords]).unwrap();
     let mv = Iqishiqi::parse_move(&pos, "i7/g8").unwrap();
     assert!(Iqishiqi::play(&mut pos, &mv).is_ok());
     let (board, mut pieces) = (Iqishiqi::board(&pos), Vec::new());

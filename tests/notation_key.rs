@@ -10,7 +10,6 @@ use gamerec::games::{
     iqishiqi::Iqishiqi, oshi::Oshi, retsami::Retsami, roshi::Roshi, vagabond::Vagabond,
 };
 use gamerec::gen::{positions, GenOptions};
-use gamerec::problem::Span;
 use gamerec::record::Tag;
 use std::collections::HashMap;
 
@@ -59,15 +58,7 @@ fn vagabond_keys_follow_the_notation() {
 }
 
 fn tags(pairs: &[(&str, &str)]) -> Vec<Tag> {
-    pairs
-        .iter()
-        .map(|(name, value)| Tag {
-            name: name.to_string(),
-            value: value.to_string(),
-            span: Span::default(),
-            value_span: Span::default(),
-        })
-        .collect()
+    pairs.iter().map(|(n, v)| Tag::unplaced(n, v)).collect()
 }
 
 /// A start some tags set up that the notation does not write (Retsami's

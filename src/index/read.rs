@@ -7,7 +7,6 @@ use super::{FILES, GAMES, SETUPS, TURNS};
 use crate::formats::parquet::Kind;
 use crate::inputs::Piece;
 use crate::pattern::Pattern;
-use crate::problem::Span;
 use crate::record::Tag;
 use crate::registry;
 use arrow_array::cast::AsArray;
@@ -569,12 +568,7 @@ pub fn tags_of(json: &str) -> Vec<Tag> {
     let pairs: Vec<(String, String)> = serde_json::from_str(json).unwrap_or_default();
     pairs
         .into_iter()
-        .map(|(name, value)| Tag {
-            name,
-            value,
-            span: Span::default(),
-            value_span: Span::default(),
-        })
+        .map(|(name, value)| Tag::unplaced(&name, &value))
         .collect()
 }
 

@@ -37,6 +37,18 @@ pub struct Tag {
     pub value_span: Span,
 }
 
+impl Tag {
+    /// A tag made by gamerec, not read from an input (no place in one).
+    pub fn unplaced(name: &str, value: &str) -> Tag {
+        Tag {
+            name: name.into(),
+            value: value.into(),
+            span: Span::default(),
+            value_span: Span::default(),
+        }
+    }
+}
+
 /// A declared result: `1-0`, `0-1`, `1/2-1/2` or `*`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum ResultToken {
