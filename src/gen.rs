@@ -63,6 +63,7 @@ pub fn game<G: Rules + Notation>(seed: u64, index: u64, opts: &GenOptions) -> Co
         outcome: None,
         error: None,
         marks: None,
+        leads: None,
         trace: None,
     }
 }

@@ -138,10 +138,13 @@ pub fn traced(
         sides: ["", ""],
         analysed: false,
         marks: [[0; 2]; 2],
+        leader: None,
+        leads: None,
     };
     tell(game, rules, trace, &mut marking);
     let mut game = marking.inner.into_game();
     game.marks = marking.analysed.then_some(marking.marks);
+    game.leads = marking.leads;
     game
 }
 
@@ -154,6 +157,10 @@ struct Marking {
     analysed: bool,
     /// Per side: missed wins, blunders.
     marks: [[u64; 2]; 2],
+    /// The side ahead by the last win chance that was not one half.
+    leader: Option<bool>,
+    /// Lead changes so far; `None` until a win chance is read.
+    leads: Option<u32>,
 }
 
 impl GameSink for Marking {
@@ -176,6 +183,16 @@ impl GameSink for Marking {
             let side = usize::from(turn.side == self.sides[1] && !turn.side.is_empty());
             for (i, mark) in [Mark::MissedWin, Mark::Blunder].into_iter().enumerate() {
                 self.marks[side][i] += u64::from(a.marks.contains(&mark));
+            }
+            if let Some(win) = a.win {
+                // The first side's chance, whoever moved.
+                let first = if side == 0 { win } else { 1.0 - win };
+                let leads = self.leads.get_or_insert(0);
+                if first != 0.5 {
+                    let ahead = first > 0.5;
+                    *leads += u32::from(self.leader.is_some_and(|l| l != ahead));
+                    self.leader = Some(ahead);
+                }
             }
         }
         self.inner.turn(turn)

@@ -20,6 +20,7 @@ mod moves;
 mod options;
 mod perft;
 mod progress;
+mod ratings;
 mod run;
 mod shard;
 mod show;
@@ -65,6 +66,10 @@ enum Command {
     Dedup(dedup::Args),
     /// Statistics per game or per game type, as JSON Lines, CSV or Parquet.
     Stats(stats::Args),
+    /// Rate each game type's players: Elo, Glicko-2, TrueSkill, Weng-Lin
+    /// and Bradley–Terry with a first-mover advantage; `--predict` scores
+    /// the systems.
+    Ratings(ratings::Args),
     /// The opening explorer: the games that reached a position (the start,
     /// or where `--play` leads), their results and the turns played there.
     Tree(tree::Args),
@@ -171,6 +176,7 @@ pub fn run() -> i32 {
         Command::Filter(args) => filter::run(args),
         Command::Dedup(args) => dedup::run(args),
         Command::Stats(args) => stats::run(args),
+        Command::Ratings(args) => ratings::run(args),
         Command::Tree(args) => tree::run(args),
         Command::Index(args) => index::run(args),
         Command::Shard(args) => shard::run(args),

@@ -92,6 +92,49 @@ impl Run {
         self.read_sources(&self.sources, map, each)
     }
 
+    /// Every game replayed with the statistics' trace
+    /// (`gamerec::stats::traced`), handed to `add` with its input's name in
+    /// input order; an invalid game is said (unless `quiet`) and still
+    /// handed on (`ratings`, `report`).
+    pub fn traced(
+        &self,
+        quiet: bool,
+        color: bool,
+        mut add: impl FnMut(&str, gamerec::convert::Converted),
+    ) -> io::Result<Read> {
+        let map = |v: Visit<'_, '_>| {
+            let sides = v.rules.as_ref().map_or(["", ""], |r| r.sides());
+            let traced = gamerec::stats::traced(v.game, v.rules);
+            let title = (traced.error.is_some())
+                .then(|| gamerec::record::title(v.game.tags(), sides))
+                .flatten();
+            (traced, title)
+        };
+        let each = |item: Item<'_, (gamerec::convert::Converted, Option<String>)>| {
+            let Some(game) = game(item) else {
+                return Ok(ControlFlow::Continue(()));
+            };
+            let (mut converted, title) = game.value;
+            converted.index = game.index;
+            if let Some(p) = &converted.error {
+                match quiet {
+                    true => messages::invalid(),
+                    false => report_invalid(
+                        game.input,
+                        game.chunk,
+                        Some(game.index),
+                        title.as_deref(),
+                        p,
+                        color,
+                    ),
+                }
+            }
+            add(game.input, converted);
+            Ok(ControlFlow::Continue(()))
+        };
+        self.read(map, each)
+    }
+
     /// [`Run::read`] over these sources.
     pub fn read_sources<T, M, E>(&self, sources: &[Source], map: M, mut each: E) -> io::Result<Read>
     where

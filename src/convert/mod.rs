@@ -86,6 +86,11 @@ pub struct Converted {
     /// missed win and a blunder (the record's own `[%mark]` commands;
     /// `None` when the record was not analysed).
     pub marks: Option<[[u64; 2]; 2]>,
+    /// For statistics: how often the lead changed hands in the win chances
+    /// an analysis wrote (`[%win]`, the mover's chance after each turn):
+    /// the first side's chance went from above one half to below, or back.
+    /// `None` when the record holds no win chance.
+    pub leads: Option<u32>,
     /// The trace, for statistics: its totals (facts, site turns, error and
     /// outcome have moved into this game's own fields).
     pub trace: Option<Trace>,
@@ -292,6 +297,7 @@ impl Collect {
                 outcome: None,
                 error: None,
                 marks: None,
+                leads: None,
                 trace: None,
             },
             first_only: false,

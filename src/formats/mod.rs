@@ -23,6 +23,7 @@ pub mod moves;
 pub mod parquet;
 pub mod read;
 pub mod records;
+pub mod rows;
 pub mod scan;
 pub mod text;
 pub mod write;

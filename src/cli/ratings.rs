@@ -1,0 +1,276 @@
+//! `gamerec ratings PATH...`: each game type's players rated from their
+//! finished games in date order — Elo, Glicko-2, TrueSkill, Weng-Lin and
+//! Bradley–Terry with a first-mover advantage — or, with `--history`, a
+//! row per game per player, or, with `--predict`, how well each system
+//! predicted the archive (notation/ratings.md).
+
+use super::messages;
+use super::options::{Color, InputArgs, Jobs, OutputArg, Quiet};
+use super::run::{self, Run};
+use gamerec::formats::rows::{RowFormat, Rows as RowsOut};
+use gamerec::output::{Output, Writer};
+use gamerec::ratings::systems::{EloK, Options, Period, TypeRatings};
+use gamerec::ratings::table::{self, Rows};
+use gamerec::ratings::{self, Archive, Players, Sort};
+use std::io::{self, Write};
+
+#[derive(clap::Args)]
+#[command(
+    after_help = "Systems, conventions and columns: notation/ratings.md. A game \
+is rated when it is valid, won or drawn, and names a player in each side tag; the rest are \
+counted in the table's first line. Games are rated in Date order (undated games after, in \
+input order)."
+)]
+pub struct Args {
+    #[command(flatten)]
+    input: InputArgs,
+    /// Merge spellings of a name: a file of lines `SPELLING => NAME`
+    /// (compared without case; `#` starts a comment line).
+    #[arg(long, value_name = "FILE")]
+    alias: Option<std::path::PathBuf>,
+    /// Elo's K: a number, or `abstractplay` for AbstractPlay's live
+    /// schedule (from 1200; K 40, 30, 25, then 20 as a player's rated
+    /// games pass 10, 20 and 40).
+    #[arg(long, value_name = "K", default_value = "32", value_parser = elo_k)]
+    elo_k: EloK,
+    /// Glicko-2's rating period: `day`, `week`, `month`, or a number N
+    /// (every N games, dates or not); an undated game is a period of its
+    /// own.
+    #[arg(long, value_name = "P", default_value = "month", value_parser = period)]
+    period: Period,
+    /// A row per game per player: the ratings after it (Glicko-2's after
+    /// its rating period).
+    #[arg(long, conflicts_with = "predict")]
+    history: bool,
+    /// Score each system on the archive: every game predicted from the
+    /// ratings before it; log-loss, Brier score, accuracy.
+    #[arg(long)]
+    predict: bool,
+    /// The players' order: by a system's rating (highest first), games, or
+    /// name.
+    #[arg(long, value_enum, default_value = "bradley-terry")]
+    sort: SortArg,
+    /// `human`: a table per game type; `json`: JSON Lines; `csv`; `parquet`
+    /// (the columns of notation/ratings.md).
+    #[arg(
+        long = "to",
+        visible_alias = "format",
+        value_enum,
+        default_value = "human",
+        value_name = "FORMAT"
+    )]
+    format: Format,
+    #[command(flatten)]
+    output: OutputArg,
+    #[command(flatten)]
+    jobs: Jobs,
+    #[command(flatten)]
+    quiet: Quiet,
+    #[command(flatten)]
+    color: Color,
+    /// CSV: start a cell that begins with `=`, `+`, `-` or `@` with `'`.
+    #[arg(long)]
+    spreadsheet_safe: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    Human,
+    Json,
+    Csv,
+    Parquet,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum SortArg {
+    BradleyTerry,
+    Elo,
+    Glicko2,
+    Trueskill,
+    WengLin,
+    Games,
+    Name,
+}
+
+fn elo_k(text: &str) -> Result<EloK, String> {
+    match text.trim() {
+        "abstractplay" => Ok(EloK::AbstractPlay),
+        t => match t.parse::<f64>() {
+            Ok(k) if k > 0.0 && k.is_finite() => Ok(EloK::Fixed(k)),
+            _ => Err("a positive number, or `abstractplay`".into()),
+        },
+    }
+}
+
+fn period(text: &str) -> Result<Period, String> {
+    match text.trim() {
+        "day" => Ok(Period::Day),
+        "week" => Ok(Period::Week),
+        "month" => Ok(Period::Month),
+        t => match t.parse::<usize>() {
+            Ok(n) if n > 0 => Ok(Period::Games(n)),
+            _ => Err("`day`, `week`, `month` or a number of games".into()),
+        },
+    }
+}
+
+/// The players merged by `--alias`; `None` when the file cannot be read
+/// (said, exit 2).
+pub fn players(alias: Option<&std::path::Path>) -> Option<Players> {
+    let Some(path) = alias else {
+        return Some(Players::default());
+    };
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            messages::error(format!("{}: {e}", path.display()));
+            return None;
+        }
+    };
+    match Players::with_aliases(&text) {
+        Ok(p) => Some(p),
+        Err(e) => {
+            messages::error(format!("{}:{}: {}", path.display(), e.line, e.message));
+            None
+        }
+    }
+}
+
+pub fn run(args: Args) {
+    let output = Output::new(args.output.output.as_deref());
+    let Some(players) = players(args.alias.as_deref()) else {
+        return;
+    };
+    let Some(run) = Run::start(&args.input, &args.jobs, &output) else {
+        return;
+    };
+    if args.format == Format::Parquet
+        && run::binary_to_terminal(gamerec::formats::Format::Parquet, &output)
+    {
+        return;
+    }
+    let Some(writer) = run::create(&output) else {
+        return;
+    };
+    let run = run.progress(args.quiet.quiet || output.is_terminal());
+    let mut archive = Archive::new(players);
+    let read = run.traced(
+        args.quiet.quiet,
+        args.color.color.for_stderr(),
+        |name, g| archive.add(name, &g),
+    );
+    let opts = Options {
+        elo: args.elo_k,
+        period: args.period,
+        history: args.history,
+        predict: args.predict,
+    };
+    let result = read.and_then(|_| {
+        let rated = ratings::rate(&archive, opts);
+        if rated.is_empty() {
+            messages::note("no game to rate: none is valid, finished and between two players");
+        }
+        write(&args, writer, &archive, &rated)
+    });
+    messages::finished(result.and_then(|w| w.commit()));
+}
+
+fn sort(s: SortArg) -> Sort {
+    match s {
+        SortArg::BradleyTerry => Sort::BradleyTerry,
+        SortArg::Elo => Sort::Elo,
+        SortArg::Glicko2 => Sort::Glicko2,
+        SortArg::Trueskill => Sort::TrueSkill,
+        SortArg::WengLin => Sort::WengLin,
+        SortArg::Games => Sort::Games,
+        SortArg::Name => Sort::Name,
+    }
+}
+
+/// Writes the ratings (or history, or predictions) in the asked format.
+fn write(args: &Args, writer: Writer, a: &Archive, rated: &[TypeRatings]) -> io::Result<Writer> {
+    let rows = match (args.history, args.predict) {
+        (true, _) => Rows::History,
+        (_, true) => Rows::Predict,
+        _ => Rows::Players,
+    };
+    let format = match args.format {
+        Format::Human => return human(writer, a, rated, rows, sort(args.sort)),
+        Format::Json => RowFormat::Json,
+        Format::Csv => RowFormat::Csv,
+        Format::Parquet => RowFormat::Parquet,
+    };
+    let name = match rows {
+        Rows::Players => "ratings",
+        Rows::History => "rating_history",
+        Rows::Predict => "rating_predictions",
+    };
+    let out = io::BufWriter::new(writer);
+    let mut out = RowsOut::new(
+        out,
+        format,
+        name,
+        table::columns(rows),
+        args.spreadsheet_safe,
+    )?;
+    match rows {
+        Rows::Players => {
+            for t in rated {
+                for i in ratings::order(a, t, sort(args.sort)) {
+                    out.push(&table::player_row(a, t, &t.players[i]))?;
+                }
+            }
+        }
+        Rows::History => {
+            for t in rated {
+                for row in table::history_rows(a, t) {
+                    out.push(&row)?;
+                }
+            }
+        }
+        Rows::Predict => {
+            for row in table::predict_rows(rated) {
+                out.push(&row)?;
+            }
+        }
+    }
+    out.finish()?.into_inner().map_err(|e| e.into_error())
+}
+
+fn human(
+    writer: Writer,
+    a: &Archive,
+    rated: &[TypeRatings],
+    rows: Rows,
+    sort: Sort,
+) -> io::Result<Writer> {
+    let mut out = io::BufWriter::new(writer);
+    if let Some(line) = table::untyped(a) {
+        writeln!(out, "{line}\n")?;
+    }
+    match rows {
+        Rows::Predict => {
+            for t in rated {
+                writeln!(out, "{}", table::headline(a, t))?;
+            }
+            writeln!(out)?;
+            write!(out, "{}", table::human_predict(rated))?;
+        }
+        Rows::Players | Rows::History => {
+            for (i, t) in rated.iter().enumerate() {
+                if i > 0 {
+                    writeln!(out)?;
+                }
+                write!(
+                    out,
+                    "{}",
+                    table::human_players(a, t, &ratings::order(a, t, sort))
+                )?;
+                if rows == Rows::History {
+                    writeln!(out, "\n(--history rows: use --to json, csv or parquet)")?;
+                }
+            }
+        }
+    }
+    out.into_inner().map_err(|e| e.into_error())
+}

@@ -1,0 +1,101 @@
+//! Rows of named, typed cells written as JSON Lines, CSV (a header first)
+//! or a Parquet table: what a command that writes a table of its own
+//! (`ratings`) writes through.
+
+use super::csv::{csv_error, spreadsheet_safe};
+use super::parquet::{Kind, Table};
+use serde_json::{Map, Value};
+use std::io::{self, Write};
+
+/// The formats rows are written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowFormat {
+    Json,
+    Csv,
+    Parquet,
+}
+
+enum Out<W: Write + Send> {
+    Json(W),
+    Csv(Box<csv::Writer<W>>),
+    Parquet(Box<Table<W>>),
+}
+
+/// A table being written.
+pub struct Rows<W: Write + Send> {
+    out: Out<W>,
+    columns: Vec<(String, Kind)>,
+    spreadsheet_safe: bool,
+}
+
+impl<W: Write + Send> Rows<W> {
+    /// Starts table `table` (its name in Parquet's metadata) with these
+    /// columns; `spreadsheet_safe`: CSV cells that would start a formula
+    /// are quoted with `'`.
+    pub fn new(
+        out: W,
+        format: RowFormat,
+        table: &str,
+        columns: Vec<(String, Kind)>,
+        spreadsheet_safe: bool,
+    ) -> io::Result<Rows<W>> {
+        let out = match format {
+            RowFormat::Json => Out::Json(out),
+            RowFormat::Csv => {
+                let mut w = csv::WriterBuilder::new()
+                    .has_headers(false)
+                    .from_writer(out);
+                w.write_record(columns.iter().map(|(n, _)| n))
+                    .map_err(csv_error)?;
+                Out::Csv(Box::new(w))
+            }
+            RowFormat::Parquet => Out::Parquet(Box::new(Table::new(out, table, &columns)?)),
+        };
+        Ok(Rows {
+            out,
+            columns,
+            spreadsheet_safe,
+        })
+    }
+
+    /// Writes a row: a value per column, in order (`null` for none).
+    pub fn push(&mut self, row: &[Value]) -> io::Result<()> {
+        match &mut self.out {
+            Out::Json(w) => {
+                let obj: Map<String, Value> = (self.columns.iter())
+                    .zip(row)
+                    .map(|((n, _), v)| (n.clone(), v.clone()))
+                    .collect();
+                serde_json::to_writer(&mut *w, &Value::Object(obj))?;
+                w.write_all(b"\n")
+            }
+            Out::Csv(w) => {
+                let safe = self.spreadsheet_safe;
+                let cells = row.iter().map(|v| {
+                    let c = match v {
+                        Value::Null => String::new(),
+                        Value::String(s) => s.clone(),
+                        v => v.to_string(),
+                    };
+                    match safe {
+                        true => spreadsheet_safe(&c).into_owned(),
+                        false => c,
+                    }
+                });
+                w.write_record(cells).map_err(csv_error)
+            }
+            Out::Parquet(t) => t.push(row),
+        }
+    }
+
+    /// Ends the table; gives the output back.
+    pub fn finish(self) -> io::Result<W> {
+        match self.out {
+            Out::Json(w) => Ok(w),
+            Out::Csv(w) => w
+                .into_inner()
+                .map_err(|e| io::Error::new(e.error().kind(), e.error().to_string())),
+            Out::Parquet(t) => t.finish(),
+        }
+    }
+}

@@ -1,0 +1,132 @@
+//! Players' names: normalised (spaces trimmed and runs of white space made
+//! one space; compared without case) and merged by an alias file, so that
+//! `ana  Lopez` and `Ana Lopez` are one player.
+
+use std::collections::HashMap;
+
+/// A side tag's value as a player's name: trimmed, runs of white space
+/// (and control characters) made one space; `None` when nothing is left
+/// or it is a placeholder (`?`, `-`).
+pub fn normalise(value: &str) -> Option<String> {
+    let mut out = String::with_capacity(value.len());
+    for word in value
+        .split(|c: char| c.is_whitespace() || c.is_control())
+        .filter(|w| !w.is_empty())
+    {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    (!out.is_empty() && out != "?" && out != "-").then_some(out)
+}
+
+/// The key a name is compared by: its normal form without case.
+fn key(name: &str) -> String {
+    name.to_lowercase()
+}
+
+/// The players met so far, numbered in order of first appearance, and the
+/// aliases that merge spellings.
+#[derive(Debug, Default)]
+pub struct Players {
+    names: Vec<String>,
+    ids: HashMap<String, u32>,
+    /// Alias key → the name it stands for.
+    aliases: HashMap<String, String>,
+    /// The alias file's spelling of each name it gives, by key.
+    shown: HashMap<String, String>,
+}
+
+/// A line of an alias file that could not be read.
+#[derive(Debug, PartialEq, Eq)]
+pub struct AliasError {
+    pub line: usize,
+    pub message: String,
+}
+
+impl Players {
+    /// Players merged by an alias file's text: a line `SPELLING => NAME`
+    /// makes SPELLING (compared without case) the player NAME; blank lines
+    /// and lines starting with `#` are skipped.
+    pub fn with_aliases(text: &str) -> Result<Players, AliasError> {
+        let mut players = Players::default();
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let fail = |message: &str| AliasError {
+                line: i + 1,
+                message: message.to_string(),
+            };
+            let (from, to) = line
+                .split_once("=>")
+                .ok_or_else(|| fail("expected `SPELLING => NAME`"))?;
+            let (Some(from), Some(to)) = (normalise(from), normalise(to)) else {
+                return Err(fail("a spelling or a name is empty"));
+            };
+            if let Some(old) = players.aliases.get(&key(&from)) {
+                if key(old) != key(&to) {
+                    return Err(fail(&format!("`{from}` is already an alias of `{old}`")));
+                }
+            }
+            players.shown.entry(key(&to)).or_insert_with(|| to.clone());
+            players.aliases.insert(key(&from), to);
+        }
+        Ok(players)
+    }
+
+    /// The number of the player a (normalised) name stands for, a new one
+    /// for a name not met before.
+    pub fn id(&mut self, name: &str) -> u32 {
+        let name = self.aliases.get(&key(name)).map_or(name, String::as_str);
+        let k = key(name);
+        if let Some(&id) = self.ids.get(&k) {
+            return id;
+        }
+        let id = self.names.len() as u32;
+        let shown = self.shown.get(&k).map_or(name, String::as_str);
+        self.names.push(shown.to_string());
+        self.ids.insert(k, id);
+        id
+    }
+
+    /// A player's name: the alias file's, else the first spelling met.
+    pub fn name(&self, id: u32) -> &str {
+        &self.names[id as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_normalised_compared_without_case_and_merged_by_aliases() {
+        assert_eq!(normalise("  Ana \t Lopez "), Some("Ana Lopez".into()));
+        assert_eq!(normalise(" ? "), None);
+        assert_eq!(normalise(""), None);
+        let mut p =
+            Players::with_aliases("# aliases\nalopez => Ana Lopez\n\nAL => ana lopez\n").unwrap();
+        let a = p.id("ana lopez");
+        assert_eq!(p.id("ALOPEZ"), a);
+        assert_eq!(p.id("al"), a);
+        assert_eq!(p.id("Ana LOPEZ"), a);
+        assert_ne!(p.id("Ben"), a);
+        assert_eq!(p.name(a), "Ana Lopez");
+        assert_eq!(p.len(), 2);
+        let bad = Players::with_aliases("x => y\nno arrow here\n").unwrap_err();
+        assert_eq!(bad.line, 2);
+        let twice = Players::with_aliases("x => y\nX => z\n").unwrap_err();
+        assert_eq!(twice.line, 2);
+    }
+}
