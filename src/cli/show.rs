@@ -7,6 +7,7 @@ use super::messages;
 use super::options::{Color, OutputArg};
 use super::run::{self};
 use gamerec::output::Output;
+use gamerec::picture::raster::{self, GifOptions};
 use gamerec::picture::svg::{self, SvgOptions};
 use gamerec::picture::text::{self, TextOptions};
 use gamerec::sources;
@@ -19,6 +20,12 @@ pub enum PictureFormat {
     Text,
     /// A standalone SVG.
     Svg,
+    /// The SVG as a PNG.
+    Png,
+    /// The game as an animated GIF: a frame per position from the start
+    /// to the asked one (every position without --ply), the last move
+    /// marked in each.
+    Gif,
 }
 
 #[derive(clap::Args)]
@@ -36,7 +43,8 @@ pub struct Args {
     place: PlaceArgs,
     #[command(flatten)]
     at: PlyArg,
-    /// `text` or `svg` (default: svg when -o names a .svg file, else text).
+    /// `text`, `svg`, `png` or `gif` (default: from -o's extension, else
+    /// text).
     #[arg(
         long = "to",
         visible_alias = "format",
@@ -61,6 +69,10 @@ pub struct Args {
     /// Gate's view of Vagabond Pai Sho).
     #[arg(long, value_name = "DEGREES", num_args = 0..=1, default_missing_value = "45", allow_negative_numbers = true)]
     rotate: Option<f64>,
+    /// GIF: milliseconds each position is shown (the last stays four
+    /// times as long).
+    #[arg(long, value_name = "MS", default_value_t = 800, value_parser = clap::value_parser!(u32).range(10..=60_000))]
+    delay: u32,
 }
 
 pub fn run(mut args: Args) {
@@ -82,14 +94,21 @@ pub fn run(mut args: Args) {
         }
     }
     let format = args.format.unwrap_or_else(|| {
-        let svg_file = (args.output.output.as_ref())
+        let extension = (args.output.output.as_ref())
             .and_then(|p| p.extension())
-            .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
-        match svg_file {
-            true => PictureFormat::Svg,
-            false => PictureFormat::Text,
+            .map(|e| e.to_string_lossy().to_ascii_lowercase());
+        match extension.as_deref() {
+            Some("svg") => PictureFormat::Svg,
+            Some("png") => PictureFormat::Png,
+            Some("gif") => PictureFormat::Gif,
+            _ => PictureFormat::Text,
         }
     });
+    let binary = matches!(format, PictureFormat::Png | PictureFormat::Gif);
+    if binary && args.output.output.is_none() && io::stdout().is_terminal() {
+        messages::error("a PNG or GIF is not written to a terminal: give -o FILE or a pipe");
+        return;
+    }
     if let Some(r) = args.rotate.filter(|r| !r.is_finite()) {
         messages::error(format!("--rotate {r}: give a number of degrees"));
         return;
@@ -105,28 +124,52 @@ pub fn run(mut args: Args) {
         rotate: args.rotate.unwrap_or(0.0),
     };
     let ply = args.at.ply();
-    let mut picture: Option<String> = None;
+    let mut picture: Option<io::Result<Vec<u8>>> = None;
+    let gif_opts = GifOptions {
+        svg: svg_opts,
+        delay: (args.delay / 10).max(1) as u16,
+        last_delay: (args.delay * 4 / 10).min(u32::from(u16::MAX)) as u16,
+    };
     answer_into(
         &args.place,
         args.color.color.for_stderr(),
         &mut io::sink(),
         |loaded, _| {
+            if format == PictureFormat::Gif {
+                return match loaded.rules.replayed(loaded.game) {
+                    Ok(r) => {
+                        let played = r.frames.len().saturating_sub(1);
+                        if let Some(k) = ply.filter(|&k| k > played + 1) {
+                            return Err(Failure::Usage(format!(
+                                "the game has {played} plies; there is no position before ply {k}"
+                            )));
+                        }
+                        let scenes = raster::scenes(&r, ply.map(|k| k - 1));
+                        picture = Some(raster::gif(scenes, &gif_opts, Vec::new()));
+                        r.problem.map_or(Ok(()), |p| Err(Failure::Invalid(p)))
+                    }
+                    Err(p) => Err(Failure::Invalid(p)),
+                };
+            }
             let shown = loaded.rules.scene_at(loaded.game, ply);
             if let Some(scene) = &shown.scene {
                 picture = Some(match format {
-                    PictureFormat::Text => text::write(scene, text_opts),
-                    PictureFormat::Svg => svg::write(scene, &svg_opts),
+                    PictureFormat::Text => Ok(text::write(scene, text_opts).into_bytes()),
+                    PictureFormat::Svg => Ok(svg::write(scene, &svg_opts).into_bytes()),
+                    _ => raster::png(&svg::write(scene, &svg_opts)),
                 });
             }
             shown.problem.map_or(Ok(()), |p| Err(Failure::Invalid(p)))
         },
     );
-    let Some(picture) = picture else {
-        return;
+    let picture = match picture {
+        Some(Ok(p)) => p,
+        Some(Err(e)) => return messages::finished(Err(e)),
+        None => return,
     };
     let Some(mut out) = run::create(&output) else {
         return;
     };
-    let written = out.write_all(picture.as_bytes());
+    let written = out.write_all(&picture);
     messages::finished(written.and_then(|()| out.commit()));
 }

@@ -4,6 +4,7 @@
 //! self-contained HTML replay viewer ([`html`]).
 
 pub mod html;
+pub mod raster;
 pub mod svg;
 pub mod text;
 
