@@ -67,6 +67,7 @@ pub mod explored;
 pub mod formats;
 // Statistics; where output goes:
 pub mod output;
+pub mod overview;
 pub mod ratings;
 pub mod stats;
 // Whole inputs, as every front end opens them:

@@ -302,7 +302,12 @@ fn game_literals(files: &[File], names: &[String], tags: &[String]) -> Vec<Strin
         }
         // The sites' file formats name the sites (AbstractPlay, the Garden
         // Gate), whose game notations share those names; they name no game.
-        let site_file = rel == "src/formats/records.rs" || rel.starts_with("src/formats/links");
+        // So does the ratings' Elo schedule of AbstractPlay's (a site's,
+        // for every game).
+        let site_file = rel == "src/formats/records.rs"
+            || rel.starts_with("src/formats/links")
+            || rel == "src/ratings/systems.rs"
+            || rel == "src/cli/ratings.rs";
         if !site_file {
             for name in names {
                 if names_word(&file.code.text, name) {

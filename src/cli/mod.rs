@@ -21,6 +21,7 @@ mod options;
 mod perft;
 mod progress;
 mod ratings;
+mod report;
 mod run;
 mod shard;
 mod show;
@@ -70,6 +71,10 @@ enum Command {
     /// and Bradley–Terry with a first-mover advantage; `--predict` scores
     /// the systems.
     Ratings(ratings::Args),
+    /// One self-contained HTML page: results, lengths, openings, design
+    /// metrics and ratings per game type; per player their results and
+    /// rating over time.
+    Report(report::Args),
     /// The opening explorer: the games that reached a position (the start,
     /// or where `--play` leads), their results and the turns played there.
     Tree(tree::Args),
@@ -177,6 +182,7 @@ pub fn run() -> i32 {
         Command::Dedup(args) => dedup::run(args),
         Command::Stats(args) => stats::run(args),
         Command::Ratings(args) => ratings::run(args),
+        Command::Report(args) => report::run(args),
         Command::Tree(args) => tree::run(args),
         Command::Index(args) => index::run(args),
         Command::Shard(args) => shard::run(args),

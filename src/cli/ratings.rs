@@ -11,7 +11,7 @@ use gamerec::formats::rows::{RowFormat, Rows as RowsOut};
 use gamerec::output::{Output, Writer};
 use gamerec::ratings::systems::{EloK, Options, Period, TypeRatings};
 use gamerec::ratings::table::{self, Rows};
-use gamerec::ratings::{self, Archive, Players, Sort};
+use gamerec::ratings::{self, Archive, Sort};
 use std::io::{self, Write};
 
 #[derive(clap::Args)]
@@ -31,7 +31,7 @@ pub struct Args {
     /// Elo's K: a number, or `abstractplay` for AbstractPlay's live
     /// schedule (from 1200; K 40, 30, 25, then 20 as a player's rated
     /// games pass 10, 20 and 40).
-    #[arg(long, value_name = "K", default_value = "32", value_parser = elo_k)]
+    #[arg(long, value_name = "K", default_value = "32", value_parser = EloK::read)]
     elo_k: EloK,
     /// Glicko-2's rating period: `day`, `week`, `month`, or a number N
     /// (every N games, dates or not); an undated game is a period of its
@@ -92,16 +92,6 @@ enum SortArg {
     Name,
 }
 
-fn elo_k(text: &str) -> Result<EloK, String> {
-    match text.trim() {
-        "abstractplay" => Ok(EloK::AbstractPlay),
-        t => match t.parse::<f64>() {
-            Ok(k) if k > 0.0 && k.is_finite() => Ok(EloK::Fixed(k)),
-            _ => Err("a positive number, or `abstractplay`".into()),
-        },
-    }
-}
-
 fn period(text: &str) -> Result<Period, String> {
     match text.trim() {
         "day" => Ok(Period::Day),
@@ -114,31 +104,9 @@ fn period(text: &str) -> Result<Period, String> {
     }
 }
 
-/// The players merged by `--alias`; `None` when the file cannot be read
-/// (said, exit 2).
-pub fn players(alias: Option<&std::path::Path>) -> Option<Players> {
-    let Some(path) = alias else {
-        return Some(Players::default());
-    };
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) => {
-            messages::error(format!("{}: {e}", path.display()));
-            return None;
-        }
-    };
-    match Players::with_aliases(&text) {
-        Ok(p) => Some(p),
-        Err(e) => {
-            messages::error(format!("{}:{}: {}", path.display(), e.line, e.message));
-            None
-        }
-    }
-}
-
 pub fn run(args: Args) {
     let output = Output::new(args.output.output.as_deref());
-    let Some(players) = players(args.alias.as_deref()) else {
+    let Some(players) = run::players(args.alias.as_deref()) else {
         return;
     };
     let Some(run) = Run::start(&args.input, &args.jobs, &output) else {

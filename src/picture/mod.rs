@@ -3,6 +3,7 @@
 //! ([`text`]), as a standalone SVG ([`svg`]), or every ply of a game in a
 //! self-contained HTML replay viewer ([`html`]).
 
+pub mod chart;
 pub mod html;
 pub mod raster;
 pub mod svg;

@@ -64,7 +64,7 @@ impl Score {
         if score != 0.5 {
             self.decisive += 1;
             self.right += match p {
-                p if p == 0.5 => 0.5,
+                0.5 => 0.5,
                 p if (p > 0.5) == (score > 0.5) => 1.0,
                 _ => 0.0,
             };

@@ -27,6 +27,17 @@ pub enum EloK {
 }
 
 impl EloK {
+    /// `--elo-k`'s value: a positive number, or `abstractplay`.
+    pub fn read(text: &str) -> Result<EloK, String> {
+        match text.trim() {
+            "abstractplay" => Ok(EloK::AbstractPlay),
+            t => match t.parse::<f64>() {
+                Ok(k) if k > 0.0 && k.is_finite() => Ok(EloK::Fixed(k)),
+                _ => Err("a positive number, or `abstractplay`".into()),
+            },
+        }
+    }
+
     fn start(self) -> f64 {
         match self {
             EloK::Fixed(_) => 1500.0,

@@ -30,6 +30,13 @@ text), the curve's dots and where its cursor stands.
 Presses the right arrow key PRESSES times, then prints the ply counter,
 whether the explorer panel is shown, its summary, and its rows (cells'
 text, class, the widths of the bar's parts in percent).
+
+    python3 view.py PAGE.html report - SCREENSHOT.png
+
+For a page made by `gamerec report`: prints the browser console's
+messages, and per chart (figure.chart) its name, its SVG's drawn size, how
+many bars, bins and lines it draws and its table's rows; the sections'
+headings; and the full page's height. The screenshot is of the whole page.
 """
 
 import base64
@@ -79,9 +86,10 @@ def main():
     layout_mode = presses == "layout"
     curve_mode = presses == "curve"
     explorer_mode = presses == "explorer"
+    report_mode = presses == "report"
     if explorer_mode:
         presses = dest
-    presses = 0 if tags_mode or layout_mode or curve_mode else int(presses)
+    presses = 0 if tags_mode or layout_mode or curve_mode or report_mode else int(presses)
     port = free_port()
     driver = subprocess.Popen(
         [CHROMEDRIVER, f"--port={port}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
@@ -105,6 +113,7 @@ def main():
                         "binary": CHROMIUM,
                         "args": FLAGS + [f"--user-data-dir={profile}"],
                     },
+                    "goog:loggingPrefs": {"browser": "ALL"},
                 }
             }
         }
@@ -192,7 +201,25 @@ def main():
                   }};
                 """
                 dest = first
+            if report_mode:
+                script = """
+                  const box = (e) => { const r = e.getBoundingClientRect(); return [r.width, r.height]; };
+                  return {
+                    charts: Array.from(document.querySelectorAll('figure.chart')).map((f) => ({
+                      name: f.dataset.chart,
+                      size: box(f.querySelector('svg')),
+                      marks: f.querySelectorAll('svg rect, svg polyline').length,
+                      rows: f.querySelectorAll('table tr').length - 1,
+                    })),
+                    headings: Array.from(document.querySelectorAll('h2')).map((h) => h.textContent),
+                    height: document.documentElement.scrollHeight,
+                  };
+                """
             result = call(base, "POST", s + "/execute/sync", {"script": script, "args": [dest]})
+            if report_mode:
+                result["console"] = call(base, "POST", s + "/se/log", {"type": "browser"})
+                height = min(int(result["height"]), 16000)
+                call(base, "POST", s + "/window/rect", {"width": 1200, "height": height})
             png = base64.b64decode(call(base, "GET", s + "/screenshot"))
             with open(shot, "wb") as f:
                 f.write(png)
