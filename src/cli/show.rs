@@ -2,7 +2,7 @@
 //! input format, standard input too), a bare position or a game's start —
 //! as terminal text or as a standalone SVG.
 
-use super::at::{answer_into, Failure, PlaceArgs, PlyArg};
+use super::at::{answer_into, Failure, Loaded, PlaceArgs, PlyArg};
 use super::messages;
 use super::options::{Color, OutputArg};
 use super::run::{self};
@@ -75,6 +75,75 @@ pub struct Args {
     delay: u32,
 }
 
+/// The format asked for, else the one -o's extension names, else text.
+fn format_of(args: &Args) -> PictureFormat {
+    args.format.unwrap_or_else(|| {
+        let extension = (args.output.output.as_ref())
+            .and_then(|p| p.extension())
+            .map(|e| e.to_string_lossy().to_ascii_lowercase());
+        match extension.as_deref() {
+            Some("svg") => PictureFormat::Svg,
+            Some("png") => PictureFormat::Png,
+            Some("gif") => PictureFormat::Gif,
+            _ => PictureFormat::Text,
+        }
+    })
+}
+
+/// How the picture is drawn.
+struct Draw {
+    format: PictureFormat,
+    ply: Option<usize>,
+    text: TextOptions,
+    gif: GifOptions,
+}
+
+impl Draw {
+    /// The picture of the loaded game (`None`: nothing to draw), and why
+    /// it stops short of the asked position.
+    fn picture(
+        &self,
+        loaded: &mut Loaded<'_, '_>,
+    ) -> (Option<io::Result<Vec<u8>>>, Result<(), Failure>) {
+        if self.format == PictureFormat::Gif {
+            return self.animation(loaded);
+        }
+        let shown = loaded.rules.scene_at(loaded.game, self.ply);
+        let svg_opts = &self.gif.svg;
+        let picture = shown.scene.as_ref().map(|scene| match self.format {
+            PictureFormat::Text => Ok(text::write(scene, self.text).into_bytes()),
+            PictureFormat::Svg => Ok(svg::write(scene, svg_opts).into_bytes()),
+            _ => raster::png(&svg::write(scene, svg_opts)),
+        });
+        (
+            picture,
+            shown.problem.map_or(Ok(()), |p| Err(Failure::Invalid(p))),
+        )
+    }
+
+    /// The game's positions up to the asked one as an animated GIF.
+    fn animation(
+        &self,
+        loaded: &mut Loaded<'_, '_>,
+    ) -> (Option<io::Result<Vec<u8>>>, Result<(), Failure>) {
+        let r = match loaded.rules.replayed(loaded.game) {
+            Ok(r) => r,
+            Err(p) => return (None, Err(Failure::Invalid(p))),
+        };
+        let played = r.frames.len().saturating_sub(1);
+        if let Some(k) = self.ply.filter(|&k| k > played + 1) {
+            let why = format!("the game has {played} plies; there is no position before ply {k}");
+            return (None, Err(Failure::Usage(why)));
+        }
+        let scenes = raster::scenes(&r, self.ply.map(|k| k - 1));
+        let gif = raster::gif(scenes, &self.gif, Vec::new());
+        (
+            Some(gif),
+            r.problem.map_or(Ok(()), |p| Err(Failure::Invalid(p))),
+        )
+    }
+}
+
 pub fn run(mut args: Args) {
     // Records piped in: standard input.
     let place = &mut args.place;
@@ -93,17 +162,7 @@ pub fn run(mut args: Args) {
             return run::said(walked.said);
         }
     }
-    let format = args.format.unwrap_or_else(|| {
-        let extension = (args.output.output.as_ref())
-            .and_then(|p| p.extension())
-            .map(|e| e.to_string_lossy().to_ascii_lowercase());
-        match extension.as_deref() {
-            Some("svg") => PictureFormat::Svg,
-            Some("png") => PictureFormat::Png,
-            Some("gif") => PictureFormat::Gif,
-            _ => PictureFormat::Text,
-        }
-    });
+    let format = format_of(&args);
     let binary = matches!(format, PictureFormat::Png | PictureFormat::Gif);
     if binary && args.output.output.is_none() && io::stdout().is_terminal() {
         messages::error("a PNG or GIF is not written to a terminal: give -o FILE or a pipe");
@@ -123,43 +182,25 @@ pub fn run(mut args: Args) {
         flip: args.flip,
         rotate: args.rotate.unwrap_or(0.0),
     };
-    let ply = args.at.ply();
-    let mut picture: Option<io::Result<Vec<u8>>> = None;
-    let gif_opts = GifOptions {
-        svg: svg_opts,
-        delay: (args.delay / 10).max(1) as u16,
-        last_delay: (args.delay * 4 / 10).min(u32::from(u16::MAX)) as u16,
+    let draw = Draw {
+        format,
+        ply: args.at.ply(),
+        text: text_opts,
+        gif: GifOptions {
+            svg: svg_opts,
+            delay: (args.delay / 10).max(1) as u16,
+            last_delay: (args.delay * 4 / 10).min(u32::from(u16::MAX)) as u16,
+        },
     };
+    let mut picture: Option<io::Result<Vec<u8>>> = None;
     answer_into(
         &args.place,
         args.color.color.for_stderr(),
         &mut io::sink(),
         |loaded, _| {
-            if format == PictureFormat::Gif {
-                return match loaded.rules.replayed(loaded.game) {
-                    Ok(r) => {
-                        let played = r.frames.len().saturating_sub(1);
-                        if let Some(k) = ply.filter(|&k| k > played + 1) {
-                            return Err(Failure::Usage(format!(
-                                "the game has {played} plies; there is no position before ply {k}"
-                            )));
-                        }
-                        let scenes = raster::scenes(&r, ply.map(|k| k - 1));
-                        picture = Some(raster::gif(scenes, &gif_opts, Vec::new()));
-                        r.problem.map_or(Ok(()), |p| Err(Failure::Invalid(p)))
-                    }
-                    Err(p) => Err(Failure::Invalid(p)),
-                };
-            }
-            let shown = loaded.rules.scene_at(loaded.game, ply);
-            if let Some(scene) = &shown.scene {
-                picture = Some(match format {
-                    PictureFormat::Text => Ok(text::write(scene, text_opts).into_bytes()),
-                    PictureFormat::Svg => Ok(svg::write(scene, &svg_opts).into_bytes()),
-                    _ => raster::png(&svg::write(scene, &svg_opts)),
-                });
-            }
-            shown.problem.map_or(Ok(()), |p| Err(Failure::Invalid(p)))
+            let (drawn, verdict) = draw.picture(loaded);
+            picture = drawn;
+            verdict
         },
     );
     let picture = match picture {

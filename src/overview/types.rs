@@ -216,13 +216,16 @@ fn pct(x: f64) -> String {
     format!("{:.1}%", x * 100.0)
 }
 
-/// Design metrics in the manner of Ludii's (notation/report.md).
-fn metrics(facts: &[&Fact], rated: Option<&TypeRatings>) -> String {
+type Row = (&'static str, String, &'static str);
+
+/// Completion, decisiveness, drawishness, balance and the first mover's
+/// advantage.
+fn outcome_rows(facts: &[&Fact], rated: Option<&TypeRatings>) -> Vec<Row> {
     let (by_side, by_mover) = records(facts);
     let valid = facts.iter().filter(|f| f.valid).count() as f64;
     let finished = by_side.games() as f64;
     let decisive = (by_side.wins + by_side.losses) as f64;
-    let mut rows: Vec<(&str, String, &str)> = Vec::new();
+    let mut rows: Vec<Row> = Vec::new();
     if valid > 0.0 {
         rows.push((
             "completion",
@@ -236,11 +239,8 @@ fn metrics(facts: &[&Fact], rated: Option<&TypeRatings>) -> String {
             pct(decisive / finished),
             "finished games with a winner",
         ));
-        rows.push((
-            "drawishness",
-            pct(by_side.draws as f64 / finished),
-            "finished games drawn",
-        ));
+        let draws = pct(by_side.draws as f64 / finished);
+        rows.push(("drawishness", draws, "finished games drawn"));
     }
     if decisive > 0.0 {
         let gap = (by_side.wins as f64 - by_side.losses as f64).abs() / decisive;
@@ -251,11 +251,12 @@ fn metrics(facts: &[&Fact], rated: Option<&TypeRatings>) -> String {
         ));
     }
     if let Some((p, lo, hi)) = by_mover.score() {
+        let points = |x: f64| (x - 0.5) * 100.0;
         let text = format!(
             "{:+.1} points ({:+.1} to {:+.1})",
-            (p - 0.5) * 100.0,
-            (lo - 0.5) * 100.0,
-            (hi - 0.5) * 100.0
+            points(p),
+            points(lo),
+            points(hi)
         );
         rows.push((
             "first-mover advantage",
@@ -265,12 +266,15 @@ fn metrics(facts: &[&Fact], rated: Option<&TypeRatings>) -> String {
     }
     if let Some(t) = rated {
         let text = format!("{:+.0} ± {:.0} Elo points", t.advantage, t.advantage_se);
-        rows.push((
-            "first-mover advantage (rated)",
-            text,
-            "Bradley–Terry, players' strengths allowed for",
-        ));
+        let meaning = "Bradley–Terry, players' strengths allowed for";
+        rows.push(("first-mover advantage (rated)", text, meaning));
     }
+    rows
+}
+
+/// Branching, duration and lead changes.
+fn play_rows(facts: &[&Fact]) -> Vec<Row> {
+    let mut rows: Vec<Row> = Vec::new();
     if let Some(b) = mean(facts.iter().filter_map(|f| f.branching)) {
         rows.push((
             "branching",
@@ -286,23 +290,33 @@ fn metrics(facts: &[&Fact], rated: Option<&TypeRatings>) -> String {
         ));
     }
     let analysed: Vec<u32> = facts.iter().filter_map(|f| f.leads).collect();
-    match mean(analysed.iter().map(|&l| f64::from(l))) {
+    rows.push(match mean(analysed.iter().map(|&l| f64::from(l))) {
         Some(l) => {
             let text = format!("{l:.2} a game ({} analysed)", analysed.len());
-            rows.push((
+            (
                 "lead changes",
                 text,
                 "the win-chance curve crossing one half",
-            ))
+            )
         }
-        None => rows.push((
-            "lead changes",
-            "–".into(),
-            "no record holds win chances (gamerec analyse --annotate)",
-        )),
-    }
-    let mut s = String::from("<table class=\"metrics\"><caption>Design metrics</caption>\n<tr><th scope=\"col\">metric</th><th scope=\"col\">value</th><th scope=\"col\">meaning</th></tr>\n");
-    for (name, value, meaning) in rows {
+        None => {
+            let why = "no record holds win chances (gamerec analyse --annotate)";
+            ("lead changes", "–".into(), why)
+        }
+    });
+    rows
+}
+
+/// Design metrics in the manner of Ludii's (notation/report.md).
+fn metrics(facts: &[&Fact], rated: Option<&TypeRatings>) -> String {
+    let mut s = String::from(
+        "<table class=\"metrics\"><caption>Design metrics</caption>\n<tr><th scope=\"col\">\
+         metric</th><th scope=\"col\">value</th><th scope=\"col\">meaning</th></tr>\n",
+    );
+    for (name, value, meaning) in outcome_rows(facts, rated)
+        .into_iter()
+        .chain(play_rows(facts))
+    {
         let _ = writeln!(
             s,
             "<tr><th scope=\"row\">{}</th><td>{}</td><td class=\"meaning\">{}</td></tr>",

@@ -377,6 +377,43 @@ pub struct Series {
     pub points: Vec<(f64, f64)>,
 }
 
+/// The points' x and y ranges, y padded; unit ranges without a point.
+fn bounds(series: &[Series]) -> ((f64, f64), (f64, f64)) {
+    let all = || series.iter().flat_map(|s| s.points.iter());
+    let range = |pick: fn(&(f64, f64)) -> f64| {
+        all()
+            .map(pick)
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+                (lo.min(v), hi.max(v))
+            })
+    };
+    let ((x0, x1), (y0, y1)) = (range(|p| p.0), range(|p| p.1));
+    if !x0.is_finite() {
+        return ((0.0, 1.0), (0.0, 1.0));
+    }
+    let pad = ((y1 - y0) * 0.08).max(1.0);
+    ((x0, x1.max(x0 + 1.0)), (y0 - pad, y1 + pad))
+}
+
+/// The series' names in their colours, along the bottom.
+fn legend(s: &mut String, series: &[Series], height: f64) {
+    let mut lx = LEFT;
+    for line in series {
+        let _ = writeln!(
+            s,
+            "<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"3\" fill=\"{}\"/>\
+             <text x=\"{}\" y=\"{}\">{}</text>",
+            num(lx),
+            num(height - 8.0),
+            line.colour,
+            num(lx + 14.0),
+            num(height - 3.0),
+            esc(&line.name)
+        );
+        lx += 24.0 + 7.0 * line.name.chars().count() as f64;
+    }
+}
+
 /// Lines over a shared horizontal axis; `labels` names the x values in
 /// the table (dates, game numbers).
 pub fn lines(
@@ -388,29 +425,7 @@ pub fn lines(
 ) -> String {
     let height = TOP + PLOT + AXIS + 18.0;
     let mut s = open_svg(title, height);
-    let all = || series.iter().flat_map(|s| s.points.iter());
-    let fold = |f: fn(f64, f64) -> f64, start: f64, pick: fn(&(f64, f64)) -> f64| {
-        all().map(pick).fold(start, f)
-    };
-    let (x0, x1) = (
-        fold(f64::min, f64::INFINITY, |p| p.0),
-        fold(f64::max, f64::NEG_INFINITY, |p| p.0),
-    );
-    let (y0, y1) = (
-        fold(f64::min, f64::INFINITY, |p| p.1),
-        fold(f64::max, f64::NEG_INFINITY, |p| p.1),
-    );
-    let (x0, x1) = if x0.is_finite() {
-        (x0, x1.max(x0 + 1.0))
-    } else {
-        (0.0, 1.0)
-    };
-    let pad = ((y1 - y0) * 0.08).max(1.0);
-    let (y0, y1) = if y0.is_finite() {
-        (y0 - pad, y1 + pad)
-    } else {
-        (0.0, 1.0)
-    };
+    let ((x0, x1), (y0, y1)) = bounds(series);
     let bottom = TOP + PLOT;
     y_axis(&mut s, y0, y1, TOP, bottom, y_name);
     let x = |v: f64| LEFT + (v - x0) / (x1 - x0) * (WIDTH - LEFT - RIGHT);
@@ -430,7 +445,10 @@ pub fn lines(
     }
     // Ticks at the points' own x values when they are few (months, game
     // numbers), else at round whole numbers among them.
-    let mut xs: Vec<f64> = all().map(|p| p.0).collect();
+    let mut xs: Vec<f64> = series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.0))
+        .collect();
     xs.sort_by(f64::total_cmp);
     xs.dedup();
     let at: Vec<f64> = match xs.len() {
@@ -442,21 +460,7 @@ pub fn lines(
         }
     };
     x_axis_at(&mut s, (x0, x1), &at, bottom, x_name, labels);
-    let mut lx = LEFT;
-    for line in series {
-        let _ = writeln!(
-            s,
-            "<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"3\" fill=\"{}\"/>\
-             <text x=\"{}\" y=\"{}\">{}</text>",
-            num(lx),
-            num(height - 8.0),
-            line.colour,
-            num(lx + 14.0),
-            num(height - 3.0),
-            esc(&line.name)
-        );
-        lx += 24.0 + 7.0 * line.name.chars().count() as f64;
-    }
+    legend(&mut s, series, height);
     s.push_str("</svg>");
     // The table: a row per x, a column per series.
     let rows: Vec<Vec<String>> = xs
@@ -464,11 +468,8 @@ pub fn lines(
         .map(|&xv| {
             let mut r = vec![labels(xv)];
             for line in series {
-                r.push(
-                    (line.points.iter())
-                        .find(|p| p.0 == xv)
-                        .map_or(String::new(), |p| num(p.1)),
-                );
+                let at = line.points.iter().find(|p| p.0 == xv);
+                r.push(at.map_or(String::new(), |p| num(p.1)));
             }
             r
         })
@@ -506,12 +507,11 @@ mod tests {
         assert!(html.contains("<title>Score</title>"));
         assert!(html.contains("<th scope=\"row\">Red &lt;first&gt;</th><td>100</td><td>55%</td>"));
         assert!(html.contains("<td>45%–65%</td>"));
-        let roxml = html
-            .split("<table")
-            .next()
-            .unwrap()
-            .split("<div class=\"pair\">\n")
-            .nth(1);
-        assert!(roxml.is_some_and(|svg| svg.trim_end().ends_with("</svg>")));
+        // The SVG is well-formed XML, and so is the whole figure.
+        let svg = html.split("<div class=\"pair\">\n").nth(1).unwrap();
+        let svg = svg.split("<div class=\"data\">").next().unwrap();
+        let doc = roxmltree::Document::parse(svg.trim()).unwrap();
+        assert_eq!(doc.root_element().tag_name().name(), "svg");
+        assert!(roxmltree::Document::parse(&html).is_ok());
     }
 }
