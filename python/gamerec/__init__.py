@@ -28,6 +28,7 @@ import io as _io
 import os as _os
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any
+from typing import Dict as _Dict
 from typing import Iterable as _Iterable
 from typing import Iterator as _Iterator
 from typing import List as _List
@@ -57,7 +58,9 @@ __all__ = [
     "convert",
     "formats",
     "games",
+    "ratings",
     "read",
+    "report",
     "stats",
     "stats_schema",
     "tree",
@@ -313,6 +316,87 @@ def tree(
         encoding=encoding,
     )
     return pa.RecordBatchReader._import_from_c_capsule(stream).read_all()
+
+
+def ratings(
+    sources: Sources,
+    jobs: _Optional[int] = None,
+    *,
+    alias: _Optional[_Dict[str, str]] = None,
+    elo_k: _Union[float, str] = 32,
+    period: _Union[int, str] = "month",
+    history: bool = False,
+    predict: bool = False,
+    sort: str = "bradley-terry",
+    format: _Optional[str] = None,
+    game: _Optional[str] = None,
+    encoding: _Optional[str] = None,
+) -> "pyarrow.Table":
+    """Each game type's players rated, as a ``pyarrow.Table`` — the rows of
+    ``gamerec ratings --to parquet`` (notation/ratings.md): a row per
+    player with their record and their Elo, Glicko-2, TrueSkill, Weng-Lin
+    and Bradley–Terry ratings, and the game type's first-mover advantage.
+    ``history=True``: a row per game per player, the ratings after it;
+    ``predict=True``: a row per system, how well it predicted each game
+    from the ratings before it. ``alias`` maps spellings to names;
+    ``elo_k`` is K or ``"abstractplay"``; ``period`` is Glicko-2's rating
+    period (``"day"``, ``"week"``, ``"month"`` or a number of games).
+    ``sources``, ``format``, ``game``, ``encoding`` and ``jobs`` as for
+    :func:`read`.
+
+    >>> game = lambda a, b, r: f'[Game "oshi"]\\n[Red "{a}"]\\n[White "{b}"]\\n1. e3-e4 {r}\\n'.encode()
+    >>> t = ratings([game("Ana", "Ben", "1-0"), game("Ben", "Ana", "0-1")])
+    >>> t.column("player").to_pylist(), t.column("wins").to_pylist()
+    (['Ana', 'Ben'], [2, 0])
+    """
+    import pyarrow as pa
+
+    stream = _native.ratings_arrow(
+        sources,
+        jobs,
+        alias=alias,
+        elo_k=elo_k,
+        period=period,
+        history=history,
+        predict=predict,
+        sort=sort,
+        format=format,
+        game=game,
+        encoding=encoding,
+    )
+    return pa.RecordBatchReader._import_from_c_capsule(stream).read_all()
+
+
+def report(
+    sources: Sources,
+    jobs: _Optional[int] = None,
+    *,
+    player: _Optional[str] = None,
+    players: int = 12,
+    alias: _Optional[_Dict[str, str]] = None,
+    title: str = "gamerec report",
+    format: _Optional[str] = None,
+    game: _Optional[str] = None,
+    encoding: _Optional[str] = None,
+) -> str:
+    """The report of ``gamerec report`` (notation/report.md) as one
+    self-contained HTML page: per game type results by side, the first
+    mover's advantage, lengths, end reasons, openings, design metrics and
+    ratings; per player (``player``, else the ``players`` with the most
+    games) results by side, opening and opponent and their rating over
+    time. A ``player`` with no game in the sources raises ``ValueError``.
+    """
+    return _native.report_html(
+        sources,
+        jobs,
+        player=player,
+        players=players,
+        alias=alias,
+        title=title,
+        format=format,
+        game=game,
+        encoding=encoding,
+    )
 
 
 def _table(stream: _Any) -> "pyarrow.Table":

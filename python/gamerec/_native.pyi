@@ -81,6 +81,23 @@ class Game:
         flip: bool = False,
         rotate: float = 0.0,
     ) -> str: ...
+    def png(
+        self,
+        ply: Optional[int] = None,
+        *,
+        size: int = 480,
+        flip: bool = False,
+        rotate: float = 0.0,
+    ) -> bytes: ...
+    def gif(
+        self,
+        plies: Optional[int] = None,
+        *,
+        size: int = 480,
+        flip: bool = False,
+        rotate: float = 0.0,
+        delay: int = 800,
+    ) -> bytes: ...
     def _repr_svg_(self) -> Optional[str]: ...
     def to_text(self) -> str: ...
     def to_json(self) -> str: ...
@@ -142,6 +159,32 @@ def tree_arrow(
     game: Optional[str] = None,
     encoding: Optional[str] = None,
 ) -> Any: ...
+def ratings_arrow(
+    sources: Any,
+    jobs: Optional[int] = None,
+    *,
+    alias: Optional[Dict[str, str]] = None,
+    elo_k: Any = None,
+    period: Any = None,
+    history: bool = False,
+    predict: bool = False,
+    sort: str = "bradley-terry",
+    format: Optional[str] = None,
+    game: Optional[str] = None,
+    encoding: Optional[str] = None,
+) -> Any: ...
+def report_html(
+    sources: Any,
+    jobs: Optional[int] = None,
+    *,
+    player: Optional[str] = None,
+    players: int = 12,
+    alias: Optional[Dict[str, str]] = None,
+    title: str = "gamerec report",
+    format: Optional[str] = None,
+    game: Optional[str] = None,
+    encoding: Optional[str] = None,
+) -> str: ...
 def index_games(path: str) -> int: ...
 def index_reaches_arrow(path: str, position: str) -> Any: ...
 def index_pattern_arrow(path: str, pattern: str) -> Any: ...

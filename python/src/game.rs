@@ -8,13 +8,14 @@ use gamerec::archive::Options;
 use gamerec::convert::{Collect, Converted, TraceOptions};
 use gamerec::formats::json::{game_value, ErrorOut};
 use gamerec::formats::{self, text, Cx, Format, Visit};
+use gamerec::picture::raster::{self, GifOptions};
 use gamerec::picture::svg::{self, SvgOptions};
 use gamerec::problem::{Code, Problem};
 use gamerec::record::ReadGame;
 use gamerec::registry::{tell, AnyGame};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBytes, PyDict};
 
 /// Where a problem stands in its input: line, column, byte offset.
 type At = Option<(usize, usize, usize)>;
@@ -390,6 +391,68 @@ impl Game {
                 }
             })
         })
+    }
+
+    /// The position after `ply` plies as a PNG (the SVG of
+    /// :meth:`svg`, rendered; the same bytes for the same game and
+    /// options).
+    #[pyo3(signature = (ply=None, *, size=480, flip=false, rotate=0.0))]
+    fn png<'py>(
+        &self,
+        py: Python<'py>,
+        ply: Option<i64>,
+        size: u32,
+        flip: bool,
+        rotate: f64,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let svg = self.svg(py, ply, size, flip, rotate)?;
+        let png = py.detach(|| raster::png(&svg));
+        let png = png.map_err(|e| RecordError::new_err(e.to_string()))?;
+        Ok(PyBytes::new(py, &png))
+    }
+
+    /// The game as an animated GIF: a frame per position from the start
+    /// to the one after `plies` plies (every position by default), the
+    /// last move marked; `delay`: milliseconds a frame (the last four
+    /// times as long).
+    #[pyo3(signature = (plies=None, *, size=480, flip=false, rotate=0.0, delay=800))]
+    fn gif<'py>(
+        &self,
+        py: Python<'py>,
+        plies: Option<usize>,
+        size: u32,
+        flip: bool,
+        rotate: f64,
+        delay: u32,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        if size == 0 || !rotate.is_finite() || !(10..=60_000).contains(&delay) {
+            return Err(PyValueError::new_err(
+                "size= 1 or more, rotate= a number of degrees, delay= 10 to 60000 ms",
+            ));
+        }
+        let opts = GifOptions {
+            svg: SvgOptions { size, flip, rotate },
+            delay: (delay / 10) as u16,
+            last_delay: (delay * 4 / 10).min(u32::from(u16::MAX)) as u16,
+        };
+        let gif = py.detach(|| {
+            self.again(|rules, game| {
+                let r = rules.replayed(game).map_err(|p| self.problem_err(p))?;
+                if let Some(p) = r.problem {
+                    return Err(self.problem_err(p));
+                }
+                let played = r.frames.len().saturating_sub(1);
+                if plies.is_some_and(|p| p > played) {
+                    return Err(PyValueError::new_err(format!(
+                        "plies={}: the game has {played}",
+                        plies.unwrap_or(0)
+                    )));
+                }
+                raster::gif(raster::scenes(&r, plies), &opts, Vec::new())
+                    .map_err(|e| RecordError::new_err(e.to_string()))
+            })
+        })?;
+        Ok(PyBytes::new(py, &gif))
     }
 
     /// The game analysed (`gamerec analyse --to json`'s object for it,

@@ -12,6 +12,7 @@ mod analyse;
 mod calls;
 mod game;
 mod index;
+mod ratings;
 mod sources;
 mod tree;
 
@@ -112,6 +113,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(calls::stats_arrow, m)?)?;
     m.add_function(wrap_pyfunction!(analyse::analyse_arrow, m)?)?;
     m.add_function(wrap_pyfunction!(tree::tree_arrow, m)?)?;
+    m.add_function(wrap_pyfunction!(ratings::ratings_arrow, m)?)?;
+    m.add_function(wrap_pyfunction!(ratings::report_html, m)?)?;
     m.add_function(wrap_pyfunction!(index::index_games, m)?)?;
     m.add_function(wrap_pyfunction!(index::index_reaches_arrow, m)?)?;
     m.add_function(wrap_pyfunction!(index::index_pattern_arrow, m)?)?;

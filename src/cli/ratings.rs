@@ -36,7 +36,7 @@ pub struct Args {
     /// Glicko-2's rating period: `day`, `week`, `month`, or a number N
     /// (every N games, dates or not); an undated game is a period of its
     /// own.
-    #[arg(long, value_name = "P", default_value = "month", value_parser = period)]
+    #[arg(long, value_name = "P", default_value = "month", value_parser = Period::read)]
     period: Period,
     /// A row per game per player: the ratings after it (Glicko-2's after
     /// its rating period).
@@ -90,18 +90,6 @@ enum SortArg {
     WengLin,
     Games,
     Name,
-}
-
-fn period(text: &str) -> Result<Period, String> {
-    match text.trim() {
-        "day" => Ok(Period::Day),
-        "week" => Ok(Period::Week),
-        "month" => Ok(Period::Month),
-        t => match t.parse::<usize>() {
-            Ok(n) if n > 0 => Ok(Period::Games(n)),
-            _ => Err("`day`, `week`, `month` or a number of games".into()),
-        },
-    }
 }
 
 pub fn run(args: Args) {

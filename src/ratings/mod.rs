@@ -187,6 +187,33 @@ pub enum Sort {
     Name,
 }
 
+impl Sort {
+    /// The orders' names, as `--sort` takes them.
+    pub const NAMES: [&'static str; 7] = [
+        "bradley-terry",
+        "elo",
+        "glicko2",
+        "trueskill",
+        "weng-lin",
+        "games",
+        "name",
+    ];
+
+    pub fn read(text: &str) -> Option<Sort> {
+        let all = [
+            Sort::BradleyTerry,
+            Sort::Elo,
+            Sort::Glicko2,
+            Sort::TrueSkill,
+            Sort::WengLin,
+            Sort::Games,
+            Sort::Name,
+        ];
+        let i = Sort::NAMES.iter().position(|n| *n == text.trim())?;
+        Some(all[i])
+    }
+}
+
 /// The players of `t` in the order `sort` gives, ties by name.
 pub fn order(archive: &Archive, t: &systems::TypeRatings, sort: Sort) -> Vec<usize> {
     let mut order: Vec<usize> = (0..t.players.len()).collect();

@@ -63,18 +63,24 @@ impl Players {
             let (from, to) = line
                 .split_once("=>")
                 .ok_or_else(|| fail("expected `SPELLING => NAME`"))?;
-            let (Some(from), Some(to)) = (normalise(from), normalise(to)) else {
-                return Err(fail("a spelling or a name is empty"));
-            };
-            if let Some(old) = players.aliases.get(&key(&from)) {
-                if key(old) != key(&to) {
-                    return Err(fail(&format!("`{from}` is already an alias of `{old}`")));
-                }
-            }
-            players.shown.entry(key(&to)).or_insert_with(|| to.clone());
-            players.aliases.insert(key(&from), to);
+            players.alias(from, to).map_err(|m| fail(&m))?;
         }
         Ok(players)
+    }
+
+    /// Makes `from` (compared without case) the player `to`.
+    pub fn alias(&mut self, from: &str, to: &str) -> Result<(), String> {
+        let (Some(from), Some(to)) = (normalise(from), normalise(to)) else {
+            return Err("a spelling or a name is empty".into());
+        };
+        if let Some(old) = self.aliases.get(&key(&from)) {
+            if key(old) != key(&to) {
+                return Err(format!("`{from}` is already an alias of `{old}`"));
+            }
+        }
+        self.shown.entry(key(&to)).or_insert_with(|| to.clone());
+        self.aliases.insert(key(&from), to);
+        Ok(())
     }
 
     /// The number of the player a (normalised) name stands for, a new one

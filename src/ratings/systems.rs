@@ -70,6 +70,19 @@ pub enum Period {
 }
 
 impl Period {
+    /// `--period`'s value: `day`, `week`, `month` or a number of games.
+    pub fn read(text: &str) -> Result<Period, String> {
+        match text.trim() {
+            "day" => Ok(Period::Day),
+            "week" => Ok(Period::Week),
+            "month" => Ok(Period::Month),
+            t => match t.parse::<usize>() {
+                Ok(n) if n > 0 => Ok(Period::Games(n)),
+                _ => Err("`day`, `week`, `month` or a number of games".into()),
+            },
+        }
+    }
+
     /// The period a game falls in; an undated game is a period of its own
     /// (`i` is its place in rating order).
     fn of(self, date: Option<Date>, i: usize) -> (i64, usize) {
