@@ -473,6 +473,7 @@ pub fn stats(data: &[u8]) {
         ..TRACE
     };
     let mut summary = Summary::default();
+    let mut gathered = gamerec::overview::Gathered::default();
     let _ = read_mapped(
         Cursor::new(&input[..]),
         Format::Text,
@@ -487,6 +488,7 @@ pub fn stats(data: &[u8]) {
             let _ = row.to_csv();
             serde_json::to_string(&row.to_json()).expect("a row as JSON");
             summary.add(&game);
+            gathered.add("fuzz", &game);
             Ok(ControlFlow::Continue(()))
         },
     );
@@ -495,6 +497,40 @@ pub fn stats(data: &[u8]) {
             let _ = summary_cell(&value);
         }
     }
+    ratings_and_report(gathered);
+}
+
+/// The games' ratings (with history and predictions) and their report:
+/// a history row per rated game per player, every rating a number, and a
+/// page that ends.
+fn ratings_and_report(gathered: gamerec::overview::Gathered) {
+    use gamerec::ratings::{self, systems::Options, table};
+    let opts = Options {
+        history: true,
+        predict: true,
+        ..Options::default()
+    };
+    let rated = ratings::rate(&gathered.rated, opts);
+    let games: usize = rated.iter().map(|t| t.games.len()).sum();
+    assert_eq!(games, gathered.rated.games.len());
+    for t in &rated {
+        assert_eq!(t.history.len(), 2 * t.games.len());
+        for r in &t.players {
+            let row = table::player_row(&gathered.rated, t, r);
+            assert!(r.elo.is_finite() && r.bt.is_finite(), "{row:?}");
+        }
+    }
+    let _ = table::predict_rows(&rated);
+    let opts = gamerec::overview::PageOptions {
+        title: "fuzz".into(),
+        player: None,
+        players: 3,
+        ratings: Options::default(),
+    };
+    let types = gathered.by_type().len();
+    let (page, _) = gamerec::overview::page(gathered, &opts);
+    assert!(page.ends_with("</html>\n"));
+    assert_eq!(page.matches("<section id=\"type-").count(), types);
 }
 
 /// Draws the games of `rest` (and looks at them as `filter` does) (under the rules the first byte picks; its
