@@ -128,9 +128,20 @@ pub fn traced(
     game: &mut dyn ReadGame<'_>,
     rules: Result<&'static dyn AnyGame, Problem>,
 ) -> Converted {
+    traced_with(game, rules, true)
+}
+
+/// [`traced`], the branching factor counted only when `branching` (it
+/// counts every position's legal turns: most of the work; `ratings`
+/// needs no branching factor).
+pub fn traced_with(
+    game: &mut dyn ReadGame<'_>,
+    rules: Result<&'static dyn AnyGame, Problem>,
+    branching: bool,
+) -> Converted {
     let trace = TraceOptions {
         syntax_only: false,
-        branching: true,
+        branching,
         site: false,
     };
     let mut marking = Marking {

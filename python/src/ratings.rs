@@ -15,7 +15,7 @@ use gamerec::ratings::systems::{EloK, Options, Period};
 use gamerec::ratings::table::{self, Rows as Kind};
 use gamerec::ratings::{self, Archive, Players, Sort};
 use gamerec::sources::Source;
-use gamerec::stats::traced;
+use gamerec::stats::traced_with;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyCapsule;
@@ -23,13 +23,15 @@ use std::collections::BTreeMap;
 use std::io;
 use std::ops::ControlFlow;
 
-/// Every game of `inputs`, replayed for statistics, handed to `add`.
+/// Every game of `inputs`, replayed for statistics (the branching factor
+/// counted when `branching`), handed to `add`.
 fn each_game(
     inputs: &[Source],
     how: &How<'_>,
+    branching: bool,
     mut add: impl FnMut(&str, Converted),
 ) -> io::Result<()> {
-    let map = |v: Visit<'_, '_>| traced(v.game, v.rules);
+    let map = |v: Visit<'_, '_>| traced_with(v.game, v.rules, branching);
     reading::read(inputs, how, map, |item| {
         match item {
             Item::Game(seen) => {
@@ -109,7 +111,7 @@ pub fn ratings_arrow<'py>(
     let how = how(format, game, encoding, jobs)?;
     let inputs = sources_of(sources, &Output::new(None))?;
     let batches = py.detach(|| {
-        each_game(&inputs, &how, |name, g| archive.add(name, &g))?;
+        each_game(&inputs, &how, false, |name, g| archive.add(name, &g))?;
         let rated = ratings::rate(&archive, opts);
         let kind = match (history, predict) {
             (true, _) => Kind::History,
@@ -117,27 +119,7 @@ pub fn ratings_arrow<'py>(
             _ => Kind::Players,
         };
         let mut rows = Rows::new(&table::columns(kind));
-        match kind {
-            Kind::Players => {
-                for t in &rated {
-                    for i in ratings::order(&archive, t, sort) {
-                        rows.push(&table::player_row(&archive, t, &t.players[i]))?;
-                    }
-                }
-            }
-            Kind::History => {
-                for t in &rated {
-                    for row in table::history_rows(&archive, t) {
-                        rows.push(&row)?;
-                    }
-                }
-            }
-            Kind::Predict => {
-                for row in table::predict_rows(&rated) {
-                    rows.push(&row)?;
-                }
-            }
-        }
+        table::each_row(&archive, &rated, kind, sort, |row| rows.push(row))?;
         calls::table(rows, Vec::new(), "ratings")
     });
     calls::stream(
@@ -175,7 +157,7 @@ pub fn report_html<'py>(
         ratings: Options::default(),
     };
     let page = py.detach(|| {
-        each_game(&inputs, &how, |name, g| gathered.add(name, &g))?;
+        each_game(&inputs, &how, true, |name, g| gathered.add(name, &g))?;
         Ok::<_, io::Error>(overview::page(gathered, &opts))
     });
     match page {

@@ -110,11 +110,8 @@ pub fn run(args: Args) {
     };
     let run = run.progress(args.quiet.quiet || output.is_terminal());
     let mut archive = Archive::new(players);
-    let read = run.traced(
-        args.quiet.quiet,
-        args.color.color.for_stderr(),
-        |name, g| archive.add(name, &g),
-    );
+    let how = (args.quiet.quiet, args.color.color.for_stderr(), false);
+    let read = run.traced(how, |name, g| archive.add(name, &g));
     let opts = Options {
         elo: args.elo_k,
         period: args.period,
@@ -169,27 +166,7 @@ fn write(args: &Args, writer: Writer, a: &Archive, rated: &[TypeRatings]) -> io:
         table::columns(rows),
         args.spreadsheet_safe,
     )?;
-    match rows {
-        Rows::Players => {
-            for t in rated {
-                for i in ratings::order(a, t, sort(args.sort)) {
-                    out.push(&table::player_row(a, t, &t.players[i]))?;
-                }
-            }
-        }
-        Rows::History => {
-            for t in rated {
-                for row in table::history_rows(a, t) {
-                    out.push(&row)?;
-                }
-            }
-        }
-        Rows::Predict => {
-            for row in table::predict_rows(rated) {
-                out.push(&row)?;
-            }
-        }
-    }
+    table::each_row(a, rated, rows, sort(args.sort), |row| out.push(row))?;
     out.finish()?.into_inner().map_err(|e| e.into_error())
 }
 

@@ -56,11 +56,8 @@ pub fn run(args: Args) {
     };
     let run = run.progress(args.quiet.quiet || output.is_terminal());
     let mut gathered = Gathered::new(players);
-    let read = run.traced(
-        args.quiet.quiet,
-        args.color.color.for_stderr(),
-        |name, g| gathered.add(name, &g),
-    );
+    let how = (args.quiet.quiet, args.color.color.for_stderr(), true);
+    let read = run.traced(how, |name, g| gathered.add(name, &g));
     let opts = PageOptions {
         title: args.title.clone(),
         player: args.player.clone(),

@@ -93,18 +93,18 @@ impl Run {
     }
 
     /// Every game replayed with the statistics' trace
-    /// (`gamerec::stats::traced`), handed to `add` with its input's name in
-    /// input order; an invalid game is said (unless `quiet`) and still
-    /// handed on (`ratings`, `report`).
+    /// (`gamerec::stats::traced_with`, the branching factor counted when
+    /// `branching`), handed to `add` with its input's name in input order;
+    /// an invalid game is said (unless `quiet`) and still handed on
+    /// (`ratings`, `report`).
     pub fn traced(
         &self,
-        quiet: bool,
-        color: bool,
+        (quiet, color, branching): (bool, bool, bool),
         mut add: impl FnMut(&str, gamerec::convert::Converted),
     ) -> io::Result<Read> {
         let map = |v: Visit<'_, '_>| {
             let sides = v.rules.as_ref().map_or(["", ""], |r| r.sides());
-            let traced = gamerec::stats::traced(v.game, v.rules);
+            let traced = gamerec::stats::traced_with(v.game, v.rules, branching);
             let title = (traced.error.is_some())
                 .then(|| gamerec::record::title(v.game.tags(), sides))
                 .flatten();

@@ -40,7 +40,8 @@ pub struct Fit {
 pub const TOLERANCE: f64 = 1e-9;
 /// Players up to which standard errors invert the whole matrix.
 pub const EXACT_SE: usize = 800;
-const SWEEPS: usize = 100_000;
+/// Newton steps at most (a handful reach the top).
+const STEPS: usize = 200;
 
 fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
@@ -88,68 +89,124 @@ pub fn objective(games: &[Game], strength: &[f64], h: f64) -> f64 {
     games + draws
 }
 
-/// A Newton step, at most one unit (far from the top a full step can
-/// overshoot it).
-fn step(d1: f64, d2: f64) -> f64 {
-    (-d1 / d2).clamp(-1.0, 1.0)
+/// The parameters: the players' strengths, then the advantage.
+fn split(x: &[f64]) -> (&[f64], f64) {
+    let (strength, h) = x.split_at(x.len() - 1);
+    (strength, h[0])
 }
 
-/// Each game's players, for the sweeps.
-fn by_player(games: &[Game], players: usize) -> Vec<Vec<usize>> {
-    let mut of = vec![Vec::new(); players];
-    for (i, g) in games.iter().enumerate() {
-        of[g.a].push(i);
-        of[g.b].push(i);
+/// The objective's gradient at `x`, and each game's weight q(1 − q) there
+/// (q the chance the game's first player wins).
+fn gradient(games: &[Game], x: &[f64], weights: &mut Vec<f64>) -> Vec<f64> {
+    let n = x.len() - 1;
+    let (strength, h) = split(x);
+    let mut g: Vec<f64> = strength.iter().map(|&t| 0.5 - sigmoid(t)).collect();
+    g.push(0.0);
+    weights.clear();
+    for game in games {
+        let q = sigmoid(odds(game, strength, h));
+        let r = game.score - q;
+        g[game.a] += r;
+        g[game.b] -= r;
+        g[n] += if game.a_first { r } else { -r };
+        weights.push(q * (1.0 - q));
     }
-    of
+    g
+}
+
+/// The information matrix (the objective's negated Hessian) at `x` times
+/// `v`, without the matrix: a pass over the games.
+fn times(games: &[Game], x: &[f64], weights: &[f64], v: &[f64]) -> Vec<f64> {
+    let n = x.len() - 1;
+    let mut out: Vec<f64> = (x[..n].iter().zip(v))
+        .map(|(&t, &vi)| sigmoid(t) * (1.0 - sigmoid(t)) * vi)
+        .collect();
+    out.push(0.0);
+    for (game, &w) in games.iter().zip(weights) {
+        let sh = if game.a_first { 1.0 } else { -1.0 };
+        let d = w * (v[game.a] - v[game.b] + sh * v[n]);
+        out[game.a] += d;
+        out[game.b] -= d;
+        out[n] += sh * d;
+    }
+    out
+}
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// Solves information × d = g by conjugate gradients (the matrix is
+/// positive definite: the virtual draws see to it).
+fn newton_step(games: &[Game], x: &[f64], weights: &[f64], g: &[f64]) -> Vec<f64> {
+    let mut d = vec![0.0; g.len()];
+    let mut r = g.to_vec();
+    let mut p = r.clone();
+    let mut rr = dot(&r, &r);
+    let stop = rr * 1e-20;
+    for _ in 0..(4 * g.len()).max(50) {
+        if rr <= stop {
+            break;
+        }
+        let ap = times(games, x, weights, &p);
+        let alpha = rr / dot(&p, &ap);
+        for i in 0..d.len() {
+            d[i] += alpha * p[i];
+            r[i] -= alpha * ap[i];
+        }
+        let next = dot(&r, &r);
+        let beta = next / rr;
+        rr = next;
+        for i in 0..p.len() {
+            p[i] = r[i] + beta * p[i];
+        }
+    }
+    d
 }
 
 /// Fits `players` strengths and the advantage to `games`, starting from
 /// `start` (a fit of fewer games: `--predict` refits as games come).
+/// Newton's method, each step solved by conjugate gradients and halved
+/// until the objective rises, until no partial derivative exceeds
+/// [`TOLERANCE`].
 pub fn fit(games: &[Game], players: usize, start: Option<&Fit>) -> Fit {
-    let mut strength = vec![0.0; players];
-    let mut h = 0.0;
+    let mut x = vec![0.0; players + 1];
     if let Some(s) = start {
-        strength[..s.strength.len().min(players)]
-            .copy_from_slice(&s.strength[..s.strength.len().min(players)]);
-        h = s.advantage;
+        let k = s.strength.len().min(players);
+        x[..k].copy_from_slice(&s.strength[..k]);
+        x[players] = s.advantage;
     }
-    let of = by_player(games, players);
-    for _ in 0..SWEEPS {
-        let mut worst: f64 = 0.0;
-        for p in 0..players {
-            // d/dθp and d²/dθp² of the objective.
-            let t = strength[p];
-            let s = sigmoid(t);
-            let (mut d1, mut d2) = (0.5 - s, -s * (1.0 - s));
-            for &i in &of[p] {
-                let g = &games[i];
-                let q = sigmoid(odds(g, &strength, h));
-                let sign = if g.a == p { 1.0 } else { -1.0 };
-                d1 += sign * (g.score - q);
-                d2 -= q * (1.0 - q);
+    let mut weights = Vec::with_capacity(games.len());
+    let value = |x: &[f64]| {
+        let (strength, h) = split(x);
+        objective(games, strength, h)
+    };
+    let mut now = value(&x);
+    for _ in 0..STEPS {
+        let g = gradient(games, &x, &mut weights);
+        if g.iter().all(|d| d.abs() < TOLERANCE) {
+            break;
+        }
+        let d = newton_step(games, &x, &weights, &g);
+        let mut scale = 1.0;
+        let mut moved = false;
+        while scale > 1e-6 {
+            let tried: Vec<f64> = x.iter().zip(&d).map(|(a, b)| a + scale * b).collect();
+            let v = value(&tried);
+            if v >= now {
+                (x, now, moved) = (tried, v, true);
+                break;
             }
-            worst = worst.max(d1.abs());
-            strength[p] = t + step(d1, d2);
+            scale /= 2.0;
         }
-        let (mut d1, mut d2) = (0.0, 0.0);
-        for g in games {
-            let q = sigmoid(odds(g, &strength, h));
-            let sign = if g.a_first { 1.0 } else { -1.0 };
-            d1 += sign * (g.score - q);
-            d2 -= q * (1.0 - q);
-        }
-        worst = worst.max(d1.abs());
-        if d2 < 0.0 {
-            h += step(d1, d2);
-        }
-        if worst < TOLERANCE {
+        if !moved {
             break;
         }
     }
-    let (se, advantage_se, exact_se) = errors(games, players, &strength, h);
+    let (strength, h) = split(&x);
+    let (se, advantage_se, exact_se) = errors(games, players, strength, h);
     Fit {
-        strength,
+        strength: strength.to_vec(),
         se,
         advantage: h,
         advantage_se,

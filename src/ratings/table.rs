@@ -171,6 +171,39 @@ pub fn predict_rows(types: &[TypeRatings]) -> Vec<Vec<Value>> {
     rows
 }
 
+/// Every row of `rows` over the rated game types, in order (players in
+/// `sort`'s order), each handed to `push`.
+pub fn each_row(
+    a: &Archive,
+    rated: &[TypeRatings],
+    rows: Rows,
+    sort: super::Sort,
+    mut push: impl FnMut(&[Value]) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    match rows {
+        Rows::Players => {
+            for t in rated {
+                for i in super::order(a, t, sort) {
+                    push(&player_row(a, t, &t.players[i]))?;
+                }
+            }
+        }
+        Rows::History => {
+            for t in rated {
+                for row in history_rows(a, t) {
+                    push(&row)?;
+                }
+            }
+        }
+        Rows::Predict => {
+            for row in predict_rows(rated) {
+                push(&row)?;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The line that says what was rated and what was not.
 pub fn headline(a: &Archive, t: &TypeRatings) -> String {
     let mut s = format!(
