@@ -64,6 +64,47 @@ pub fn scenes(r: &Replayed, plies: Option<usize>) -> impl ExactSizeIterator<Item
     })
 }
 
+/// The smallest rectangle (x, y, width, height) holding every pixel
+/// that differs between two RGBA images of `w` × `h`; one pixel when none
+/// does.
+fn changed(a: &[u8], b: &[u8], w: u32, h: u32) -> (u32, u32, u32, u32) {
+    let (w, h) = (w as usize, h as usize);
+    let (mut x0, mut y0, mut x1, mut y1) = (w, h, 0, 0);
+    for y in 0..h {
+        let row = y * w * 4..(y + 1) * w * 4;
+        let (ra, rb) = (&a[row.clone()], &b[row]);
+        if ra == rb {
+            continue;
+        }
+        let first = (0..w).find(|&x| ra[x * 4..x * 4 + 4] != rb[x * 4..x * 4 + 4]);
+        let last = (0..w)
+            .rev()
+            .find(|&x| ra[x * 4..x * 4 + 4] != rb[x * 4..x * 4 + 4]);
+        if let (Some(f), Some(l)) = (first, last) {
+            (x0, x1, y0, y1) = (x0.min(f), x1.max(l), y0.min(y), y1.max(y));
+        }
+    }
+    if x0 > x1 {
+        return (0, 0, 1, 1);
+    }
+    (
+        x0 as u32,
+        y0 as u32,
+        (x1 - x0 + 1) as u32,
+        (y1 - y0 + 1) as u32,
+    )
+}
+
+/// The pixels of a rectangle of an RGBA image `w` wide.
+fn crop(rgba: &[u8], w: u32, (x, y, cw, ch): (u32, u32, u32, u32)) -> Vec<u8> {
+    let mut out = Vec::with_capacity((cw * ch * 4) as usize);
+    for row in y..y + ch {
+        let start = ((row * w + x) * 4) as usize;
+        out.extend_from_slice(&rgba[start..start + (cw * 4) as usize]);
+    }
+    out
+}
+
 /// What an animation is made with.
 #[derive(Clone, Copy, Debug)]
 pub struct GifOptions {
@@ -74,43 +115,49 @@ pub struct GifOptions {
 }
 
 /// Writes `scenes` as an animated GIF that repeats: a frame each, on
-/// white, colours chosen per frame (NeuQuant, deterministic).
+/// white, colours chosen per frame (NeuQuant, deterministic); after the
+/// first, a frame holds only the rectangle that changed.
 pub fn gif<W: Write>(
     scenes: impl ExactSizeIterator<Item = Scene>,
     opts: &GifOptions,
     out: W,
 ) -> io::Result<W> {
-    let count = scenes.len();
-    let mut encoder: Option<gif::Encoder<W>> = None;
-    let mut out = Some(out);
-    for (i, scene) in scenes.enumerate() {
-        let pixmap = render(&svg::write(&scene, &opts.svg), Some(Color::WHITE))?;
-        let (w, h) = (pixmap.width(), pixmap.height());
-        let too_big = || failed("a GIF is at most 65535 pixels a side");
-        let (w16, h16) = (
-            u16::try_from(w).map_err(|_| too_big())?,
-            u16::try_from(h).map_err(|_| too_big())?,
-        );
-        if encoder.is_none() {
-            let mut e = gif::Encoder::new(out.take().expect("one writer"), w16, h16, &[])
-                .map_err(failed)?;
-            e.set_repeat(gif::Repeat::Infinite).map_err(failed)?;
-            encoder = Some(e);
-        }
-        let mut rgba = pixmap.take();
-        let mut frame = gif::Frame::from_rgba_speed(w16, h16, &mut rgba, 10);
-        frame.delay = match i + 1 == count {
+    // A frame's height can differ (a status line that wraps): every frame
+    // is drawn on a canvas the size of the largest.
+    let trees = (scenes.map(|scene| svg::write(&scene, &opts.svg)))
+        .map(|svg| usvg::Tree::from_str(&svg, options()).map_err(failed))
+        .collect::<io::Result<Vec<_>>>()?;
+    let sizes = trees.iter().map(|t| t.size().to_int_size());
+    let (w, h) = sizes.fold((1, 1), |(w, h), s| (s.width().max(w), s.height().max(h)));
+    let too_big = || failed("a GIF is at most 65535 pixels a side");
+    let (w16, h16) = (
+        u16::try_from(w).map_err(|_| too_big())?,
+        u16::try_from(h).map_err(|_| too_big())?,
+    );
+    if trees.is_empty() {
+        return Err(failed("no position to draw"));
+    }
+    let mut encoder = gif::Encoder::new(out, w16, h16, &[]).map_err(failed)?;
+    encoder.set_repeat(gif::Repeat::Infinite).map_err(failed)?;
+    let mut previous: Option<Vec<u8>> = None;
+    for (i, tree) in trees.iter().enumerate() {
+        let mut pixmap = Pixmap::new(w, h).ok_or_else(|| failed("an empty picture"))?;
+        pixmap.fill(Color::WHITE);
+        resvg::render(tree, Transform::default(), &mut pixmap.as_mut());
+        let rgba = pixmap.take();
+        // After the first frame only the rectangle that changed is
+        // encoded, kept over the frame before.
+        let rect = (previous.as_deref()).map_or((0, 0, w, h), |p| changed(p, &rgba, w, h));
+        let mut part = crop(&rgba, w, rect);
+        let mut frame = gif::Frame::from_rgba_speed(rect.2 as u16, rect.3 as u16, &mut part, 10);
+        (frame.left, frame.top) = (rect.0 as u16, rect.1 as u16);
+        frame.dispose = gif::DisposalMethod::Keep;
+        frame.delay = match i + 1 == trees.len() {
             true => opts.last_delay,
             false => opts.delay,
         };
-        encoder
-            .as_mut()
-            .expect("made above")
-            .write_frame(&frame)
-            .map_err(failed)?;
+        encoder.write_frame(&frame).map_err(failed)?;
+        previous = Some(rgba);
     }
-    match encoder {
-        Some(e) => e.into_inner().map_err(failed),
-        None => Err(failed("no position to draw")),
-    }
+    encoder.into_inner().map_err(failed)
 }
