@@ -9,6 +9,10 @@ use std::path::Path;
 #[path = "common/hostile.rs"]
 mod hostile_inputs;
 
+#[path = "common/chromium.rs"]
+mod chromium;
+use chromium::view_py;
+
 fn gamerec() -> Command {
     Command::cargo_bin("gamerec").unwrap()
 }
@@ -25,35 +29,6 @@ fn view(record: &Path, page: &Path) -> assert_cmd::assert::Assert {
         .arg("-o")
         .arg(page)
         .assert()
-}
-
-/// Runs tests/browser/view.py on `page` in Chromium with `args` (PRESSES
-/// DEST SCREENSHOT, or `tags - SCREENSHOT`): what it read from the page.
-fn view_py(page: &Path, args: &[&std::ffi::OsStr]) -> serde_json::Value {
-    let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
-    let driver = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into());
-    for (what, path) in [("chromium", &chromium), ("chromium-driver", &driver)] {
-        assert!(
-            Path::new(path).exists(),
-            "this test opens the viewer in Chromium: install Debian's `chromium` and \
-             `chromium-driver` (apt-get install chromium chromium-driver; `.ci/run` does), or \
-             set CHROMIUM and CHROMEDRIVER; {path} ({what}) is missing"
-        );
-    }
-    let out = std::process::Command::new("python3")
-        .arg(root().join("tests/browser/view.py"))
-        .arg(page)
-        .args(args)
-        .env("CHROMIUM", &chromium)
-        .env("CHROMEDRIVER", &driver)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "view.py failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
 }
 
 #[test]

@@ -3,7 +3,11 @@
 //! table), per-player sections, analysed records' figures, and the page
 //! loading nothing from elsewhere.
 
+#[path = "common/chromium.rs"]
+mod chromium;
+
 use assert_cmd::Command;
+use chromium::view_py;
 use std::path::{Path, PathBuf};
 
 const GAMES: [&str; 5] = ["oshi", "iqishiqi", "retsami", "roshi", "vagabond"];
@@ -52,31 +56,7 @@ fn archive(dir: &Path, games: usize) -> PathBuf {
 
 /// What tests/browser/view.py's `report` mode reads off the page.
 fn in_chromium(page: &Path, shot: &Path) -> serde_json::Value {
-    let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
-    let driver = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into());
-    for path in [&chromium, &driver] {
-        assert!(
-            Path::new(path).exists(),
-            "this test opens the report in Chromium: install Debian's `chromium` and \
-             `chromium-driver` (`.ci/run` does), or set CHROMIUM and CHROMEDRIVER; {path} is \
-             missing"
-        );
-    }
-    let out = std::process::Command::new("python3")
-        .arg(root().join("tests/browser/view.py"))
-        .arg(page)
-        .args(["report", "-"])
-        .arg(shot)
-        .env("CHROMIUM", &chromium)
-        .env("CHROMEDRIVER", &driver)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    view_py(page, &["report".as_ref(), "-".as_ref(), shot.as_os_str()])
 }
 
 #[test]

@@ -5,7 +5,7 @@
 //! screen readers and for copying. Axes are labelled; the same numbers
 //! give the same bytes.
 
-use super::svg::esc;
+use super::svg::{decimals, esc};
 use std::fmt::Write as _;
 
 const WIDTH: f64 = 560.0;
@@ -19,13 +19,7 @@ pub const COLOURS: [&str; 4] = ["#b71c1c", "#455a64", "#c8b273", "#1565c0"];
 
 /// A number as the charts write it: at most two decimals, no `-0`.
 fn num(x: f64) -> String {
-    let r = (x * 100.0).round() / 100.0;
-    let r = if r == 0.0 { 0.0 } else { r };
-    if r.fract() == 0.0 {
-        format!("{}", r as i64)
-    } else {
-        format!("{r}")
-    }
+    decimals(x, 2)
 }
 
 /// About `count` round steps between `lo` and `hi`.

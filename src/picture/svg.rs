@@ -39,12 +39,19 @@ impl Default for SvgOptions {
 
 /// A number as the SVG writes it: at most one decimal, no `-0`.
 pub fn num(v: f64) -> String {
-    let r = (v * 10.0).round() / 10.0;
+    decimals(v, 1)
+}
+
+/// `v` rounded to at most `places` decimals, written without trailing
+/// zeros and never as `-0`.
+pub fn decimals(v: f64, places: i32) -> String {
+    let f = 10f64.powi(places);
+    let r = (v * f).round() / f;
     let r = if r == 0.0 { 0.0 } else { r };
     if r.fract() == 0.0 {
         format!("{}", r as i64)
     } else {
-        format!("{r:.1}")
+        format!("{r}")
     }
 }
 
