@@ -448,7 +448,7 @@ impl Game {
                         plies.unwrap_or(0)
                     )));
                 }
-                raster::gif(raster::scenes(&r, plies), &opts, Vec::new())
+                raster::gif(&r, plies, &opts, Vec::new())
                     .map_err(|e| RecordError::new_err(e.to_string()))
             })
         })?;

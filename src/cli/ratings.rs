@@ -194,13 +194,13 @@ fn human(
                 if i > 0 {
                     writeln!(out)?;
                 }
-                write!(
-                    out,
-                    "{}",
-                    table::human_players(a, t, &ratings::order(a, t, sort))
-                )?;
-                if rows == Rows::History {
-                    writeln!(out, "\n(--history rows: use --to json, csv or parquet)")?;
+                match rows {
+                    Rows::History => write!(out, "{}", table::human_history(a, t))?,
+                    _ => write!(
+                        out,
+                        "{}",
+                        table::human_players(a, t, &ratings::order(a, t, sort))
+                    )?,
                 }
             }
         }

@@ -135,8 +135,7 @@ impl Draw {
             let why = format!("the game has {played} plies; there is no position before ply {k}");
             return (None, Err(Failure::Usage(why)));
         }
-        let scenes = raster::scenes(&r, self.ply.map(|k| k - 1));
-        let gif = raster::gif(scenes, &self.gif, Vec::new());
+        let gif = raster::gif(&r, self.ply.map(|k| k - 1), &self.gif, Vec::new());
         (
             Some(gif),
             r.problem.map_or(Ok(()), |p| Err(Failure::Invalid(p))),

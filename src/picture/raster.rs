@@ -114,36 +114,45 @@ pub struct GifOptions {
     pub last_delay: u16,
 }
 
-/// Writes `scenes` as an animated GIF that repeats: a frame each, on
-/// white, colours chosen per frame (NeuQuant, deterministic); after the
-/// first, a frame holds only the rectangle that changed.
+/// Writes a game's positions, `plies` of them played at most (the start
+/// first), as an animated GIF that repeats: a frame each, on white,
+/// colours chosen per frame (NeuQuant, deterministic); after the first, a
+/// frame holds only the rectangle that changed. One frame is held at a
+/// time (each drawn twice: once for its size).
 pub fn gif<W: Write>(
-    scenes: impl ExactSizeIterator<Item = Scene>,
+    game: &Replayed,
+    plies: Option<usize>,
     opts: &GifOptions,
     out: W,
 ) -> io::Result<W> {
+    let tree = |scene: Scene| usvg::Tree::from_str(&svg::write(&scene, &opts.svg), options());
     // A frame's height can differ (a status line that wraps): every frame
     // is drawn on a canvas the size of the largest.
-    let trees = (scenes.map(|scene| svg::write(&scene, &opts.svg)))
-        .map(|svg| usvg::Tree::from_str(&svg, options()).map_err(failed))
-        .collect::<io::Result<Vec<_>>>()?;
-    let sizes = trees.iter().map(|t| t.size().to_int_size());
-    let (w, h) = sizes.fold((1, 1), |(w, h), s| (s.width().max(w), s.height().max(h)));
+    let (mut w, mut h) = (0, 0);
+    for scene in scenes(game, plies) {
+        let size = tree(scene).map_err(failed)?.size().to_int_size();
+        (w, h) = (size.width().max(w), size.height().max(h));
+    }
+    if w == 0 {
+        return Err(failed("no position to draw"));
+    }
     let too_big = || failed("a GIF is at most 65535 pixels a side");
     let (w16, h16) = (
         u16::try_from(w).map_err(|_| too_big())?,
         u16::try_from(h).map_err(|_| too_big())?,
     );
-    if trees.is_empty() {
-        return Err(failed("no position to draw"));
-    }
     let mut encoder = gif::Encoder::new(out, w16, h16, &[]).map_err(failed)?;
     encoder.set_repeat(gif::Repeat::Infinite).map_err(failed)?;
     let mut previous: Option<Vec<u8>> = None;
-    for (i, tree) in trees.iter().enumerate() {
+    let count = scenes(game, plies).len();
+    for (i, scene) in scenes(game, plies).enumerate() {
         let mut pixmap = Pixmap::new(w, h).ok_or_else(|| failed("an empty picture"))?;
         pixmap.fill(Color::WHITE);
-        resvg::render(tree, Transform::default(), &mut pixmap.as_mut());
+        resvg::render(
+            &tree(scene).map_err(failed)?,
+            Transform::default(),
+            &mut pixmap.as_mut(),
+        );
         let rgba = pixmap.take();
         // After the first frame only the rectangle that changed is
         // encoded, kept over the frame before.
@@ -152,7 +161,7 @@ pub fn gif<W: Write>(
         let mut frame = gif::Frame::from_rgba_speed(rect.2 as u16, rect.3 as u16, &mut part, 10);
         (frame.left, frame.top) = (rect.0 as u16, rect.1 as u16);
         frame.dispose = gif::DisposalMethod::Keep;
-        frame.delay = match i + 1 == trees.len() {
+        frame.delay = match i + 1 == count {
             true => opts.last_delay,
             false => opts.delay,
         };

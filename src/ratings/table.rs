@@ -290,6 +290,53 @@ pub fn human_players(a: &Archive, t: &TypeRatings, order: &[usize]) -> String {
     s
 }
 
+/// The human table of one game type's history: a row per game per
+/// player, the ratings after it.
+pub fn human_history(a: &Archive, t: &TypeRatings) -> String {
+    let mut s = headline(a, t);
+    s.push_str("\n\n");
+    let name = |id: u32| -> String { a.players.name(id).chars().take(24).collect() };
+    let width = (t.history.iter())
+        .map(|h| {
+            name(h.player)
+                .chars()
+                .count()
+                .max(name(h.opponent).chars().count())
+        })
+        .max()
+        .unwrap_or(6)
+        .max(8);
+    let _ = writeln!(
+        s,
+        "{:>6}  {:<10}  {:<width$}  {:<width$}  {:>5}  {:>6}  {:>12}  {:>13}  {:>13}",
+        "game",
+        "date",
+        "player",
+        "opponent",
+        "score",
+        "elo",
+        "glicko2 (rd)",
+        "trueskill (σ)",
+        "weng-lin (σ)",
+    );
+    for h in &t.history {
+        let date = (t.games[h.game].date).map_or("–".to_string(), |d| d.to_string());
+        let _ = writeln!(
+            s,
+            "{:>6}  {date:<10}  {:<width$}  {:<width$}  {:>5}  {:>6.0}  {:>12}  {:>13}  {:>13}",
+            h.game + 1,
+            name(h.player),
+            name(h.opponent),
+            h.score,
+            h.elo,
+            format!("{:.0} ({:.0})", h.glicko2.rating, h.glicko2.deviation),
+            format!("{:.1} ({:.1})", h.trueskill.rating, h.trueskill.uncertainty),
+            format!("{:.1} ({:.1})", h.weng_lin.rating, h.weng_lin.uncertainty),
+        );
+    }
+    s
+}
+
 /// The human table of the predictions.
 pub fn human_predict(types: &[TypeRatings]) -> String {
     let mut s = String::from(
