@@ -255,6 +255,14 @@ fn history_has_a_row_per_game_per_player_and_ends_at_the_ratings() {
             assert_eq!(last[column], p[column], "{column} of {}", p["player"]);
         }
     }
+    // The human table: the first line, a blank one, the header, a row each.
+    let human = gamerec()
+        .args(["ratings", path, "--history", "--period", "week"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(human.stdout).unwrap();
+    assert_eq!(text.lines().count(), history.len() + 3, "{text}");
+    assert!(text.lines().nth(2).unwrap().trim_start().starts_with("game  date"));
     let first = &history[0];
     assert_eq!(first["opponent"], history[1]["player"]);
     assert_eq!(
