@@ -262,7 +262,12 @@ fn history_has_a_row_per_game_per_player_and_ends_at_the_ratings() {
         .unwrap();
     let text = String::from_utf8(human.stdout).unwrap();
     assert_eq!(text.lines().count(), history.len() + 3, "{text}");
-    assert!(text.lines().nth(2).unwrap().trim_start().starts_with("game  date"));
+    assert!(text
+        .lines()
+        .nth(2)
+        .unwrap()
+        .trim_start()
+        .starts_with("game  date"));
     let first = &history[0];
     assert_eq!(first["opponent"], history[1]["player"]);
     assert_eq!(
