@@ -115,3 +115,38 @@ fn a_gif_past_the_games_end_is_a_usage_error() {
         .assert()
         .code(2);
 }
+
+/// A status line that wraps makes some positions' pictures taller (an
+/// Oshi game's last, "Game over: … at ply 100 · last move 50… a6-a9", at
+/// 480 px): every frame is drawn on one canvas, the tallest picture's.
+#[test]
+fn a_gif_whose_pictures_differ_in_height_is_one_canvas_the_tallest() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("o.grec");
+    gamerec()
+        .args(["gen", "--game", "oshi", "--finish", "--seed", "2", "-o"])
+        .arg(&archive)
+        .assert()
+        .success();
+    let height = |args: &[&str], name: &str| {
+        let path = dir.path().join(name);
+        gamerec()
+            .arg("show")
+            .args(args)
+            .arg("-o")
+            .arg(&path)
+            .arg(&archive)
+            .assert()
+            .success();
+        decoded(&path)
+    };
+    let (_, _, _, last) = height(&[], "last.png");
+    let (_, _, _, early) = height(&["--ply", "40"], "early.png");
+    assert!(
+        last > early,
+        "the last position's status line wraps: {last} vs {early}"
+    );
+    let (format, frames, _, tall) = height(&[], "game.gif");
+    assert_eq!((format.as_str(), tall), ("GIF", last));
+    assert_eq!(frames, plies(&archive) + 1);
+}
