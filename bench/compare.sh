@@ -4,6 +4,7 @@
 #
 #   bench/compare.sh                  # 50 MB inputs, median of 3 runs
 #   SIZE_MB=20 RUNS=1 bench/compare.sh
+#   GAMEREC=/tmp/old/gamerec bench/compare.sh   # another build, same inputs
 #
 # pgn-reader is the crate from crates.io (0.29), driven by two small
 # programs written here (made in a scratch folder under $DATA, never
@@ -14,7 +15,12 @@
 # (benches/twic1599_1000k.pgn, about 1 MB) repeated to SIZE_MB. gamerec's
 # input is, per game, an archive of `gamerec gen --finish` games repeated
 # to SIZE_MB (kept in $DATA). Timed, single thread, each the median of RUNS:
-#   syntax-only: pgn-stats vs `gamerec convert --syntax-only -j 1`, in MB/s;
+#   reading:     pgn-stats vs `gamerec validate --syntax-only -j 1` (every
+#                token read and counted, nothing written: what pgn-stats
+#                does), in MB/s;
+#   converting:  pgn-stats vs `gamerec convert --syntax-only -j 1` (read,
+#                and written back as canonical text: more work than
+#                pgn-stats does), in MB/s;
 #   validation:  pgn-validate vs `gamerec validate -q -j 1`, in moves
 #                (plies) per second.
 # Prints a Markdown table with the ratios (gamerec ÷ pgn-reader).
@@ -26,8 +32,13 @@ DATA=${DATA:-bench/data/compare}
 GAMES=("$@")
 [ ${#GAMES[@]} -eq 0 ] && GAMES=(oshi retsami iqishiqi roshi vagabond)
 
-cargo build --release --quiet
-BIN=$PWD/target/release/gamerec
+# GAMEREC=/path/to/gamerec measures that build instead of this checkout's.
+if [ -n "${GAMEREC:-}" ]; then
+  BIN=$GAMEREC
+else
+  cargo build --release --quiet
+  BIN=$PWD/target/release/gamerec
+fi
 mkdir -p "$DATA"
 DATA=$(cd "$DATA" && pwd)
 
@@ -221,9 +232,9 @@ pgn_mps=$(rate "$pgn_moves" "$t_val")
 
 echo "Machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p' | head -1); SIZE_MB=$SIZE_MB, median of $RUNS"
 echo
-echo "| input | bytes/game | syntax-only s | MB/s | ÷ pgn-reader | validate s | moves/s | ÷ pgn-reader |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|"
-echo "| pgn-reader, TWIC | $(( $(wc -c < "$TWIC") / pgn_games )) | $t_stats | $pgn_mbs | 1 | $t_val | $pgn_mps | 1 |"
+echo "| input | bytes/game | read s | MB/s | ÷ pgn-reader | convert --syntax-only s | MB/s | ÷ pgn-reader | validate s | moves/s | ÷ pgn-reader |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| pgn-reader, TWIC | $(( $(wc -c < "$TWIC") / pgn_games )) | $t_stats | $pgn_mbs | 1 | $t_stats | $pgn_mbs | 1 | $t_val | $pgn_mps | 1 |"
 for game in "${GAMES[@]}"; do
   sample=$DATA/$game-sample.grec
   [ -s "$sample" ] || "$BIN" gen --game "$game" --games 2000 --seed 1 --finish -o "$sample"
@@ -231,9 +242,11 @@ for game in "${GAMES[@]}"; do
   repeat "$sample" "$archive"
   games=$("$BIN" validate --format json -j 1 "$archive" | grep -c '"index"')
   plies=$("$BIN" validate --format json "$archive" | grep -o '"plies":[0-9]*' | cut -d: -f2 | paste -sd+ | bc)
+  t_read=$(median "$BIN" validate --syntax-only -q -j 1 "$archive")
   t_syn=$(median "$BIN" convert --syntax-only -q -j 1 "$archive" -o /dev/null)
   t_v=$(median "$BIN" validate -q -j 1 "$archive")
+  r=$(mb "$archive" "$t_read")
   m=$(mb "$archive" "$t_syn")
   p=$(rate "$plies" "$t_v")
-  echo "| gamerec, $game | $(( $(wc -c < "$archive") / games )) | $t_syn | $m | $(ratio "$m" "$pgn_mbs") | $t_v | $p | $(ratio "$p" "$pgn_mps") |"
+  echo "| gamerec, $game | $(( $(wc -c < "$archive") / games )) | $t_read | $r | $(ratio "$r" "$pgn_mbs") | $t_syn | $m | $(ratio "$m" "$pgn_mbs") | $t_v | $p | $(ratio "$p" "$pgn_mps") |"
 done

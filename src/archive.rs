@@ -316,6 +316,66 @@ pub fn report(
     report
 }
 
+/// What a game's envelope holds, counted as it is read (`validate
+/// --syntax-only`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub tags: usize,
+    pub turns: usize,
+    /// Comments anywhere in the movetext.
+    pub comments: usize,
+    /// Assessments (`!?`) and numeric annotation glyphs (`$N`).
+    pub glyphs: usize,
+    /// Result tokens (`1-0`, `*`…): one per game that ends with one.
+    pub results: usize,
+}
+
+impl Counts {
+    pub fn add(&mut self, other: &Counts) {
+        self.tags += other.tags;
+        self.turns += other.turns;
+        self.comments += other.comments;
+        self.glyphs += other.glyphs;
+        self.results += other.results;
+    }
+}
+
+/// Reads a game's envelope to its end, replaying nothing: its problem
+/// (the envelope's, else why it has no rules) and what it holds, counted.
+/// `titles`: give a well-formed game its title too.
+pub fn envelope(
+    game: &mut dyn ReadGame<'_>,
+    rules: Result<&'static dyn AnyGame, Problem>,
+    titles: bool,
+) -> (GameReport, Counts) {
+    let mut counts = Counts {
+        tags: game.tags().len(),
+        comments: game.leading().len(),
+        ..Counts::default()
+    };
+    while let Some(turn) = game.next_turn() {
+        counts.turns += 1;
+        counts.comments += turn.comments.len();
+        counts.glyphs += turn.nags.len() + usize::from(turn.assessment.is_some());
+    }
+    let end = game.finish();
+    counts.results = usize::from(end.result.is_some());
+    let sides = rules.as_ref().map_or(["", ""], |r| r.sides());
+    let mut report = GameReport {
+        index: None,
+        game: rules.as_ref().ok().map(|r| r.name()),
+        title: None,
+        plies: 0,
+        outcome: None,
+        error: end.error.or(rules.err()),
+        repairs: game.repairs().to_vec(),
+    };
+    if report.error.is_some() || titles || !report.repairs.is_empty() {
+        report.title = title(game.tags(), sides);
+    }
+    (report, counts)
+}
+
 /// The problem of an input with no game gamerec plays: none at all, or
 /// only `skipped` records of games it does not play.
 pub fn no_games(skipped: usize) -> Problem {

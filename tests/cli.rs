@@ -643,3 +643,48 @@ fn perft_reports_bad_input_with_the_contract_exit_codes() {
         .code(0)
         .stdout("980\n");
 }
+
+#[test]
+fn validate_syntax_only_reads_and_counts_every_token_and_replays_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.grec");
+    // Game 2's moves are illegal (nothing stands on a5): well-formed here.
+    // Game 3 names no known game; game 4's movetext holds a tag pair.
+    fs::write(
+        &path,
+        "[Game \"oshi\"]\n[Round \"1\"]\n\n{before} 1. e3-e4 {after} $1 e7-e6?? 2. d2-d3 *\n\n\
+         [Game \"oshi\"]\n\n1. a5-a6 1-0\n\n\
+         [Game \"chess\"]\n\n1. e4 *\n\n\
+         [Game \"oshi\"]\n\n1. e3-e4 [Round \"2\"] *\n",
+    )
+    .unwrap();
+    let out = stdout_of(["validate", "--syntax-only", path.to_str().unwrap()], 1);
+    assert!(out.contains("[unknown-game]"), "{out}");
+    assert!(out.contains("[tag-in-movetext]"), "{out}");
+    assert!(!out.contains("no-piece"), "{out}");
+    let summary = out.lines().last().unwrap();
+    assert_eq!(
+        summary,
+        "1 file, 4 games: 2 well-formed, 2 invalid; read, nothing replayed: 5 tags, 6 turns, \
+         2 comments, 2 glyphs, 3 results"
+    );
+    // The same games replayed: game 2 is invalid too.
+    let replayed = stdout_of(["validate", path.to_str().unwrap()], 1);
+    assert!(replayed.contains("1 valid, 3 invalid"), "{replayed}");
+    // Only the first game: exit 0, one line per game with --verbose.
+    let first = dir.path().join("first.grec");
+    fs::write(&first, "[Game \"oshi\"]\n\n1. e3-e4 *\n").unwrap();
+    let out = stdout_of(
+        ["validate", "--syntax-only", "-v", first.to_str().unwrap()],
+        0,
+    );
+    assert!(out.contains("game 1: well-formed"), "{out}");
+    // JSON and repairs need the replay: usage errors.
+    for flag in ["--to=json", "--lenient"] {
+        gamerec()
+            .args(["validate", "--syntax-only", flag])
+            .arg(&first)
+            .assert()
+            .code(2);
+    }
+}

@@ -1,10 +1,12 @@
 //! `gamerec validate PATH...`: parse and replay every game; report each
-//! invalid one with its location; a summary at the end.
+//! invalid one with its location; a summary at the end. `--syntax-only`
+//! reads every game's envelope and replays nothing, counting what it
+//! holds.
 
 use super::messages;
 use super::options::{Color, HumanOrJson as Format, InputArgs, Jobs, LenientArgs, Quiet};
 use super::run::Run;
-use gamerec::archive::{self, GameReport, JsonGame};
+use gamerec::archive::{self, Counts, GameReport, JsonGame};
 use gamerec::inputs::{Item, Read};
 use gamerec::output::Output;
 use gamerec::record::Chunk;
@@ -49,6 +51,11 @@ pub struct Args {
     /// terminal).
     #[arg(long)]
     time: bool,
+    /// Read every game's envelope (tags, movetext tokens, comments,
+    /// results) and replay nothing: report envelope problems and games of
+    /// unknown rules, and count what the games hold.
+    #[arg(long)]
+    syntax_only: bool,
     #[command(flatten)]
     jobs: Jobs,
 }
@@ -61,6 +68,8 @@ struct Tally {
     /// Inputs with no game.
     empty: usize,
     repaired: Repaired,
+    /// What the games hold (`--syntax-only`).
+    counts: Counts,
 }
 
 fn outcome_line(o: &Outcome) -> String {
@@ -108,6 +117,12 @@ fn write_report(
                 place(report.index, report.title.as_deref(), None),
                 outcome_line(o)
             ),
+            (None, None) if args.verbose => writeln!(
+                out,
+                "{}: {}: well-formed",
+                gamerec::report::escape(name),
+                place(report.index, report.title.as_deref(), None),
+            ),
             _ => Ok(()),
         },
     }
@@ -115,6 +130,12 @@ fn write_report(
 
 pub fn run(args: Args) {
     let started = Instant::now();
+    if args.syntax_only && args.lenient.on() {
+        return messages::error("--syntax-only replays nothing: it cannot repair (--lenient)");
+    }
+    if args.syntax_only && args.format == Format::Json {
+        return messages::error("--syntax-only reports in human form only (--to human)");
+    }
     let Some(mut run) = Run::start(&args.input, &args.jobs, &Output::new(None)) else {
         return;
     };
@@ -123,7 +144,8 @@ pub fn run(args: Args) {
     }
     run = run.lenient(&args.lenient).progress(args.quiet.quiet);
     run.opts.titles = args.verbose;
-    run.opts.turns_only = true;
+    // The comments are counted with --syntax-only (read, not kept).
+    run.opts.turns_only = !args.syntax_only;
     let (titles, one_job) = (run.opts.titles, run.opts.jobs == 1);
     let max_errors = if args.fail_fast {
         Some(1)
@@ -138,8 +160,12 @@ pub fn run(args: Args) {
         Some(max) if errors as u64 >= max => ControlFlow::Break(()),
         _ => ControlFlow::Continue(()),
     };
-    let map = |v: gamerec::formats::Visit<'_, '_>| archive::report(v.game, v.rules, titles);
-    let each = |item: Item<'_, GameReport>| {
+    let syntax_only = args.syntax_only;
+    let map = |v: gamerec::formats::Visit<'_, '_>| match syntax_only {
+        true => archive::envelope(v.game, v.rules, titles),
+        false => (archive::report(v.game, v.rules, titles), Counts::default()),
+    };
+    let each = |item: Item<'_, (GameReport, Counts)>| {
         let seen = match item {
             Item::Game(seen) => seen,
             Item::Empty { input, skipped } => {
@@ -151,7 +177,8 @@ pub fn run(args: Args) {
             }
             Item::Failed { .. } => return Ok(ControlFlow::Continue(())),
         };
-        let mut report = seen.value;
+        let (mut report, counts) = seen.value;
+        tally.counts.add(&counts);
         tally.games += 1;
         tally.repaired.add(&report.repairs);
         report.index = Some(seen.index);
@@ -190,10 +217,15 @@ fn summary(
     let plural =
         |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let mut line = format!(
-        "{}, {}: {} valid, {} invalid",
+        "{}, {}: {} {}, {} invalid",
         plural(read.files, "file", "files"),
         plural(tally.games, "game", "games"),
         tally.valid,
+        if args.syntax_only {
+            "well-formed"
+        } else {
+            "valid"
+        },
         tally.invalid
     );
     if read.empty > 0 {
@@ -204,6 +236,17 @@ fn summary(
     }
     if args.lenient.on() {
         line.push_str(&format!("; {}", tally.repaired.summary()));
+    }
+    if args.syntax_only {
+        let c = &tally.counts;
+        line.push_str(&format!(
+            "; read, nothing replayed: {}, {}, {}, {}, {}",
+            plural(c.tags, "tag", "tags"),
+            plural(c.turns, "turn", "turns"),
+            plural(c.comments, "comment", "comments"),
+            plural(c.glyphs, "glyph", "glyphs"),
+            plural(c.results, "result", "results"),
+        ));
     }
     if messages::errored() {
         line.push_str(", some input unreadable (see above)");
