@@ -269,23 +269,26 @@ fn cells_of(bits: [u64; 4]) -> impl Iterator<Item = usize> {
 
 /// The group a drop on the empty cell `drop` would make (the drop and every
 /// group next to it), found by a flood fill from the drop alone: the cells
-/// in it and its size. For checking one drop without analysing the whole
+/// in it (as bits over grid indices) and its size. For checking one drop without analysing the whole
 /// board.
-fn new_group(pos: &Position, drop: Cell) -> ([bool; GRID], u32) {
-    let mut member = [false; GRID];
+fn new_group(pos: &Position, drop: Cell) -> ([u64; 4], u32) {
+    // Members as bits over grid indices: 32 bytes to clear and hand back.
+    let mut member = [0u64; 4];
+    let mark = |member: &mut [u64; 4], i: usize| member[i / 64] |= 1 << (i % 64);
+    let marked = |member: &[u64; 4], i: usize| member[i / 64] >> (i % 64) & 1 != 0;
     // Each cell is pushed once: at most every cell of the board.
     let mut stack = [0u8; GRID];
     stack[0] = drop.index() as u8;
     let mut top = 1;
-    member[drop.index()] = true;
+    mark(&mut member, drop.index());
     let mut size = 0;
     while top > 0 {
         top -= 1;
         let c = stack[top] as usize;
         size += 1;
         for &nb in &STEPS[c] {
-            if nb != OFF && pos.stones[nb as usize] && !member[nb as usize] {
-                member[nb as usize] = true;
+            if nb != OFF && pos.stones[nb as usize] && !marked(&member, nb as usize) {
+                mark(&mut member, nb as usize);
                 stack[top] = nb;
                 top += 1;
             }
@@ -443,7 +446,7 @@ pub fn destinations(pos: &Position, drop: Cell) -> Result<Dests, IqishiqiError> 
         &Rays::new(pos),
         drop,
         size,
-        |c| member[c.index()],
+        |c| member[c.index() / 64] >> (c.index() % 64) & 1 != 0,
         &mut dests,
     ) {
         Ok(()) => Ok(dests),

@@ -130,46 +130,125 @@ impl fmt::Display for OshiError {
     }
 }
 
-/// One step of the mover on `m` in `dir`: the train ahead (the unbroken run
-/// of pieces in front) shifts with it, and a train piece crossing the edge
-/// leaves the board, scoring its height for its owner's opponent. Returns
-/// the mover's new square, or the train's length when it is longer than
-/// `height`. The mover's next square must be on the board.
-fn step(
-    board: &mut Board,
-    at: &mut Locations,
-    score: &mut [u8; 2],
-    m: Square,
-    dir: Dir,
-    height: u8,
-) -> Result<Square, u8> {
-    let next = m.step(dir).expect("the mover never leaves the board");
-    let mut train = [next; 9];
-    let mut len = 0usize;
-    let mut sq = Some(next);
-    while let Some(s) = sq.filter(|s| board[s.index()].is_some()) {
-        train[len] = s;
-        len += 1;
-        sq = s.step(dir);
-    }
-    if len > height as usize {
-        return Err(len as u8);
-    }
-    for &s in train[..len].iter().rev() {
-        let p = board[s.index()].take().expect("a train piece");
-        let to = s.step(dir);
-        match to {
-            Some(n) => board[n.index()] = Some(p),
-            None => score[p.owner.other().index()] += p.height,
+/// The squares from a mover's square towards the edge in one direction,
+/// and what stands on them: a move is played on this copy of at most nine
+/// cells (27 bytes), never on a copy of the board, and written back once
+/// it is known to be legal. The ray ends at the edge, or at the empty
+/// square that a move of its length fills last (nothing is pushed past
+/// it).
+struct Ray {
+    /// The mover's square index, and the index step along the ray.
+    from: usize,
+    delta: isize,
+    cells: [Option<Piece>; 9],
+    /// How many squares the ray has (the mover's included).
+    len: usize,
+    /// The ray's last square is on the edge (a piece pushed from it
+    /// leaves the board).
+    edge: bool,
+    /// Points scored by pieces pushed off the edge, by side.
+    scored: [u8; 2],
+    /// Pieces pushed off the edge, by id (as bits).
+    off: u16,
+}
+
+impl Ray {
+    /// The ray from `from` (the mover's square, cell 0) in `dir`, for a
+    /// move of up to `distance` squares.
+    #[inline]
+    fn new(board: &Board, from: Square, dir: Dir, distance: u8) -> Ray {
+        let (file, rank) = (from.file(), from.rank());
+        let (room, delta) = match dir {
+            Dir::North => (8 - rank, 9),
+            Dir::South => (rank, -9),
+            Dir::East => (8 - file, 1),
+            Dir::West => (file, -1),
+        };
+        let mut ray = Ray {
+            from: from.index(),
+            delta,
+            cells: [None; 9],
+            len: 1,
+            edge: true,
+            scored: [0; 2],
+            off: 0,
+        };
+        ray.cells[0] = board[from.index()];
+        let (mut i, mut gaps) = (from.index() as isize, 0);
+        for _ in 0..room {
+            i += delta;
+            let cell = board[i as usize];
+            ray.cells[ray.len] = cell;
+            ray.len += 1;
+            if cell.is_none() {
+                gaps += 1;
+                if gaps == distance {
+                    break;
+                }
+            }
         }
-        at[p.id as usize] = to;
+        ray.edge = ray.len == room as usize + 1;
+        ray
     }
-    let mover = board[m.index()].take();
-    if let Some(p) = mover {
-        at[p.id as usize] = Some(next);
+
+    /// The square of cell `i`.
+    #[inline]
+    fn square(&self, i: usize) -> Square {
+        let index = self.from as isize + self.delta * i as isize;
+        Square::from_index(index as u8).expect("a ray stays on the board")
     }
-    board[next.index()] = mover;
-    Ok(next)
+
+    /// One step of the mover on cell `m`: the train ahead (the unbroken run
+    /// of pieces in front) shifts with it, and a train piece crossing the
+    /// edge leaves the board, scoring its height for its owner's opponent.
+    /// `Err`: the train's length, when it is longer than `height`. The
+    /// mover's next cell must be on the board.
+    #[inline]
+    fn step(&mut self, m: usize, height: u8) -> Result<(), u8> {
+        let train = self.cells[m + 1..self.len]
+            .iter()
+            .take_while(|c| c.is_some())
+            .count();
+        if train > height as usize {
+            return Err(train as u8);
+        }
+        let last = m + train;
+        if last + 1 == self.len {
+            // Only past the edge: a ray that stops short of it ends on an
+            // empty square the move fills last.
+            debug_assert!(self.edge);
+            // The train's front piece leaves the board.
+            if let Some(p) = self.cells[last] {
+                self.scored[p.owner.other().index()] += p.height;
+                self.off |= 1 << p.id;
+            }
+        } else {
+            self.cells[last + 1] = self.cells[last];
+        }
+        for j in (m + 1..=last).rev() {
+            self.cells[j] = self.cells[j - 1];
+        }
+        self.cells[m] = None;
+        Ok(())
+    }
+
+    /// Writes the ray back into a position: its cells, where their pieces
+    /// stand, the pieces pushed off and the points they scored.
+    #[inline]
+    fn commit(&self, board: &mut Board, at: &mut Locations, score: &mut [u8; 2]) {
+        for (i, &cell) in self.cells[..self.len].iter().enumerate() {
+            let sq = self.square(i);
+            board[sq.index()] = cell;
+            if let Some(p) = cell {
+                at[p.id as usize] = Some(sq);
+            }
+        }
+        for id in ids_of(self.off) {
+            at[id] = None;
+        }
+        score[0] += self.scored[0];
+        score[1] += self.scored[1];
+    }
 }
 
 impl Rules for Oshi {
@@ -227,20 +306,17 @@ impl Rules for Oshi {
                 distance,
             });
         }
-        let mut board = pos.board;
-        let mut at = pos.at;
-        let mut score = pos.score;
-        let mut m = from;
+        let mut ray = Ray::new(&pos.board, from, dir, distance);
         for k in 1..=distance {
-            m = step(&mut board, &mut at, &mut score, m, dir, piece.height).map_err(|train| {
-                OshiError::TrainTooLong {
+            let m = usize::from(k - 1);
+            ray.step(m, piece.height)
+                .map_err(|train| OshiError::TrainTooLong {
                     from,
                     step: k,
-                    at: m,
+                    at: ray.square(m),
                     train,
                     height: piece.height,
-                }
-            })?;
+                })?;
         }
         if pos.forbid[piece.id as usize] == Some(to) {
             return Err(OshiError::NoReturn {
@@ -262,9 +338,7 @@ impl Rules for Oshi {
                 *forbid = *at;
             }
         }
-        pos.board = board;
-        pos.at = at;
-        pos.score = score;
+        ray.commit(&mut pos.board, &mut pos.at, &mut pos.score);
         pos.to_move = pos.to_move.other();
         Ok(())
     }
@@ -277,19 +351,13 @@ impl Rules for Oshi {
                 continue;
             };
             for dir in Dir::ALL {
-                let mut board = pos.board;
-                let mut at = pos.at;
-                let mut score = pos.score;
-                let mut m = from;
-                for _ in 0..piece.height {
-                    if m.step(dir).is_none() {
+                let mut ray = Ray::new(&pos.board, from, dir, piece.height);
+                for m in 0..usize::from(piece.height).min(ray.len - 1) {
+                    if ray.step(m, piece.height).is_err() {
                         break;
                     }
-                    match step(&mut board, &mut at, &mut score, m, dir, piece.height) {
-                        Ok(n) => m = n,
-                        Err(_) => break,
-                    }
-                    if pos.forbid[piece.id as usize] != Some(m) && !emit(Move { from, to: m }) {
+                    let to = ray.square(m + 1);
+                    if pos.forbid[piece.id as usize] != Some(to) && !emit(Move { from, to }) {
                         return;
                     }
                 }
