@@ -237,7 +237,7 @@ fn fix_result<G: Rules + Notation>(
                 tag.value.clone(),
                 due.as_str(),
             ));
-            tag.value = due.as_str().to_string();
+            tag.value = due.as_str().into();
         }
     }
     if judge::<G>(&tags, result, played.ended, played.plies).is_ok() {

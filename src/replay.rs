@@ -216,13 +216,13 @@ where
         let ply = i + 1;
         if visitor.before_ply(ply, pos).is_break() {
             played.stopped = Some(ply);
-            turns.unread(turn);
+            turns.unread();
             return None;
         }
         let problem =
-            ply_problem::<G, V>(i, &turn, first_mover, starts_second, pos, visitor, played);
+            ply_problem::<G, V>(i, turn, first_mover, starts_second, pos, visitor, played);
         if problem.is_some() {
-            turns.unread(turn);
+            turns.unread();
             return problem;
         }
         i += 1;

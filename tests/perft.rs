@@ -18,8 +18,8 @@ const NODE_LIMIT: u64 = 3_000_000;
 
 fn record(entry: &Entry) -> Record {
     let tag = |(name, value): (String, String)| Tag {
-        name,
-        value,
+        name: name.into(),
+        value: value.into(),
         span: Span::default(),
         value_span: Span::default(),
     };

@@ -481,7 +481,7 @@ pub fn tell<'a, G: Facts>(
     while let Some(turn) = game.next_turn() {
         sink.turn(as_written(
             told,
-            &turn,
+            turn,
             G::SIDES,
             (first_mover, starts_second),
         ));
@@ -526,7 +526,7 @@ pub fn tell_without_rules<'a>(
     });
     let mut told = 0;
     while let Some(turn) = game.next_turn() {
-        sink.turn(as_written(told, &turn, ["", ""], (Side::First, false)));
+        sink.turn(as_written(told, turn, ["", ""], (Side::First, false)));
         told += 1;
     }
     let end = game.finish();
@@ -608,14 +608,14 @@ mod tests {
                 taken[i] = true;
                 let value = match (name, game) {
                     ("Game", Some((g, _))) => g.to_string(),
-                    _ => tags[i].value.clone(),
+                    _ => tags[i].value.to_string(),
                 };
                 out.push((name.to_string(), value));
             }
         }
         for (t, taken) in tags.iter().zip(taken) {
             if !taken {
-                out.push((t.name.clone(), t.value.clone()));
+                out.push((t.name.to_string(), t.value.to_string()));
             }
         }
         out

@@ -497,8 +497,8 @@ impl GameIn {
                 .tags
                 .into_iter()
                 .map(|(name, value)| Tag {
-                    name,
-                    value,
+                    name: name.into(),
+                    value: value.into(),
                     span: none,
                     value_span: none,
                 })

@@ -232,8 +232,8 @@ pub(super) fn read_line_capped<R: BufRead>(
 pub(super) fn placed(tags: Vec<(String, String)>, at: Span) -> Vec<Tag> {
     tags.into_iter()
         .map(|(name, value)| Tag {
-            name,
-            value,
+            name: name.into(),
+            value: value.into(),
             span: at,
             value_span: at,
         })

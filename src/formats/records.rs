@@ -177,7 +177,7 @@ impl<'c> Reader<'c> {
         let span = self.span(raw);
         tags.push(Tag {
             name: name.into(),
-            value,
+            value: value.into(),
             span,
             value_span: span,
         });
@@ -616,7 +616,7 @@ fn read_moves<'c>(
             if ENDINGS.contains(&text.as_str()) {
                 tags.push(Tag {
                     name: "Termination".into(),
-                    value: text.clone(),
+                    value: text.as_str().into(),
                     span,
                     value_span: span,
                 });

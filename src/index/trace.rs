@@ -49,7 +49,7 @@ pub fn trace(v: Visit<'_, '_>, turns: &Turns) -> Entry {
     let players = sides.map(|s| {
         tags.iter()
             .find(|t| !s.is_empty() && t.name == s)
-            .map(|t| t.value.clone())
+            .map(|t| t.value.to_string())
     });
     let (game, traced, error) = match v.rules {
         Ok(rules) => {

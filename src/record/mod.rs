@@ -6,10 +6,12 @@ pub mod commands;
 mod lenient;
 mod parse;
 mod reader;
+mod text;
 
 pub use lenient::{read_leniently, Leniently};
 pub use parse::{each_game, parse_chunk, parse_chunk_with, End, GameReader, Token, TurnToken};
 pub use reader::{Chunk, ChunkReader, MAX_RECORD_BYTES, MAX_TAGS};
+pub use text::Text;
 
 pub use crate::problem::Span;
 use crate::problem::{Problem, Repair};
@@ -26,11 +28,12 @@ pub struct MovetextStyle {
     pub commas: bool,
 }
 
-/// One tag pair `[Name "value"]`.
+/// One tag pair `[Name "value"]`. Its name and value are [`Text`]: kept
+/// in place when short, as most are (no allocation per tag).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tag {
-    pub name: String,
-    pub value: String,
+    pub name: Text,
+    pub value: Text,
     /// The whole `[...]`.
     pub span: Span,
     /// The value between the quotes.
@@ -69,6 +72,18 @@ impl ResultToken {
             "0-1" => Some(ResultToken::SecondWins),
             "1/2-1/2" => Some(ResultToken::Draw),
             "*" => Some(ResultToken::Unknown),
+            _ => None,
+        }
+    }
+
+    /// [`ResultToken::parse`] of a token's bytes.
+    #[inline]
+    pub fn from_bytes(token: &[u8]) -> Option<ResultToken> {
+        match token {
+            b"1-0" => Some(ResultToken::FirstWins),
+            b"0-1" => Some(ResultToken::SecondWins),
+            b"1/2-1/2" => Some(ResultToken::Draw),
+            b"*" => Some(ResultToken::Unknown),
             _ => None,
         }
     }
@@ -300,23 +315,32 @@ pub struct Parsed {
 }
 
 /// A turn as the replay reads it: its move number (when written), its text,
-/// its place, and the comments written after it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// its place and assessment (the token, [`TurnToken`], whose fields read
+/// through), and the comments and glyphs written after it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TurnIn<'a> {
-    pub number: Option<MoveNumber>,
-    pub text: std::borrow::Cow<'a, str>,
-    pub span: Span,
+    pub token: TurnToken<'a>,
     pub comments: std::borrow::Cow<'a, [Comment]>,
-    pub assessment: Option<Assessment>,
     pub nags: std::borrow::Cow<'a, [u8]>,
 }
 
+impl<'a> std::ops::Deref for TurnIn<'a> {
+    type Target = TurnToken<'a>;
+    fn deref(&self) -> &TurnToken<'a> {
+        &self.token
+    }
+}
+
 /// Where the replay reads a game's turns from, one at a time, so that a
-/// replay need keep no turn. A turn read may be put back (the replay puts
-/// back the turn it stops at, for whoever reads on).
+/// replay need keep no turn. A turn is lent, read in place and never moved
+/// (a turn handed on by value is copied with loads wider than the stores
+/// that made it, which stalls); the one lent last may be put back (the
+/// replay puts back the turn it stops at, for whoever reads on).
 pub trait TurnSource<'a> {
-    fn next_turn(&mut self) -> Option<TurnIn<'a>>;
-    fn unread(&mut self, turn: TurnIn<'a>);
+    /// The next turn, lent until the next call.
+    fn next_turn(&mut self) -> Option<&TurnIn<'a>>;
+    /// Puts back the turn lent last: the next call lends it again.
+    fn unread(&mut self);
 }
 
 /// A game to read: its tags, the comments before its first turn, its turns
@@ -347,11 +371,43 @@ pub trait ReadGame<'a>: TurnSource<'a> {
     }
 }
 
+/// A recorded turn as the replay reads it (borrowed).
+fn lent<'a>(t: &'a Turn) -> TurnIn<'a> {
+    TurnIn {
+        token: TurnToken {
+            number: t.number,
+            text: std::borrow::Cow::Borrowed(&t.text),
+            span: t.span,
+            assessment: t.glyphs.assessment,
+        },
+        comments: std::borrow::Cow::Borrowed(&t.comments),
+        nags: std::borrow::Cow::Borrowed(&t.glyphs.nags),
+    }
+}
+
+/// A turn lent by a source, kept: a [`Turn`] of a [`Record`].
+fn kept(t: &TurnIn<'_>) -> Turn {
+    Turn {
+        number: t.number,
+        text: t.text.to_string(),
+        span: t.span,
+        comments: t.comments.to_vec(),
+        glyphs: Glyphs {
+            assessment: t.assessment,
+            nags: t.nags.to_vec(),
+        },
+    }
+}
+
 /// A game already read.
 pub struct RecordSource<'a> {
     record: &'a Record,
+    /// The next turn of `record` to lend.
     next: usize,
-    back: Option<TurnIn<'a>>,
+    /// The turn lent last.
+    current: TurnIn<'a>,
+    /// `current` was put back.
+    back: bool,
     leading_taken: bool,
     error: Option<Problem>,
     repairs: Vec<Repair>,
@@ -363,7 +419,8 @@ impl<'a> RecordSource<'a> {
         RecordSource {
             record,
             next: 0,
-            back: None,
+            current: TurnIn::default(),
+            back: false,
             leading_taken: false,
             error,
             repairs: Vec::new(),
@@ -380,24 +437,17 @@ impl<'a> RecordSource<'a> {
 }
 
 impl<'a> TurnSource<'a> for RecordSource<'a> {
-    fn next_turn(&mut self) -> Option<TurnIn<'a>> {
-        if let Some(t) = self.back.take() {
-            return Some(t);
+    fn next_turn(&mut self) -> Option<&TurnIn<'a>> {
+        if !std::mem::take(&mut self.back) {
+            let record: &'a Record = self.record;
+            self.current = lent(record.turns.get(self.next)?);
+            self.next += 1;
         }
-        let t = self.record.turns.get(self.next)?;
-        self.next += 1;
-        Some(TurnIn {
-            number: t.number,
-            text: std::borrow::Cow::Borrowed(&t.text),
-            span: t.span,
-            comments: std::borrow::Cow::Borrowed(&t.comments),
-            assessment: t.glyphs.assessment,
-            nags: std::borrow::Cow::Borrowed(&t.glyphs.nags),
-        })
+        Some(&self.current)
     }
 
-    fn unread(&mut self, turn: TurnIn<'a>) {
-        self.back = Some(turn);
+    fn unread(&mut self) {
+        self.back = true;
     }
 }
 
@@ -418,9 +468,9 @@ impl<'a> ReadGame<'a> for RecordSource<'a> {
     }
 
     fn peek_turn(&mut self) -> Option<(Span, &str)> {
-        match &self.back {
-            Some(t) => Some((t.span, &t.text)),
-            None => self
+        match self.back {
+            true => Some((self.current.span, &self.current.text)),
+            false => self
                 .record
                 .turns
                 .get(self.next)
@@ -435,7 +485,7 @@ impl<'a> ReadGame<'a> for RecordSource<'a> {
 
     fn finish(&mut self) -> End {
         self.next = self.record.turns.len();
-        self.back = None;
+        self.back = false;
         End {
             error: self.error.clone(),
             result: self.record.result,
@@ -449,7 +499,7 @@ impl<'a> ReadGame<'a> for RecordSource<'a> {
 
     fn record(&mut self) -> Parsed {
         let mut record = self.record.clone();
-        let skip = self.next - usize::from(self.back.is_some());
+        let skip = self.next - usize::from(self.back);
         record.turns.drain(..skip.min(record.turns.len()));
         if self.leading_taken {
             record.comments.clear();
@@ -472,13 +522,18 @@ pub struct StreamTurns<'g, 'r, 'a> {
 }
 
 /// The turns of a [`StreamTurns`] (apart from its tags, so that both can be
-/// lent at once).
+/// lent at once). Turns are read into two slots in turn, in place: the one
+/// lent, and the one read ahead (the next turn, read to find where the
+/// comments after the lent one end, or to peek at it).
 struct Stream<'g, 'r, 'a> {
     game: &'g mut GameReader<'r, 'a>,
-    /// The next turn token, read ahead.
-    ahead: Option<TurnToken<'a>>,
-    /// A turn put back.
-    back: Option<TurnIn<'a>>,
+    slots: [TurnIn<'a>; 2],
+    /// The slot lent last.
+    current: usize,
+    /// The other slot holds the next turn, read ahead.
+    ahead: bool,
+    /// The turn lent last was put back.
+    back: bool,
     /// Comments are read with the turn before them (else skipped).
     comments: bool,
 }
@@ -488,15 +543,17 @@ impl<'g, 'r, 'a> StreamTurns<'g, 'r, 'a> {
     /// it (those before the first turn are read at once).
     pub fn new(game: &'g mut GameReader<'r, 'a>) -> Self {
         let mut leading = parse::After::default();
-        let mut ahead = None;
-        Stream::read_to_turn(game, &mut leading, true, &mut ahead);
+        let mut first = TurnIn::default();
+        let ahead = game.next_turn_into(&mut leading, true, &mut first.token);
         game.leading = leading.comments;
         StreamTurns {
             tags: std::mem::take(&mut game.tags),
             turns: Stream {
                 game,
+                slots: [TurnIn::default(), first],
+                current: 0,
                 ahead,
-                back: None,
+                back: false,
                 comments: true,
             },
         }
@@ -509,80 +566,64 @@ impl<'g, 'r, 'a> StreamTurns<'g, 'r, 'a> {
             tags: std::mem::take(&mut game.tags),
             turns: Stream {
                 game,
-                ahead: None,
-                back: None,
+                slots: [TurnIn::default(), TurnIn::default()],
+                current: 0,
+                ahead: false,
+                back: false,
                 comments: false,
             },
         }
     }
 }
 
-impl<'r, 'a> Stream<'_, 'r, 'a> {
-    /// Reads tokens up to the next turn, into `slot`; the comments on the
-    /// way go to `comments` (when kept).
-    #[inline(always)]
-    fn read_to_turn(
-        game: &mut GameReader<'r, 'a>,
-        after: &mut parse::After,
-        keep: bool,
-        slot: &mut Option<TurnToken<'a>>,
-    ) {
-        if !game.next_turn_into(after, keep, slot) {
-            *slot = None;
-        }
-    }
-}
-
 impl<'a> TurnSource<'a> for Stream<'_, '_, 'a> {
-    fn next_turn(&mut self) -> Option<TurnIn<'a>> {
-        if let Some(t) = self.back.take() {
-            return Some(t);
+    #[inline]
+    fn next_turn(&mut self) -> Option<&TurnIn<'a>> {
+        if std::mem::take(&mut self.back) {
+            return Some(&self.slots[self.current]);
         }
-        if !self.comments {
-            // Handed back by value: measured faster here than through the
-            // slot (the turn goes straight on, by value, to the replay).
-            let turn = match self.ahead.take() {
-                Some(t) => t,
-                None => loop {
-                    if let Token::Turn(t) = self.game.next_token()? {
-                        break t;
-                    }
-                },
-            };
-            return Some(TurnIn {
-                number: turn.number,
-                text: turn.text,
-                span: turn.span,
-                comments: std::borrow::Cow::Borrowed(&[]),
-                assessment: turn.assessment,
-                nags: std::borrow::Cow::Borrowed(&[]),
-            });
+        if self.ahead {
+            self.current ^= 1;
+            self.ahead = false;
+        } else if self.comments {
+            // Nothing was read ahead: the movetext has ended.
+            return None;
+        } else {
+            // Lean: the turn is read into its slot, nothing else kept.
+            let slot = &mut self.slots[self.current].token;
+            if !self
+                .game
+                .next_turn_into(&mut parse::After::default(), false, slot)
+            {
+                return None;
+            }
+            return Some(&self.slots[self.current]);
         }
-        let turn = self.ahead.take()?;
-        let mut after = parse::After::default();
-        Self::read_to_turn(self.game, &mut after, true, &mut self.ahead);
-        Some(TurnIn {
-            number: turn.number,
-            text: turn.text,
-            span: turn.span,
-            comments: std::borrow::Cow::Owned(after.comments),
-            assessment: turn.assessment,
-            nags: std::borrow::Cow::Owned(after.nags),
-        })
+        if self.comments {
+            // The comments and glyphs after the lent turn, up to the next
+            // turn (read into the other slot).
+            let [a, b] = &mut self.slots;
+            let (lent, next) = if self.current == 0 { (a, b) } else { (b, a) };
+            let mut after = parse::After::default();
+            self.ahead = self.game.next_turn_into(&mut after, true, &mut next.token);
+            lent.comments = std::borrow::Cow::Owned(after.comments);
+            lent.nags = std::borrow::Cow::Owned(after.nags);
+        }
+        Some(&self.slots[self.current])
     }
 
-    fn unread(&mut self, turn: TurnIn<'a>) {
-        self.back = Some(turn);
+    fn unread(&mut self) {
+        self.back = true;
     }
 }
 
 impl<'a> TurnSource<'a> for StreamTurns<'_, '_, 'a> {
-    fn next_turn(&mut self) -> Option<TurnIn<'a>> {
+    fn next_turn(&mut self) -> Option<&TurnIn<'a>> {
         self.turns.next_turn()
     }
 
-    fn unread(&mut self, turn: TurnIn<'a>) {
-        self.turns.unread(turn)
+    fn unread(&mut self) {
+        self.turns.unread()
     }
 }
 
@@ -601,13 +642,18 @@ impl<'a> ReadGame<'a> for StreamTurns<'_, '_, 'a> {
 
     fn peek_turn(&mut self) -> Option<(Span, &str)> {
         let t = &mut self.turns;
-        if t.back.is_none() && t.ahead.is_none() && !t.comments {
-            Stream::read_to_turn(t.game, &mut parse::After::default(), false, &mut t.ahead);
+        if !t.back && !t.ahead && !t.comments {
+            let next = &mut t.slots[t.current ^ 1].token;
+            t.ahead = t
+                .game
+                .next_turn_into(&mut parse::After::default(), false, next);
         }
-        match &t.back {
-            Some(b) => Some((b.span, &b.text)),
-            None => t.ahead.as_ref().map(|a| (a.span, a.text.as_ref())),
-        }
+        let slot = match (t.back, t.ahead) {
+            (true, _) => &t.slots[t.current],
+            (false, true) => &t.slots[t.current ^ 1],
+            (false, false) => return None,
+        };
+        Some((slot.span, slot.text.as_ref()))
     }
 
     fn parts(&mut self) -> (&[Tag], &mut dyn TurnSource<'a>) {
@@ -615,8 +661,8 @@ impl<'a> ReadGame<'a> for StreamTurns<'_, '_, 'a> {
     }
 
     fn finish(&mut self) -> End {
-        self.turns.back = None;
-        self.turns.ahead = None;
+        self.turns.back = false;
+        self.turns.ahead = false;
         self.turns.game.finish()
     }
 
@@ -627,16 +673,7 @@ impl<'a> ReadGame<'a> for StreamTurns<'_, '_, 'a> {
             ..Record::default()
         };
         while let Some(t) = self.next_turn() {
-            record.turns.push(Turn {
-                number: t.number,
-                text: t.text.into_owned(),
-                span: t.span,
-                comments: t.comments.into_owned(),
-                glyphs: Glyphs {
-                    assessment: t.assessment,
-                    nags: t.nags.into_owned(),
-                },
-            });
+            record.turns.push(kept(t));
         }
         let end = self.finish();
         record.result = end.result;
@@ -644,6 +681,109 @@ impl<'a> ReadGame<'a> for StreamTurns<'_, '_, 'a> {
         Parsed {
             record,
             error: end.error,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GAME: &[u8] = b"[Game \"oshi\"]\n\n{lead} 1. e3-e4 {a} {b} $3 e7-e6?? 2. d2-d3! $1 \
+        2... d7-d6 {c}\n3. c2-c3 1-0 {end}\n";
+
+    /// Every turn a source lends, peeking before each and putting each
+    /// back once: (number, text, span, assessment, comments, glyphs).
+    fn lent(game: &mut dyn ReadGame<'_>) -> Vec<(Option<u64>, String, Span, String, usize)> {
+        let mut out = Vec::new();
+        loop {
+            let peeked = game
+                .peek_turn()
+                .map(|(span, text)| (span, text.to_string()));
+            let Some(t) = game.next_turn() else {
+                assert_eq!(peeked, None);
+                break;
+            };
+            let first = (
+                t.number.map(|n| n.number),
+                t.text.to_string(),
+                t.span,
+                t.comments
+                    .iter()
+                    .map(|c| c.text.as_str())
+                    .collect::<Vec<_>>()
+                    .join("|"),
+                t.nags.len() + usize::from(t.assessment.is_some()),
+            );
+            assert_eq!(peeked, Some((first.2, first.1.clone())));
+            game.unread();
+            assert_eq!(game.peek_turn().map(|(span, _)| span), Some(first.2));
+            let again = game.next_turn().expect("the turn put back");
+            assert_eq!(
+                (again.text.to_string(), again.span),
+                (first.1.clone(), first.2)
+            );
+            out.push(first);
+        }
+        out
+    }
+
+    #[test]
+    fn text_lean_and_recorded_sources_lend_the_same_turns() {
+        let chunk = Chunk::from_bytes(GAME);
+        let style = |_: &[Tag]| MovetextStyle::default();
+        let streamed = each_game(&chunk, &style, &mut |g| lent(&mut StreamTurns::new(g)));
+        let lean = each_game(&chunk, &style, &mut |g| lent(&mut StreamTurns::lean(g)));
+        let parsed = parse_chunk(&chunk).remove(0);
+        let recorded = lent(&mut RecordSource::new(&parsed.record, None));
+        assert_eq!(streamed[0], recorded);
+        let texts: Vec<_> = recorded.iter().map(|t| t.1.as_str()).collect();
+        assert_eq!(texts, ["e3-e4", "e7-e6", "d2-d3", "d7-d6", "c2-c3"]);
+        assert_eq!(recorded[0].3, "a|b");
+        assert_eq!(recorded[4].3, "end");
+        assert_eq!((recorded[1].4, recorded[2].4), (1, 2));
+        // The lean source skips comments and glyphs, and nothing else.
+        let strip = |v: &[(Option<u64>, String, Span, String, usize)]| {
+            v.iter()
+                .map(|t| (t.0, t.1.clone(), t.2))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(strip(&lean[0]), strip(&recorded));
+        assert!(lean[0].iter().all(|t| t.3.is_empty()));
+    }
+
+    #[test]
+    fn what_is_left_after_some_turns_is_the_rest_of_the_record() {
+        let chunk = Chunk::from_bytes(GAME);
+        let style = |_: &[Tag]| MovetextStyle::default();
+        let rest = each_game(&chunk, &style, &mut |g| {
+            let mut s = StreamTurns::new(g);
+            s.next_turn();
+            s.next_turn();
+            s.unread();
+            s.record()
+        });
+        let texts: Vec<_> = rest[0]
+            .record
+            .turns
+            .iter()
+            .map(|t| t.text.as_str())
+            .collect();
+        assert_eq!(texts, ["e7-e6", "d2-d3", "d7-d6", "c2-c3"]);
+        assert_eq!(
+            rest[0].record.result.map(|r| r.result),
+            Some(ResultToken::FirstWins)
+        );
+    }
+
+    #[test]
+    fn result_tokens_read_from_bytes_as_from_text() {
+        for t in ["1-0", "0-1", "1/2-1/2", "*", "1-1", "", "1/2", "**", "0-1 "] {
+            assert_eq!(
+                ResultToken::from_bytes(t.as_bytes()),
+                ResultToken::parse(t),
+                "{t}"
+            );
         }
     }
 }

@@ -4,7 +4,7 @@
 
 use super::{
     Assessment, Chunk, Comment, Glyphs, MoveNumber, MovetextStyle, Parsed, Record, ResultMark,
-    ResultToken, Span, Tag, Turn,
+    ResultToken, Span, Tag, Text, Turn,
 };
 use crate::problem::{Code, Problem};
 use nom::bytes::complete::{tag, take_while, take_while1};
@@ -181,6 +181,18 @@ impl<'a> Reader<'a> {
         self.utf8_checked(bytes, start, what)
     }
 
+    /// A turn's text, written into `out`: borrowed from the chunk, or
+    /// where the chunk is not all UTF-8 checked (a bad byte is reported,
+    /// and read as U+FFFD).
+    #[inline(always)]
+    fn turn_text(&mut self, bytes: In<'a>, start: usize, out: &mut Cow<'a, str>) {
+        let rel = bytes.as_ptr() as usize - self.src.as_ptr() as usize;
+        match self.text.and_then(|t| t.get(rel..rel + bytes.len())) {
+            Some(t) => *out = Cow::Borrowed(t),
+            None => *out = self.utf8_checked(bytes, start, "this token"),
+        }
+    }
+
     /// [`Reader::utf8`] where the chunk is not all UTF-8.
     #[cold]
     fn utf8_checked(&mut self, bytes: In<'a>, start: usize, what: &str) -> Cow<'a, str> {
@@ -286,10 +298,10 @@ impl<'a> Reader<'a> {
                 let value_start = self.offset_of(raw);
                 let raw_text = self.utf8(raw, value_start, "the tag value");
                 // Letters, digits and `_` only (see `tag_pair`).
-                let name = std::str::from_utf8(name).unwrap_or_default().to_owned();
+                let name = Text::new(std::str::from_utf8(name).unwrap_or_default());
                 let value = match memchr::memchr(b'\\', raw) {
-                    None => raw_text.into_owned(),
-                    Some(_) => unescape(&raw_text),
+                    None => Text::new(&raw_text),
+                    Some(_) => Text::from(unescape(&raw_text)),
                 };
                 self.advance_to(rest);
                 Ok(Tag {
@@ -396,9 +408,9 @@ impl<'a> Reader<'a> {
     /// the first problem, which is left in `m.problem`.
     #[inline(always)]
     fn token(&mut self, m: &mut MovetextState) -> Option<Token<'a>> {
-        let mut turn = None;
+        let mut turn = TurnToken::default();
         match self.read(m, &mut turn) {
-            Ok(Some(Read::Turn)) => turn.map(Token::Turn),
+            Ok(Some(Read::Turn)) => Some(Token::Turn(turn)),
             Ok(Some(Read::Comment(c))) => Some(Token::Comment(c)),
             Ok(Some(Read::Result(r))) => Some(Token::Result(r)),
             Ok(Some(Read::Nag(n))) => Some(Token::Nag(n)),
@@ -417,7 +429,7 @@ impl<'a> Reader<'a> {
     fn read(
         &mut self,
         m: &mut MovetextState,
-        turn: &mut Option<TurnToken<'a>>,
+        turn: &mut TurnToken<'a>,
     ) -> Result<Option<Read>, Box<Problem>> {
         if m.after_result {
             return self.after_result();
@@ -433,13 +445,12 @@ impl<'a> Reader<'a> {
                     let end = self.token_end(self.pos);
                     let token = &self.src[self.pos..end];
                     let span = Span::new(at, at + token.len());
-                    let text = self.utf8(token, at, "this token");
                     self.pos = end;
                     // Results start `1`, `0` or `*`; move numbers with a
                     // digit: other tokens (most moves) skip both checks.
                     let first = token[0];
                     let result = match first {
-                        b'0' | b'1' | b'*' => ResultToken::parse(&text),
+                        b'0' | b'1' | b'*' => ResultToken::from_bytes(token),
                         _ => None,
                     };
                     if let Some(result) = result {
@@ -454,14 +465,15 @@ impl<'a> Reader<'a> {
                         .is_ascii_digit()
                         .then(|| move_number(token).ok())
                         .flatten();
+                    // A turn's fields are written into the slot one by one
+                    // (a token built aside and moved in is copied with loads
+                    // wider than the stores that made it, which stalls).
                     let Some((rest, (digits, dots))) = numbered else {
-                        let (text, assessment) = assessed(text);
-                        *turn = Some(TurnToken {
-                            number: m.pending_number.take(),
-                            text,
-                            span,
-                            assessment,
-                        });
+                        turn.number = m.pending_number.take();
+                        self.turn_text(token, at, &mut turn.text);
+                        turn.span = span;
+                        turn.assessment = None;
+                        assessed(token, turn);
                         m.turned = true;
                         return Ok(Some(Read::Turn));
                     };
@@ -474,20 +486,13 @@ impl<'a> Reader<'a> {
                         m.pending_number = Some(n);
                         continue;
                     }
-                    // The number is ASCII: its length is the same in the
-                    // text, whatever a bad byte after it became.
+                    // The number is ASCII: the turn's text starts after it.
                     let after = digits.len() + dots;
-                    let text = match text {
-                        Cow::Borrowed(t) => Cow::Borrowed(&t[after..]),
-                        Cow::Owned(t) => Cow::Owned(t[after..].to_owned()),
-                    };
-                    let (text, assessment) = assessed(text);
-                    *turn = Some(TurnToken {
-                        number: Some(n),
-                        text,
-                        span: Span::new(number_span.end, span.end),
-                        assessment,
-                    });
+                    turn.number = Some(n);
+                    self.turn_text(&token[after..], at + after, &mut turn.text);
+                    turn.span = Span::new(number_span.end, span.end);
+                    turn.assessment = None;
+                    assessed(token, turn);
                     m.turned = true;
                     return Ok(Some(Read::Turn));
                 }
@@ -653,26 +658,28 @@ fn nag(token: &[u8]) -> Option<u8> {
     u8::try_from(n).ok()
 }
 
-/// A turn's text without the assessment at its end, and the assessment.
+/// Takes the assessment off the end of the turn just read (`token`: its
+/// bytes), in place: the turn is not moved (a turn handed back by value
+/// is copied with loads wider than the stores that made it, which
+/// stalls).
 #[inline(always)]
-fn assessed(text: Cow<'_, str>) -> (Cow<'_, str>, Option<Assessment>) {
-    if !matches!(text.as_bytes().last(), Some(b'!' | b'?')) {
-        return (text, None);
+fn assessed(token: &[u8], turn: &mut TurnToken<'_>) {
+    if matches!(token.last(), Some(b'!' | b'?')) {
+        split_assessment(turn);
     }
-    split_assessment(text)
 }
 
 #[cold]
-fn split_assessment(text: Cow<'_, str>) -> (Cow<'_, str>, Option<Assessment>) {
-    let (kept, assessment) = Assessment::split(&text);
+fn split_assessment(turn: &mut TurnToken<'_>) {
+    let (kept, assessment) = Assessment::split(&turn.text);
     let n = kept.len();
-    match (assessment, text) {
-        (None, text) => (text, None),
-        (a, Cow::Borrowed(t)) => (Cow::Borrowed(&t[..n]), a),
-        (a, Cow::Owned(mut t)) => {
-            t.truncate(n);
-            (Cow::Owned(t), a)
-        }
+    if assessment.is_none() {
+        return;
+    }
+    turn.assessment = assessment;
+    match &mut turn.text {
+        Cow::Borrowed(t) => *t = &t[..n],
+        Cow::Owned(t) => t.truncate(n),
     }
 }
 
@@ -706,7 +713,7 @@ struct MovetextState {
 
 /// A turn as read: its move number (when written before it), its text (a
 /// byte that is not UTF-8 read as U+FFFD) and place.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TurnToken<'a> {
     pub number: Option<MoveNumber>,
     /// Without its assessment.
@@ -795,7 +802,7 @@ impl<'a> GameReader<'_, 'a> {
         &mut self,
         after: &mut After,
         keep: bool,
-        turn: &mut Option<TurnToken<'a>>,
+        turn: &mut TurnToken<'a>,
     ) -> bool {
         if self.error.is_some() || self.end.is_some() || self.state.problem.is_some() {
             return false;

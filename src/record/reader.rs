@@ -253,14 +253,24 @@ impl Splitter {
         let mut consumed = 0;
         let mut out = None;
         while consumed < data.len() {
+            // Fast path: a whole tag line of a tag section, in one go.
+            if let Some(len) = self.tag_line(&data[consumed..]) {
+                self.buf.extend_from_slice(&data[consumed..consumed + len]);
+                self.pos += len;
+                consumed += len;
+                self.end_line();
+                continue;
+            }
             // Fast path: the bytes before the next one that matters are
             // copied in one go.
             let skip = self.run_length(&data[consumed..]);
             if skip > 0 && self.fast {
-                if let Some(keep) = self.kept(skip) {
+                let (take, keep) = self.kept(skip);
+                if take > 0 {
+                    self.note_lines(&data[consumed..consumed + take]);
                     self.buf.extend_from_slice(&data[consumed..consumed + keep]);
-                    self.pos += skip;
-                    consumed += skip;
+                    self.pos += take;
+                    consumed += take;
                     continue;
                 }
             }
@@ -290,6 +300,14 @@ impl Splitter {
     #[inline]
     fn run_length(&self, data: &[u8]) -> usize {
         match self.state {
+            // In movetext only `{` and `[` matter: lines are counted, and
+            // whether the last one is blank so far is seen, over the run
+            // ([`Splitter::note_lines`]). Not for a record past the cap
+            // (its lines are cut one by one), nor where a byte-order mark
+            // may still be read.
+            State::Normal if self.seen_movetext && !self.truncated && self.pos >= 3 => {
+                memchr::memchr2(b'{', b'[', data)
+            }
             State::Normal if !self.only_blank_on_line && self.seen_movetext => {
                 memchr::memchr3(b'{', b'[', b'\n', data)
             }
@@ -306,18 +324,62 @@ impl Splitter {
         .unwrap_or(data.len())
     }
 
-    /// How much of a run of `skip` bytes is kept: all of it under the cap;
-    /// past it only the current line's first bytes (for the boundary
-    /// checks); `None`: the run is not taken in one go.
+    /// The length of the tag line (its line end included) that `data`
+    /// starts with, where a tag section goes on and the line is exactly one
+    /// tag pair: the byte scan would read it as one tag pair and be where
+    /// it was at the line's start, one line further.
     #[inline]
-    fn kept(&self, skip: usize) -> Option<usize> {
-        if !self.truncated && self.buf.len() + skip < MAX_RECORD_BYTES {
-            Some(skip)
-        } else if self.truncated {
+    fn tag_line(&self, data: &[u8]) -> Option<usize> {
+        let goes_on = self.fast
+            && self.state == State::Normal
+            && !self.seen_movetext
+            && self.only_blank_on_line
+            && !self.truncated;
+        if !goes_on || data.first() != Some(&b'[') {
+            return None;
+        }
+        let end = memchr::memchr(b'\n', data)?;
+        let fits = self.buf.len() + end + 1 < MAX_RECORD_BYTES;
+        (fits && is_tag_line(&data[..end])).then_some(end + 1)
+    }
+
+    /// Notes the lines a run of bytes taken in one go ends and starts
+    /// (before it is added to the block): the line count, where the last
+    /// line starts, and whether it is blank so far (in movetext).
+    #[inline]
+    fn note_lines(&mut self, run: &[u8]) {
+        let blank = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n');
+        // One pass: the line ends counted, the last one kept.
+        let mut last = None;
+        for nl in memchr::memchr_iter(b'\n', run) {
+            self.line += 1;
+            last = Some(nl);
+        }
+        match last {
+            None => {
+                if self.state == State::Normal && self.only_blank_on_line {
+                    self.only_blank_on_line = run.iter().all(blank);
+                }
+            }
+            Some(last) => {
+                self.line_start = self.buf.len() + last + 1;
+                self.only_blank_on_line = run[last + 1..].iter().all(blank);
+            }
+        }
+    }
+
+    /// How much of a run of `skip` bytes is taken in one go, and how much
+    /// of that is kept: under the cap, what fits below it (the byte that
+    /// reaches the cap is looked at alone); past it all of the run, and
+    /// only the current line's first bytes kept (for the boundary checks).
+    #[inline]
+    fn kept(&self, skip: usize) -> (usize, usize) {
+        if self.truncated {
             let line = self.buf.len() - self.line_start.min(self.buf.len());
-            Some(skip.min(MAX_LINE_KEPT.saturating_sub(line)))
+            (skip, skip.min(MAX_LINE_KEPT.saturating_sub(line)))
         } else {
-            None
+            let take = skip.min(MAX_RECORD_BYTES.saturating_sub(self.buf.len() + 1));
+            (take, take)
         }
     }
 
@@ -554,6 +616,9 @@ mod tests {
         let second = reader.next_chunk().unwrap().unwrap();
         assert!(!second.truncated);
         assert_eq!(second.offset, second_at);
+        // Lines are counted past the cap too (runs of movetext lines are
+        // taken in one go below it).
+        assert_eq!(second.line, input[..second_at].matches('\n').count() + 1);
         assert_eq!(second.bytes, b"[Game \"oshi\"]\n*\n");
         assert!(reader.next_chunk().unwrap().is_none());
     }
