@@ -286,16 +286,7 @@ pub fn report(
     rules: Result<&'static dyn AnyGame, Problem>,
     titles: bool,
 ) -> GameReport {
-    let sides = rules.as_ref().map_or(["", ""], |r| r.sides());
-    let mut report = GameReport {
-        index: None,
-        game: rules.as_ref().ok().map(|r| r.name()),
-        title: None,
-        plies: 0,
-        outcome: None,
-        error: None,
-        repairs: game.repairs().to_vec(),
-    };
+    let mut report = begun(game, &rules);
     let end = match &rules {
         Ok(rules) => {
             let (replay, end) = rules.replay_game(game);
@@ -306,14 +297,35 @@ pub fn report(
         }
         Err(_) => game.finish(),
     };
+    let sides = rules.as_ref().map_or(["", ""], |r| r.sides());
     if let Some(p) = end.error.or(rules.err()) {
         report.outcome = None;
         report.error = Some(p);
     }
+    entitle(&mut report, game, sides, titles);
+    report
+}
+
+/// A game's report before anything is found in it: its rules and its
+/// repairs.
+fn begun(game: &dyn ReadGame<'_>, rules: &Result<&'static dyn AnyGame, Problem>) -> GameReport {
+    GameReport {
+        index: None,
+        game: rules.as_ref().ok().map(|r| r.name()),
+        title: None,
+        plies: 0,
+        outcome: None,
+        error: None,
+        repairs: game.repairs().to_vec(),
+    }
+}
+
+/// Gives a report its game's title where one is shown: with a problem or
+/// a repair, and for every game when `titles`.
+fn entitle(report: &mut GameReport, game: &dyn ReadGame<'_>, sides: [&str; 2], titles: bool) {
     if report.error.is_some() || titles || !report.repairs.is_empty() {
         report.title = title(game.tags(), sides);
     }
-    report
 }
 
 /// What a game's envelope holds, counted as it is read (`validate
@@ -361,18 +373,9 @@ pub fn envelope(
     let end = game.finish();
     counts.results = usize::from(end.result.is_some());
     let sides = rules.as_ref().map_or(["", ""], |r| r.sides());
-    let mut report = GameReport {
-        index: None,
-        game: rules.as_ref().ok().map(|r| r.name()),
-        title: None,
-        plies: 0,
-        outcome: None,
-        error: end.error.or(rules.err()),
-        repairs: game.repairs().to_vec(),
-    };
-    if report.error.is_some() || titles || !report.repairs.is_empty() {
-        report.title = title(game.tags(), sides);
-    }
+    let mut report = begun(game, &rules);
+    report.error = end.error.or(rules.err());
+    entitle(&mut report, game, sides, titles);
     (report, counts)
 }
 
