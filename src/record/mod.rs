@@ -67,13 +67,7 @@ pub enum ResultToken {
 
 impl ResultToken {
     pub fn parse(text: &str) -> Option<ResultToken> {
-        match text {
-            "1-0" => Some(ResultToken::FirstWins),
-            "0-1" => Some(ResultToken::SecondWins),
-            "1/2-1/2" => Some(ResultToken::Draw),
-            "*" => Some(ResultToken::Unknown),
-            _ => None,
-        }
+        ResultToken::from_bytes(text.as_bytes())
     }
 
     /// [`ResultToken::parse`] of a token's bytes.
