@@ -73,6 +73,124 @@ const fn rays() -> ([[[u64; 4]; 6]; GRID], [[u8; 6]; GRID]) {
     (masks, lens)
 }
 
+/// A set of cells as bits over grid indices (bit `i` of word `i / 64`):
+/// groups, rays and runs are found a word at a time.
+pub type Bits = [u64; 4];
+
+/// The on-board cells.
+pub static ON_BOARD: Bits = on_board_bits();
+
+const fn on_board_bits() -> Bits {
+    let mut bits = [0u64; 4];
+    let mut i = 0;
+    while i < GRID {
+        let (q, r) = ((i / 15) as i8 - RADIUS, (i % 15) as i8 - RADIUS);
+        if on_board(q, r) {
+            bits[i / 64] |= 1 << (i % 64);
+        }
+        i += 1;
+    }
+    bits
+}
+
+/// The set holding the cell at grid index `i` alone.
+#[inline]
+pub fn bit(i: usize) -> Bits {
+    let mut b = [0; 4];
+    b[i / 64] = 1 << (i % 64);
+    b
+}
+
+/// Whether the cell at grid index `i` is in `b`.
+#[inline]
+pub fn has(b: &Bits, i: usize) -> bool {
+    b[i / 64] >> (i % 64) & 1 != 0
+}
+
+#[inline]
+pub fn or(a: Bits, b: Bits) -> Bits {
+    [a[0] | b[0], a[1] | b[1], a[2] | b[2], a[3] | b[3]]
+}
+
+#[inline]
+pub fn and(a: Bits, b: Bits) -> Bits {
+    [a[0] & b[0], a[1] & b[1], a[2] & b[2], a[3] & b[3]]
+}
+
+/// The cells of `a` not in `b`.
+#[inline]
+pub fn minus(a: Bits, b: Bits) -> Bits {
+    [a[0] & !b[0], a[1] & !b[1], a[2] & !b[2], a[3] & !b[3]]
+}
+
+/// How many cells `b` holds.
+#[inline]
+pub fn count(b: &Bits) -> u32 {
+    b.iter().map(|w| w.count_ones()).sum()
+}
+
+/// The grid indices in `b`, in grid order.
+#[inline]
+pub fn indices(b: Bits) -> impl Iterator<Item = usize> {
+    (0..4).flat_map(move |w| {
+        let mut word = b[w];
+        std::iter::from_fn(move || {
+            (word != 0).then(|| {
+                let i = w * 64 + word.trailing_zeros() as usize;
+                word &= word - 1;
+                i
+            })
+        })
+    })
+}
+
+/// `b` shifted towards higher grid indices by `k` (1 ≤ k < 64).
+#[inline]
+fn up(b: Bits, k: u32) -> Bits {
+    [
+        b[0] << k,
+        b[1] << k | b[0] >> (64 - k),
+        b[2] << k | b[1] >> (64 - k),
+        b[3] << k | b[2] >> (64 - k),
+    ]
+}
+
+/// `b` shifted towards lower grid indices by `k` (1 ≤ k < 64).
+#[inline]
+fn down(b: Bits, k: u32) -> Bits {
+    [
+        b[0] >> k | b[1] << (64 - k),
+        b[1] >> k | b[2] << (64 - k),
+        b[2] >> k | b[3] << (64 - k),
+        b[3] >> k,
+    ]
+}
+
+/// The on-board cells next to a cell of `b`. The six steps change the
+/// grid index by 1, 15 or 16 ([`STEP_DELTA`]); a step that wraps from one
+/// row of the grid to the next lands on a cell off the board (the test
+/// `neighbour_bits_agree_with_the_step_table` checks every cell), so the
+/// shifts need no mask but the board's.
+#[inline]
+pub fn neighbours(b: Bits) -> Bits {
+    let near = or(or(up(b, 1), down(b, 1)), or(up(b, 15), down(b, 15)));
+    and(or(near, or(up(b, 16), down(b, 16))), ON_BOARD)
+}
+
+/// The cells of `within` connected to `seed` through `within` (a group of
+/// stones: `seed` must lie in `within`).
+#[inline]
+pub fn flood(seed: Bits, within: Bits) -> Bits {
+    let mut group = seed;
+    loop {
+        let grown = and(or(group, neighbours(group)), within);
+        if grown == group {
+            return group;
+        }
+        group = grown;
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Cell {
     pub q: i8,
@@ -235,6 +353,48 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn neighbour_bits_agree_with_the_step_table() {
+        assert_eq!(count(&ON_BOARD), CELLS as u32);
+        for (i, steps) in STEPS.iter().enumerate() {
+            assert_eq!(indices(bit(i)).collect::<Vec<_>>(), [i]);
+            assert_eq!(has(&ON_BOARD, i), Cell::from_index(i).is_some());
+            if !has(&ON_BOARD, i) {
+                continue; // sets only ever hold on-board cells
+            }
+            let by_table = steps
+                .iter()
+                .filter(|&&n| n != OFF)
+                .fold([0; 4], |b, &n| or(b, bit(usize::from(n))));
+            assert_eq!(neighbours(bit(i)), by_table, "grid index {i}");
+        }
+        // Whole sets: the union of the cells' neighbours.
+        let some: Bits = [
+            0x8421_0842_1084_2108,
+            0x0F0F_0000_F0F0_1234,
+            u64::MAX,
+            0x1_FFFF_FFFF,
+        ];
+        let some = and(some, ON_BOARD);
+        let by_cells = indices(some).fold([0; 4], |b, i| or(b, neighbours(bit(i))));
+        assert_eq!(neighbours(some), by_cells);
+    }
+
+    #[test]
+    fn a_flood_finds_the_stones_connected_to_its_seed() {
+        let line: Vec<Cell> = (0..4).map(|q| Cell::new(q, 0).unwrap()).collect();
+        let apart = Cell::new(-3, 2).unwrap();
+        let stones = line
+            .iter()
+            .chain([&apart])
+            .fold([0; 4], |b, c| or(b, bit(c.index())));
+        let group = flood(bit(line[3].index()), stones);
+        let expected = line.iter().fold([0; 4], |b, c| or(b, bit(c.index())));
+        assert_eq!(group, expected);
+        assert_eq!(count(&group), 4);
+        assert_eq!(flood(bit(apart.index()), stones), bit(apart.index()));
     }
 
     #[test]

@@ -2,7 +2,10 @@
 //! of sight from the new group by exactly the group's size; the end by
 //! corner, edge or stalemate.
 
-use super::geometry::{Cell, Dir, GRID, OFF, RAYS, RAY_LEN, STEPS, STEP_DELTA};
+use super::geometry::{
+    and, bit, count, flood, has, indices, minus, neighbours, or, Bits, Cell, Dir, ON_BOARD, RAYS,
+    RAY_LEN, STEPS, STEP_DELTA,
+};
 use super::labels::Coords;
 use super::notation::Move;
 use super::position::Position;
@@ -171,130 +174,116 @@ impl Rays {
     }
 }
 
-/// What a position offers any drop: the groups of white stones and the
-/// rays. Computed once per position when every drop is tried.
+/// What a position offers every drop, computed once when every drop is
+/// tried: the groups of white stones, the rays, and by direction the drops
+/// that would see the neutral stone along it. A drop is then checked by a
+/// few bit tests and the sizes of the groups next to it.
 pub struct Analysis {
-    /// Group id + 1 of each stone's cell; 0 for an empty cell.
-    group: [u16; GRID],
-    /// Size of each group, by id - 1.
-    size: [u32; GRID],
+    /// Group id of each stone's cell, from 1; 0 on an empty cell and at
+    /// `OFF` (index 255), so that a neighbour off the board reads as
+    /// empty. At most 168 stones: ids and sizes fit a byte.
+    group: [u8; 256],
+    /// The size of each group, by id (id 0: no group, size 0).
+    size: [u8; 256],
     rays: Rays,
+    /// By direction: the empty run from the neutral stone (a drop there
+    /// becomes the first stone in sight), as bits.
+    run: [Bits; 6],
+    /// By direction: the drops whose new group holds the first stone in
+    /// sight along it, as bits: the empty run, and the empty cells next to
+    /// the group of the first stone. A push needs that stone in the drop's
+    /// group, so no other drop pushes along it.
+    sight: [Bits; 6],
 }
 
 impl Analysis {
     pub fn new(pos: &Position) -> Analysis {
-        let mut group = [0u16; GRID];
-        let mut size = [0u32; GRID];
-        let mut groups = 0;
-        // Each stone is pushed once: at most every cell of the board.
-        let mut stack = [0u8; GRID];
-        for start in cells_of(pos.bits) {
-            if group[start] != 0 {
-                continue;
+        let rays = Rays::new(pos);
+        let n = pos.neutral.index();
+        let empty = minus(ON_BOARD, or(pos.bits, bit(n)));
+        let run = std::array::from_fn(|d| match rays.first[d] {
+            // The ray up to its first stone.
+            Some((f, _)) => minus(RAYS[n][d], or(RAYS[f.index()][d], bit(f.index()))),
+            None => RAYS[n][d],
+        });
+        let mut an = Analysis {
+            group: [0; 256],
+            size: [0; 256],
+            rays,
+            run,
+            sight: run,
+        };
+        let mut left = pos.bits;
+        let mut id = 0u8;
+        while let Some(start) = indices(left).next() {
+            let g = flood(bit(start), pos.bits);
+            left = minus(left, g);
+            id += 1;
+            an.size[usize::from(id)] = count(&g) as u8;
+            for i in indices(g) {
+                an.group[i] = id;
             }
-            groups += 1;
-            let id = groups as u16;
-            let mut n = 0;
-            group[start] = id;
-            stack[0] = start as u8;
-            let mut top = 1;
-            while top > 0 {
-                top -= 1;
-                let c = stack[top] as usize;
-                n += 1;
-                for &nb in &STEPS[c] {
-                    if nb != OFF && pos.stones[nb as usize] && group[nb as usize] == 0 {
-                        group[nb as usize] = id;
-                        stack[top] = nb;
-                        top += 1;
-                    }
+            let mut next_to = None;
+            for (d, first) in rays.first.iter().enumerate() {
+                if first.is_some_and(|(f, _)| has(&g, f.index())) {
+                    let cells = *next_to.get_or_insert_with(|| and(neighbours(g), empty));
+                    an.sight[d] = or(an.sight[d], cells);
                 }
             }
-            size[groups - 1] = n;
         }
-        Analysis {
-            group,
-            size,
-            rays: Rays::new(pos),
-        }
+        an
     }
 
-    /// The empty cells whose drop can give a push: those on the empty run
-    /// of a ray (the drop becomes the first stone in sight there) and
-    /// those next to a group holding a ray's first stone (the drop joins
-    /// it). A push needs the first stone in sight along its ray to be in
-    /// the drop's group, so no other drop has one.
-    /// As bits over grid indices.
-    fn candidates(&self, pos: &Position) -> [u64; 4] {
-        let mut sighted = [false; GRID + 1];
-        for (c, _) in self.rays.first.iter().flatten() {
-            sighted[usize::from(self.group[c.index()])] = true;
+    /// The empty cells whose drop sees the neutral stone along some ray.
+    fn candidates(&self) -> Bits {
+        self.sight.iter().fold([0; 4], |all, s| or(all, *s))
+    }
+
+    /// The destinations of a drop on the empty cell at grid index `drop`,
+    /// at most one per direction, in direction order.
+    #[inline]
+    fn pushes(&self, pos: &Position, drop: usize, out: &mut Dests) {
+        // The new group's size: the drop, and each group next to it once.
+        let ids = STEPS[drop].map(|nb| self.group[usize::from(nb)]);
+        let mut size = 1;
+        for i in 0..ids.len() {
+            if !ids[..i].contains(&ids[i]) {
+                size += u32::from(self.size[usize::from(ids[i])]);
+            }
         }
-        let mut out = [0u64; 4];
-        let mut mark = |i: usize| out[i / 64] |= 1 << (i % 64);
+        let n = pos.neutral.index();
         for d in Dir::ALL {
-            let mut c = pos.neutral;
-            for _ in 0..self.rays.run[d.index()] {
-                c = c.step(d).expect("the run is on the board");
-                mark(c.index());
+            if !has(&self.sight[d.index()], drop) {
+                continue;
+            }
+            let away = d.opposite();
+            let mut room = self.rays.run[away.index()];
+            if has(&self.run[away.index()], drop) {
+                // The new stone stands in the way.
+                room = steps(drop.abs_diff(n), away.index()) as u32 - 1;
+            }
+            if room >= size {
+                out.push(step_away(pos.neutral, away, size));
             }
         }
-        // Only stones have a group (`group` is 0 on empty cells).
-        for i in cells_of(pos.bits) {
-            if sighted[usize::from(self.group[i])] {
-                for &nb in &STEPS[i] {
-                    if nb != OFF && !pos.stones[nb as usize] {
-                        mark(nb as usize);
-                    }
-                }
-            }
-        }
-        out
     }
 }
 
-/// The grid indices set in bits over grid indices, in grid order.
-fn cells_of(bits: [u64; 4]) -> impl Iterator<Item = usize> {
-    (0..4).flat_map(move |w| {
-        let mut b = bits[w];
-        std::iter::from_fn(move || {
-            (b != 0).then(|| {
-                let i = w * 64 + b.trailing_zeros() as usize;
-                b &= b - 1;
-                i
-            })
-        })
-    })
+/// The cell `size` steps from the neutral stone's cell `from` along
+/// `away`, known to be on the board (within the empty run).
+fn step_away(from: Cell, away: Dir, size: u32) -> Cell {
+    let (dq, dr) = away.delta();
+    let s = size as i8;
+    Cell::new(from.q + dq * s, from.r + dr * s).expect("the empty run stays on the board")
 }
 
 /// The group a drop on the empty cell `drop` would make (the drop and every
-/// group next to it), found by a flood fill from the drop alone: the cells
-/// in it (as bits over grid indices) and its size. For checking one drop without analysing the whole
-/// board.
-fn new_group(pos: &Position, drop: Cell) -> ([u64; 4], u32) {
-    // Members as bits over grid indices: 32 bytes to clear and hand back.
-    let mut member = [0u64; 4];
-    let mark = |member: &mut [u64; 4], i: usize| member[i / 64] |= 1 << (i % 64);
-    let marked = |member: &[u64; 4], i: usize| member[i / 64] >> (i % 64) & 1 != 0;
-    // Each cell is pushed once: at most every cell of the board.
-    let mut stack = [0u8; GRID];
-    stack[0] = drop.index() as u8;
-    let mut top = 1;
-    mark(&mut member, drop.index());
-    let mut size = 0;
-    while top > 0 {
-        top -= 1;
-        let c = stack[top] as usize;
-        size += 1;
-        for &nb in &STEPS[c] {
-            if nb != OFF && pos.stones[nb as usize] && !marked(&member, nb as usize) {
-                mark(&mut member, nb as usize);
-                stack[top] = nb;
-                top += 1;
-            }
-        }
-    }
-    (member, size)
+/// group next to it): its cells, as bits, and its size. For checking one
+/// drop without analysing the whole board.
+fn new_group(pos: &Position, drop: Cell) -> (Bits, u32) {
+    let seed = bit(drop.index());
+    let group = flood(seed, or(pos.bits, seed));
+    (group, count(&group))
 }
 
 /// The direction and distance of `c` from `from` along one of the six rays.
@@ -350,30 +339,9 @@ enum NoPush {
     NoRoom { size: u32, room: u32 },
 }
 
-/// The legal destinations after dropping on the empty cell `drop`, at most
-/// one per direction.
-fn pushes(pos: &Position, an: &Analysis, drop: Cell, out: &mut Dests) -> Result<(), NoPush> {
-    // The new group: the drop and every group next to it.
-    let mut ids = [0u16; 6];
-    let mut n_ids = 0;
-    let mut size = 1;
-    for &nb in &STEPS[drop.index()] {
-        if nb == OFF {
-            continue;
-        }
-        let id = an.group[nb as usize];
-        if id != 0 && !ids[..n_ids].contains(&id) {
-            ids[n_ids] = id;
-            n_ids += 1;
-            size += an.size[id as usize - 1];
-        }
-    }
-    let in_group = |c: Cell| c == drop || ids[..n_ids].contains(&an.group[c.index()]);
-    pushes_of(pos, &an.rays, drop, size, in_group, out)
-}
-
-/// [`pushes`] for a drop whose new group (`in_group`, of `size` stones) is
-/// known.
+/// The destinations of a drop on `drop` whose new group (`in_group`, of
+/// `size` stones) is known, or why there are none: for one drop, with the
+/// reason ([`Analysis::pushes`] tries every drop of a position).
 fn pushes_of(
     pos: &Position,
     rays: &Rays,
@@ -406,11 +374,7 @@ fn pushes_of(
         }
         best_room = best_room.max(room);
         if room >= size {
-            let (dq, dr) = away.delta();
-            let s = size as i8;
-            let dest = Cell::new(pos.neutral.q + dq * s, pos.neutral.r + dr * s)
-                .expect("the empty run stays on the board");
-            out.push(dest);
+            out.push(step_away(pos.neutral, away, size));
         }
     }
     match (out.len() > before, sighted) {
@@ -446,7 +410,7 @@ pub fn destinations(pos: &Position, drop: Cell) -> Result<Dests, IqishiqiError> 
         &Rays::new(pos),
         drop,
         size,
-        |c| member[c.index() / 64] >> (c.index() % 64) & 1 != 0,
+        |c| has(&member, c.index()),
         &mut dests,
     ) {
         Ok(()) => Ok(dests),
@@ -544,24 +508,19 @@ impl Rules for Iqishiqi {
             return;
         }
         let an = Analysis::new(pos);
-        let candidates = an.candidates(pos);
         let mut dests = Dests::default();
-        for i in cells_of(candidates) {
-            let drop = Cell::at(i);
-            if drop == pos.neutral || pos.has_stone(drop) {
-                continue;
-            }
+        for i in indices(an.candidates()) {
             dests.clear();
-            if pushes(pos, &an, drop, &mut dests).is_ok() {
-                for dest in dests.iter() {
-                    let mv = Move {
-                        drop,
-                        dest: Some(dest),
-                        coords: pos.coords,
-                    };
-                    if !emit(mv) {
-                        return;
-                    }
+            an.pushes(pos, i, &mut dests);
+            let drop = Cell::at(i);
+            for dest in dests.iter() {
+                let mv = Move {
+                    drop,
+                    dest: Some(dest),
+                    coords: pos.coords,
+                };
+                if !emit(mv) {
+                    return;
                 }
             }
         }
