@@ -251,6 +251,46 @@ impl Ray {
     }
 }
 
+/// The change of board index of one step in `dir`.
+#[inline]
+fn index_step(dir: Dir) -> isize {
+    match dir {
+        Dir::North => 9,
+        Dir::South => -9,
+        Dir::East => 1,
+        Dir::West => -1,
+    }
+}
+
+/// How many squares in a row after `from` in `dir` are empty, up to
+/// `limit` squares, all of them on the board.
+#[inline]
+fn empty_run(board: &Board, from: Square, dir: Dir, limit: u8) -> u8 {
+    let step = index_step(dir);
+    let mut i = from.index() as isize;
+    let mut n = 0;
+    while n < limit {
+        i += step;
+        if board[i as usize].is_some() {
+            break;
+        }
+        n += 1;
+    }
+    n
+}
+
+/// The squares left between `from` and the edge in `dir`.
+#[inline]
+fn room(from: Square, dir: Dir) -> u8 {
+    let (file, rank) = (from.file() as u8, from.rank() as u8);
+    match dir {
+        Dir::North => 8 - rank,
+        Dir::South => rank,
+        Dir::East => 8 - file,
+        Dir::West => file,
+    }
+}
+
 impl Rules for Oshi {
     const SETTINGS: &'static [&'static str] = &["NoReturn"];
 
@@ -306,17 +346,21 @@ impl Rules for Oshi {
                 distance,
             });
         }
-        let mut ray = Ray::new(&pos.board, from, dir, distance);
-        for k in 1..=distance {
-            let m = usize::from(k - 1);
-            ray.step(m, piece.height)
-                .map_err(|train| OshiError::TrainTooLong {
-                    from,
-                    step: k,
-                    at: ray.square(m),
-                    train,
-                    height: piece.height,
-                })?;
+        // Most moves push nothing: every square on the way is empty.
+        let clear = empty_run(&pos.board, from, dir, distance) == distance;
+        let mut ray = (!clear).then(|| Ray::new(&pos.board, from, dir, distance));
+        if let Some(ray) = ray.as_mut() {
+            for k in 1..=distance {
+                let m = usize::from(k - 1);
+                ray.step(m, piece.height)
+                    .map_err(|train| OshiError::TrainTooLong {
+                        from,
+                        step: k,
+                        at: ray.square(m),
+                        train,
+                        height: piece.height,
+                    })?;
+            }
         }
         if pos.forbid[piece.id as usize] == Some(to) {
             return Err(OshiError::NoReturn {
@@ -338,7 +382,13 @@ impl Rules for Oshi {
                 *forbid = *at;
             }
         }
-        ray.commit(&mut pos.board, &mut pos.at, &mut pos.score);
+        match ray {
+            Some(ray) => ray.commit(&mut pos.board, &mut pos.at, &mut pos.score),
+            None => {
+                pos.board[to.index()] = pos.board[from.index()].take();
+                pos.at[piece.id as usize] = Some(to);
+            }
+        }
         pos.to_move = pos.to_move.other();
         Ok(())
     }
@@ -350,14 +400,29 @@ impl Rules for Oshi {
             let Some(piece) = pos.piece(from).filter(|p| p.owner == pos.to_move) else {
                 continue;
             };
+            let forbid = pos.forbid[piece.id as usize];
             for dir in Dir::ALL {
+                // The moves onto empty squares push nothing; the rest are
+                // played on the ray.
+                let reach = piece.height.min(room(from, dir));
+                let free = empty_run(&pos.board, from, dir, reach);
+                let mut to = from;
+                for _ in 0..free {
+                    to = to.step(dir).expect("within the room to the edge");
+                    if forbid != Some(to) && !emit(Move { from, to }) {
+                        return;
+                    }
+                }
+                if free == reach {
+                    continue;
+                }
                 let mut ray = Ray::new(&pos.board, from, dir, piece.height);
                 for m in 0..usize::from(piece.height).min(ray.len - 1) {
                     if ray.step(m, piece.height).is_err() {
                         break;
                     }
                     let to = ray.square(m + 1);
-                    if pos.forbid[piece.id as usize] != Some(to) && !emit(Move { from, to }) {
+                    if m >= usize::from(free) && forbid != Some(to) && !emit(Move { from, to }) {
                         return;
                     }
                 }
