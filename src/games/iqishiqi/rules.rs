@@ -3,8 +3,8 @@
 //! corner, edge or stalemate.
 
 use super::geometry::{
-    and, bit, count, flood, has, indices, minus, neighbours, or, Bits, Cell, Dir, ON_BOARD, RAYS,
-    RAY_LEN, STEPS, STEP_DELTA,
+    and, bit, count, flood, has, indices, minus, neighbours, or, Bits, Cell, Dir, GRID, OFF,
+    ON_BOARD, RAYS, RAY_LEN, STEPS, STEP_DELTA,
 };
 use super::labels::Coords;
 use super::notation::Move;
@@ -180,7 +180,7 @@ impl Rays {
 /// few bit tests and the sizes of the groups next to it.
 pub struct Analysis {
     /// Group id of each stone's cell, from 1; 0 on an empty cell and at
-    /// `OFF` (index 255), so that a neighbour off the board reads as
+    /// [`OFF`] (index 255), so that a neighbour off the board reads as
     /// empty. At most 168 stones: ids and sizes fit a byte.
     group: [u8; 256],
     /// The size of each group, by id (id 0: no group, size 0).
@@ -278,12 +278,33 @@ fn step_away(from: Cell, away: Dir, size: u32) -> Cell {
 }
 
 /// The group a drop on the empty cell `drop` would make (the drop and every
-/// group next to it): its cells, as bits, and its size. For checking one
-/// drop without analysing the whole board.
+/// group next to it), found by a flood fill from the drop alone: its cells,
+/// as bits, and its size. For checking one drop without analysing the whole
+/// board. A stone at a time, not [`flood`]'s word at a time: one drop's
+/// group is mostly a few stones, and counting a set's bits is a long
+/// sequence where the target has no `popcnt` (callgrind: 6 % more
+/// instructions for `validate` on Iqishiqi with the word-at-a-time flood).
 fn new_group(pos: &Position, drop: Cell) -> (Bits, u32) {
-    let seed = bit(drop.index());
-    let group = flood(seed, or(pos.bits, seed));
-    (group, count(&group))
+    let mut member = bit(drop.index());
+    // Each cell is pushed once: at most every cell of the board.
+    let mut stack = [0u8; GRID];
+    stack[0] = drop.index() as u8;
+    let mut top = 1;
+    let mut size = 0;
+    while top > 0 {
+        top -= 1;
+        let c = stack[top] as usize;
+        size += 1;
+        for &nb in &STEPS[c] {
+            let nb_i = usize::from(nb);
+            if nb != OFF && pos.stones[nb_i] && !has(&member, nb_i) {
+                member[nb_i / 64] |= 1 << (nb_i % 64);
+                stack[top] = nb;
+                top += 1;
+            }
+        }
+    }
+    (member, size)
 }
 
 /// The direction and distance of `c` from `from` along one of the six rays.
