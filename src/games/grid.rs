@@ -79,6 +79,18 @@ impl Square9 {
         (0..81).map(Square9)
     }
 
+    /// The square a lower-case file letter and a rank digit name, as the
+    /// usual spelling writes it (`e`, `3`); `None` for any other two bytes.
+    /// For the quick paths of move parsers: [`Square9::parse`] reads the
+    /// rest.
+    #[inline]
+    pub fn from_plain(file: u8, rank: u8) -> Option<Square9> {
+        match (file, rank) {
+            (b'a'..=b'i', b'1'..=b'9') => Some(Square9((rank - b'1') * 9 + (file - b'a'))),
+            _ => None,
+        }
+    }
+
     /// Reads `e3` (uppercase accepted).
     pub fn parse(text: &str) -> Option<Square9> {
         let (file, rank) = parse_square(text, 9, 9)?;
@@ -159,6 +171,23 @@ pub fn square_board(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_plain_square_is_read_as_the_full_parser_reads_it() {
+        let mut plain = 0;
+        for file in 0..=u8::MAX {
+            for rank in 0..=u8::MAX {
+                let Some(sq) = Square9::from_plain(file, rank) else {
+                    continue;
+                };
+                plain += 1;
+                let text = String::from_utf8(vec![file, rank]).expect("ASCII");
+                assert_eq!(Square9::parse(&text), Some(sq), "{text}");
+            }
+        }
+        // Lower case only: upper case is the full parser's.
+        assert_eq!(plain, 81);
+    }
 
     #[test]
     fn squares_round_trip_on_boards_of_every_size() {

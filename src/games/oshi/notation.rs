@@ -33,11 +33,9 @@ impl Notation for Oshi {
     fn parse_move(_: &Position, text: &str) -> Result<Move, MoveSyntaxError> {
         // The usual spelling, `e3-e5`, read directly; the rest (upper case,
         // and every error) by the parser below.
-        if let [f1 @ b'a'..=b'i', r1 @ b'1'..=b'9', b'-', f2 @ b'a'..=b'i', r2 @ b'1'..=b'9'] =
-            *text.as_bytes()
-        {
-            let square = |f: u8, r: u8| Square::new((f - b'a') as i8, (r - b'1') as i8);
-            if let (Some(from), Some(to)) = (square(f1, r1), square(f2, r2)) {
+        if let [f1, r1, b'-', f2, r2] = *text.as_bytes() {
+            if let (Some(from), Some(to)) = (Square::from_plain(f1, r1), Square::from_plain(f2, r2))
+            {
                 return Ok(Move { from, to });
             }
         }

@@ -43,12 +43,7 @@ fn err(message: String, at: usize) -> MoveSyntaxError {
 /// offers, `==`, and every error).
 #[inline]
 fn parse_plain(text: &str) -> Option<Move> {
-    let square = |f: u8, r: u8| {
-        let (f @ b'a'..=b'i', r @ b'1'..=b'9') = (f, r) else {
-            return None;
-        };
-        Square::new((f - b'a') as i8, (r - b'1') as i8)
-    };
+    let square = Square::from_plain;
     let action = match *text.as_bytes() {
         [f1, r1, sep @ (b'-' | b'x'), f2, r2] => {
             let (from, to) = (square(f1, r1)?, square(f2, r2)?);
