@@ -46,7 +46,7 @@ impl Plies {
     fn covers(self, ply: usize, plies: usize) -> bool {
         match self {
             Plies::All => true,
-            Plies::Last(k) => ply + k > plies,
+            Plies::Last(k) => ply.saturating_add(k) > plies,
             Plies::Range(a, b) => (a..=b).contains(&ply),
         }
     }
@@ -77,6 +77,7 @@ impl Default for Settings {
         Settings {
             depth: None,
             budget: Budget {
+                until: None,
                 nodes: Some(2_000_000),
                 time: None,
             },
@@ -280,6 +281,10 @@ pub struct PlyAnalysis {
     /// override the estimate: 1, 0, ½).
     pub chance: Option<f64>,
     pub chance_after: Option<f64>,
+    /// The playouts behind `chance` and `chance_after` where they are
+    /// estimates (`None`: proven, or absent): how sure each is.
+    pub chance_playouts: Option<u32>,
+    pub chance_after_playouts: Option<u32>,
     pub marks: Vec<Mark>,
     /// Positions the exact search visited for this ply.
     pub nodes: u64,
@@ -404,21 +409,26 @@ fn search_one<G: Search>(
     depth: u32,
 ) -> Searched {
     let step = &steps[i];
+    // One deadline for the position: its search, then its estimates in
+    // what time is left.
+    let budget = settings.budget.from_now();
     let mut searcher = split::alone::<G>(&mut worker.table);
-    let judged = searcher.judge(&step.before, depth, settings.budget);
+    let judged = searcher.judge(&step.before, depth, budget);
     // Each position's estimate has its own random stream, from the seed
     // and the position: the same whatever the thread, the game or where
     // in the input it stands.
     let tree = &mut worker.tree;
     let mut rng = stream(settings.seed, G::key(&step.before));
-    let estimate = tree.estimate::<G>(&step.before, settings.playouts, &mut rng);
+    let lost = proven_lost(&judged);
+    let until = budget.until;
+    let estimate = tree.estimate::<G>(&step.before, settings.playouts, until, &lost, &mut rng);
     // The position after the move, from its mover's view: the next step's
     // estimate where the next ply is searched, else its own.
     let next_chance = match steps.get(i + 1) {
         Some(next) if next.ply == step.ply + 1 => None,
         _ => {
             let mut rng = stream(settings.seed, G::key(&step.after));
-            Some(tree.estimate::<G>(&step.after, settings.playouts, &mut rng))
+            Some(tree.estimate::<G>(&step.after, settings.playouts, until, &[], &mut rng))
         }
     };
     Searched {
@@ -474,7 +484,11 @@ fn search_steps<G: Search + Notation>(
         if let (None, Some(v)) = (known, after) {
             marks.extend(turn_marks(judged.value, v, exhausted));
         }
-        let chance = proven_chance(judged.value).or(estimate.map(|e| e.win));
+        let proven = proven_chance(judged.value);
+        let chance = proven.or(estimate.map(|e| e.win));
+        let proven_after = after.and_then(proven_chance);
+        let ended_after = ended_chance::<G>(&step.after);
+        let next_estimate = next_chance.flatten().filter(|_| proven_after.is_none());
         let mut a = PlyAnalysis {
             ply: step.ply,
             number: step.number.0,
@@ -487,13 +501,15 @@ fn search_steps<G: Search + Notation>(
             best: best_moves::<G>(&judged, &moves),
             estimate_best: None,
             chance,
-            chance_after: after.and_then(proven_chance).or_else(|| {
+            chance_after: proven_after.or_else(|| {
                 let other = match next_chance {
-                    Some(c) => c.map(|c| c.win).or_else(|| ended_chance::<G>(&step.after)),
+                    Some(c) => c.map(|c| c.win).or(ended_after),
                     None => None,
                 };
                 other.map(|c| 1.0 - c)
             }),
+            chance_playouts: estimate.filter(|_| proven.is_none()).map(|e| e.playouts),
+            chance_after_playouts: next_estimate.map(|e| e.playouts),
             marks,
             exhausted,
             nodes,
@@ -505,6 +521,7 @@ fn search_steps<G: Search + Notation>(
         if let Some(prev) = out.last_mut().filter(|p| p.ply + 1 == step.ply) {
             if prev.chance_after.is_none() || prev.after.is_none_or(|v| !v.is_proven()) {
                 prev.chance_after = a.chance.map(|c| 1.0 - c);
+                prev.chance_after_playouts = a.chance_playouts;
             }
         }
         out.push(a);
@@ -530,6 +547,14 @@ fn after_from_next(out: &mut [PlyAnalysis]) {
                 .extend(turn_marks(a.before, next.flip(), a.exhausted));
         }
     }
+}
+
+/// Which turns the search proved to lose (for the side that plays them):
+/// the estimate never plays them from the position.
+fn proven_lost(judged: &Judged) -> Vec<bool> {
+    (judged.turns.iter())
+        .map(|v| matches!(v, Some(Value::Loss(_))))
+        .collect()
 }
 
 /// The estimate's favourite move (its index among `moves`), written.
@@ -643,6 +668,10 @@ fn proven_marks(judged: &Judged, played: Option<usize>, exhausted: bool) -> Vec<
     marks
 }
 
+/// Standard errors an estimate's drop must clear beyond its mark's
+/// threshold.
+pub const MARK_CONFIDENCE: f64 = 2.0;
+
 /// The estimate's marks, where no proven mark says more.
 fn estimate_marks(a: &mut PlyAnalysis) {
     if a.marks
@@ -654,7 +683,13 @@ fn estimate_marks(a: &mut PlyAnalysis) {
     let (Some(before), Some(after)) = (a.chance, a.chance_after) else {
         return;
     };
-    let drop = before - after;
+    // The drop's lower confidence bound: two standard errors below it,
+    // each estimate's error at most ½/√playouts (none where proven). A
+    // mark is given only where the drop is sure enough to hold under
+    // another seed (the marks at 200 playouts changed with the seed).
+    let var = |n: Option<u32>| n.map_or(0.0, |n| 0.25 / f64::from(n.max(1)));
+    let se = (var(a.chance_playouts) + var(a.chance_after_playouts)).sqrt();
+    let drop = before - after - MARK_CONFIDENCE * se;
     let mark = match drop {
         d if d >= 0.3 => Mark::BlunderEstimate,
         d if d >= 0.2 => Mark::Mistake,
@@ -688,10 +723,15 @@ pub fn best_at<G: Search + Notation>(pos: &G::Position, settings: &Settings) -> 
     board_moves::<G>(pos, &mut moves);
     // The turns shared among the threads, each with an equal share of the
     // position's budget: the same answers with any number of threads.
+    // Each turn also stops at the position's deadline, however wide the
+    // position.
     let share = |n: u64| (n / moves.len().max(1) as u64).max(1);
+    let whole = settings.budget.from_now();
     let budget = Budget {
         nodes: settings.budget.nodes.map(share),
-        time: settings.budget.time.map(|t| t / moves.len().max(1) as u32),
+        time: (settings.budget.time)
+            .map(|t| t / u32::try_from(moves.len().max(1)).unwrap_or(u32::MAX)),
+        until: whole.until,
     };
     let jobs = crate::pipeline::threads(settings.jobs);
     let (judged, _) = split::judge_split::<G>(pos, depth, budget, settings.table_mib, jobs);
@@ -705,7 +745,9 @@ pub fn best_at<G: Search + Notation>(pos: &G::Position, settings: &Settings) -> 
     let estimate = match moves_kept.is_empty() {
         true => {
             let mut rng = stream(settings.seed, G::key(pos));
-            let e = Tree::default().estimate::<G>(pos, settings.playouts, &mut rng);
+            let lost = proven_lost(&judged);
+            let e =
+                Tree::default().estimate::<G>(pos, settings.playouts, whole.until, &lost, &mut rng);
             e.and_then(|e| Some((written::<G>(moves.get(e.best?)?), e.win)))
         }
         false => None,
@@ -774,6 +816,8 @@ mod tests {
             estimate_best: None,
             chance: None,
             chance_after: None,
+            chance_playouts: None,
+            chance_after_playouts: None,
             marks: Vec::new(),
             nodes: 0,
             exhausted: false,
@@ -822,5 +866,11 @@ mod tests {
         assert!(Plies::parse("5-2").is_err());
         assert!(Plies::parse("0").is_err());
         assert!(Plies::Last(3).covers(8, 10) && !Plies::Last(3).covers(7, 10));
+    }
+
+    #[test]
+    fn the_largest_last_covers_every_ply_instead_of_wrapping_to_none() {
+        assert!((1..=10).all(|p| Plies::Last(usize::MAX).covers(p, 10)));
+        assert!(Plies::Last(10).covers(1, 10) && Plies::Last(11).covers(1, 10));
     }
 }

@@ -273,3 +273,33 @@ fn analysis_fixture_values_agree_with_minimax() {
     fixture_values_agree::<Vagabond>(&mut draws);
     assert!(draws > 0, "a proven draw among the positions");
 }
+
+#[test]
+fn a_turn_proven_lost_is_never_the_estimates_nor_played_from_the_root() {
+    use gamerec::game::Rules;
+    use gamerec::games::oshi::Oshi;
+    use gamerec::search::chance::Tree;
+    let start = Oshi::start(&[]).unwrap();
+    let mut moves = Vec::new();
+    gamerec::search::board_moves::<Oshi>(&start, &mut moves);
+    assert!(moves.len() > 3);
+    // Every turn lost but the third: the estimate can only choose it.
+    let mut lost = vec![true; moves.len()];
+    lost[2] = false;
+    let mut rng = gamerec::random::stream(1, 0);
+    let mut tree = Tree::default();
+    let c = tree
+        .estimate::<Oshi>(&start, 50, None, &lost, &mut rng)
+        .unwrap();
+    assert_eq!(c.best, Some(2));
+    assert_eq!(c.playouts, 50);
+    // Every turn lost: no estimate.
+    let all = vec![true; moves.len()];
+    assert_eq!(
+        tree.estimate::<Oshi>(&start, 50, None, &all, &mut rng),
+        None
+    );
+    // A deadline past: no playout, no estimate.
+    let past = Some(std::time::Instant::now());
+    assert_eq!(tree.estimate::<Oshi>(&start, 50, past, &[], &mut rng), None);
+}

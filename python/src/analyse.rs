@@ -40,13 +40,16 @@ pub fn settings(
     }
     let time = match time {
         None => None,
-        Some(s) if s > 0.0 && s.is_finite() => Some(std::time::Duration::from_secs_f64(s)),
-        Some(s) => {
-            return Err(PyValueError::new_err(format!(
-                "time={s}: give seconds above 0"
-            )))
-        }
+        Some(s) => Some(
+            Budget::seconds(s).map_err(|e| PyValueError::new_err(format!("time={s}: {e}")))?,
+        ),
     };
+    if playouts > gamerec::search::chance::MAX_PLAYOUTS {
+        return Err(PyValueError::new_err(format!(
+            "playouts={playouts}: give at most {}",
+            gamerec::search::chance::MAX_PLAYOUTS
+        )));
+    }
     let plies = match (last, plies) {
         (Some(_), Some(_)) => {
             return Err(PyValueError::new_err("give last= or plies=, not both"));
@@ -59,6 +62,7 @@ pub fn settings(
     Ok(Settings {
         depth,
         budget: Budget {
+            until: None,
             nodes: (nodes > 0).then_some(nodes),
             time,
         },

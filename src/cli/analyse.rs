@@ -112,6 +112,9 @@ struct Tally {
 }
 
 pub fn run(args: Args) {
+    if !args.search.tables_fit(args.jobs.threads()) {
+        return;
+    }
     let output = Output::new(args.output.output.as_deref());
     let Some(run) = Run::start(&args.input, &args.jobs, &output) else {
         return;

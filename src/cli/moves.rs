@@ -44,6 +44,13 @@ pub struct Args {
 }
 
 pub fn run(args: Args) {
+    if args.best
+        && !args
+            .search
+            .tables_fit(gamerec::pipeline::threads(args.jobs.unwrap_or(0)))
+    {
+        return;
+    }
     answer(&args.place, args.color.color.for_stderr(), |loaded, out| {
         let rules = loaded.rules;
         if args.each {

@@ -236,29 +236,45 @@ pub struct SearchArgs {
     /// no cap).
     #[arg(long, value_name = "N", default_value_t = 2_000_000)]
     pub nodes: u64,
-    /// At most this long per position asked about, in seconds (e.g. 0.5);
-    /// the answer is then `unknown` where nothing was proven.
+    /// At most this long per position asked about, in seconds (e.g. 0.5;
+    /// above 0, at most 604800, a week); the answer is then `unknown`
+    /// where nothing was proven, and the estimate stops there too.
     #[arg(long, value_name = "SECONDS", value_parser = seconds)]
     pub time: Option<std::time::Duration>,
     /// Random playouts per position for the win-chance estimate (Monte
-    /// Carlo tree search; 0: no estimate).
-    #[arg(long, value_name = "K", default_value_t = 0)]
+    /// Carlo tree search; 0: no estimate; at most 10000000, and fewer where
+    /// --time ends first).
+    #[arg(long, value_name = "K", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=i64::from(gamerec::search::chance::MAX_PLAYOUTS)))]
     pub playouts: u32,
     /// The estimate's seed: the same seed gives the same estimates, with
     /// any -j.
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
-    /// The transposition table per thread, in MiB.
+    /// The transposition table per thread, in MiB (1 to 4096; all the
+    /// threads' tables together at most half the machine's memory).
     #[arg(long, value_name = "MIB", default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub hash: u64,
 }
 
 impl SearchArgs {
+    /// Whether `threads` tables of `--hash` MiB fit in this machine
+    /// (a usage error said where they do not).
+    pub fn tables_fit(&self, threads: usize) -> bool {
+        match gamerec::search::fits(self.hash as usize, threads) {
+            Ok(()) => true,
+            Err(e) => {
+                super::messages::error(format!("--hash {} with {threads} threads: {e}", self.hash));
+                false
+            }
+        }
+    }
+
     /// The library's settings, searching `plies`.
     pub fn settings(&self, plies: gamerec::analysis::Plies) -> gamerec::analysis::Settings {
         gamerec::analysis::Settings {
             depth: self.depth,
             budget: gamerec::search::Budget {
+                until: None,
                 nodes: (self.nodes > 0).then_some(self.nodes),
                 time: self.time,
             },
@@ -272,9 +288,9 @@ impl SearchArgs {
 }
 
 fn seconds(text: &str) -> Result<std::time::Duration, String> {
-    match text.parse::<f64>() {
-        Ok(s) if s > 0.0 && s.is_finite() => Ok(std::time::Duration::from_secs_f64(s)),
-        _ => Err(format!("`{text}` is not a number of seconds above 0")),
+    match text.trim().parse::<f64>() {
+        Ok(s) => gamerec::search::Budget::seconds(s).map_err(|e| format!("`{text}`: {e}")),
+        _ => Err(format!("`{text}` is not a number of seconds")),
     }
 }
 

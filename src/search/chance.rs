@@ -8,9 +8,16 @@ use super::board_moves;
 use crate::game::{Search, Side};
 use crate::random::below;
 use rand_core::Rng;
+use std::time::Instant;
 
 /// A playout still going after this many plies counts as half a win.
 pub const PLAYOUT_PLIES: usize = 200;
+/// The most playouts one position may be given (`--playouts`).
+pub const MAX_PLAYOUTS: u32 = 10_000_000;
+/// The most nodes the tree holds (32 bytes each: 32 MiB). Past it no node
+/// is expanded: the playouts go on from the tree's leaves, so memory stays
+/// bounded whatever the playouts and the width of the game.
+pub const MAX_NODES: usize = 1 << 20;
 /// UCB1's exploration constant (√2).
 const EXPLORE: f64 = std::f64::consts::SQRT_2;
 
@@ -21,6 +28,9 @@ pub struct Chance {
     pub win: f64,
     /// The most visited board turn (its index in the generator's order).
     pub best: Option<usize>,
+    /// The playouts run: those asked for, or fewer where the deadline
+    /// came first.
+    pub playouts: u32,
 }
 
 #[derive(Clone, Copy)]
@@ -56,14 +66,21 @@ fn result_for(winner: Option<Side>, side: Side) -> f64 {
 
 impl Tree {
     /// The side to move's win chance in `root` after `playouts` playouts
-    /// (`None` when the rules have ended the game or there is no board
-    /// move).
+    /// (at most [`MAX_PLAYOUTS`]), or as many as `until` leaves time for
+    /// (`None` when the rules have ended the game, there is no board move,
+    /// or no playout was run).
+    /// `lost[i]`: board turn `i` (in the generator's order) is proven to
+    /// lose; the root never plays it, so the estimate neither recommends
+    /// nor counts a move a proof refutes (an empty `lost`: none is).
     pub fn estimate<G: Search>(
         &mut self,
         root: &G::Position,
         playouts: u32,
+        until: Option<Instant>,
+        lost: &[bool],
         rng: &mut impl Rng,
     ) -> Option<Chance> {
+        let playouts = playouts.min(MAX_PLAYOUTS);
         if playouts == 0 || G::ending(root).is_some() {
             return None;
         }
@@ -79,14 +96,19 @@ impl Tree {
         let (mut pos, mut moves) = (root.clone(), Vec::new());
         let mover = G::side_to_move(root);
         let mut won = 0.0;
-        for _ in 0..playouts {
+        let mut run = 0;
+        while run < playouts {
+            if until.is_some_and(|u| Instant::now() >= u) {
+                break;
+            }
+            run += 1;
             pos.clone_from(root);
-            let winner = self.descend::<G>(&mut pos, &mut moves, rng);
+            let winner = self.descend::<G>(&mut pos, &mut moves, lost, rng);
             won += result_for(winner, mover);
             self.back_up(winner);
         }
         let root = self.nodes[0];
-        if root.children == 0 || root.children == u32::MAX {
+        if run == 0 || root.children == 0 || root.children == u32::MAX {
             return None;
         }
         let kids = &self.nodes[root.first as usize..(root.first + root.children) as usize];
@@ -95,8 +117,9 @@ impl Tree {
             .max_by_key(|n| n.visits)
             .map(|n| n.turn as usize);
         Some(Chance {
-            win: won / f64::from(playouts),
+            win: won / f64::from(run),
             best,
+            playouts: run,
         })
     }
 
@@ -106,6 +129,7 @@ impl Tree {
         &mut self,
         pos: &mut G::Position,
         moves: &mut Vec<G::Move>,
+        lost: &[bool],
         rng: &mut impl Rng,
     ) -> Option<Side> {
         self.path.clear();
@@ -117,7 +141,16 @@ impl Tree {
             }
             let node = self.nodes[at as usize];
             if node.children == u32::MAX {
-                self.expand(at, moves.len());
+                if self.nodes.len() + moves.len() > MAX_NODES {
+                    // The tree is full: a random playout from this leaf.
+                    return playout::<G>(pos, moves, rng);
+                }
+                let root_lost = if at == 0 { lost } else { &[] };
+                self.expand(at, moves.len(), root_lost);
+            }
+            if self.nodes[at as usize].children == 0 {
+                // Every turn is lost: nothing to choose.
+                return None;
             }
             let child = self.select(at, rng);
             let turn = self.nodes[child as usize].turn as usize;
@@ -133,9 +166,11 @@ impl Tree {
         }
     }
 
-    fn expand(&mut self, at: u32, n: usize) {
-        let first = self.nodes.len() as u32;
-        self.nodes.extend((0..n as u32).map(|turn| Node {
+    /// Gives node `at` a child per turn of its `n`, less those `lost`.
+    fn expand(&mut self, at: u32, n: usize, lost: &[bool]) {
+        let first = self.nodes.len();
+        let kept = (0..n as u32).filter(|&t| !lost.get(t as usize).copied().unwrap_or(false));
+        self.nodes.extend(kept.map(|turn| Node {
             visits: 0,
             score: 0.0,
             turn,
@@ -143,9 +178,10 @@ impl Tree {
             children: u32::MAX,
             tried: 0,
         }));
+        let children = (self.nodes.len() - first) as u32;
         let node = &mut self.nodes[at as usize];
-        node.first = first;
-        node.children = n as u32;
+        node.first = first as u32;
+        node.children = children;
     }
 
     /// An untried child picked at random (moved to the tried ones), or

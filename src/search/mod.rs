@@ -26,7 +26,7 @@ pub mod chance;
 pub mod split;
 mod table;
 
-pub use table::{Bound, Entry, Table};
+pub use table::{fits, Bound, Entry, Table, MAX_MIB};
 
 use crate::game::{Search, Side};
 use std::time::{Duration, Instant};
@@ -37,6 +37,10 @@ const WIN: i32 = 1 << 20;
 pub const MAX_DEPTH: u32 = 64;
 const DECISIVE: i32 = WIN - MAX_DEPTH as i32 - 1;
 const INF: i32 = WIN + 1;
+/// The clock is read every this many nodes (a power of two): often enough
+/// that a position whose every node generates thousands of turns (a wide
+/// Roshi board) still stops within a few percent of its time.
+const CLOCK_EVERY: u64 = 16;
 
 /// A position's value for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -134,15 +138,54 @@ impl Value {
 pub struct Budget {
     /// Positions visited, at most (`None`: no cap).
     pub nodes: Option<u64>,
-    /// Time, at most.
+    /// Time, at most, from when a search starts.
     pub time: Option<Duration>,
+    /// A moment no search goes past, whenever it starts: the deadline
+    /// that several searches of one position share (`moves --best` shares
+    /// a position's time among its turns, each also held to the whole).
+    pub until: Option<Instant>,
 }
 
 impl Budget {
     pub const UNLIMITED: Budget = Budget {
         nodes: None,
         time: None,
+        until: None,
     };
+
+    /// This budget with its time counted from now: `until` becomes the
+    /// earlier of itself and now + `time`.
+    pub fn from_now(self) -> Budget {
+        let ends = self.time.and_then(|t| Instant::now().checked_add(t));
+        Budget {
+            until: match (self.until, ends) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            },
+            ..self
+        }
+    }
+
+    /// Whether `until` has passed.
+    pub fn is_over(&self) -> bool {
+        self.until.is_some_and(|u| Instant::now() >= u)
+    }
+
+    /// The longest time a position may be given, in seconds (a week).
+    pub const MAX_SECONDS: f64 = 604_800.0;
+
+    /// A time budget from seconds, as `--time` and Python's `time=` take
+    /// it: above 0 and at most [`Budget::MAX_SECONDS`].
+    pub fn seconds(s: f64) -> Result<Duration, String> {
+        if s > 0.0 && s <= Self::MAX_SECONDS {
+            Ok(Duration::from_secs_f64(s))
+        } else {
+            Err(format!(
+                "give seconds above 0 and at most {} (a week)",
+                Self::MAX_SECONDS
+            ))
+        }
+    }
 }
 
 /// What the horizon counts as.
@@ -286,8 +329,9 @@ impl<'t, G: Search> Searcher<'t, G> {
         self.limit = budget
             .nodes
             .map_or(u64::MAX, |n| self.nodes.saturating_add(n));
-        self.deadline = budget.time.map(|t| Instant::now() + t);
-        self.stopped = false;
+        self.deadline = budget.from_now().until;
+        // A deadline already past stops the search at its first node.
+        self.stopped = self.deadline.is_some_and(|d| Instant::now() >= d);
     }
 
     /// The value of `pos` for the side to move within `depth` plies.
@@ -409,7 +453,7 @@ impl<'t, G: Search> Searcher<'t, G> {
         self.nodes += 1;
         if self.nodes >= self.limit {
             self.stopped = true;
-        } else if self.nodes & 1023 == 0 {
+        } else if self.nodes & (CLOCK_EVERY - 1) == 0 {
             if let Some(d) = self.deadline {
                 self.stopped = Instant::now() >= d;
             }

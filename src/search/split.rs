@@ -146,13 +146,24 @@ where
     all.into_iter().map(|(_, t)| t).collect()
 }
 
+/// Turns played and searched at a time by [`judge_split`].
+const BLOCK: usize = 4096;
+
+/// A turn searched without an answer: its budget ran out.
+const CUT: Bounds = Bounds {
+    value: None,
+    caps: false,
+    secures: false,
+};
+
 /// [`Searcher::judge`] with the root's turns shared among up to `jobs`
 /// threads: each turn is searched on its own — its own salt, `budget` its
 /// own — for its value and draw bounds ([`Searcher::bounds`]), and the
 /// position's value is put together from them ([`Bounds::root`]). Exact,
 /// and the same with any `jobs`; with no budget, the value and every
 /// turn's value are [`Searcher::judge`]'s. Also says whether a turn's
-/// search ran out of its budget.
+/// search ran out of its budget. Every turn also stops at `budget.until`,
+/// the position's deadline, however many turns it has.
 pub fn judge_split<G: Search>(
     pos: &G::Position,
     depth: u32,
@@ -171,19 +182,29 @@ pub fn judge_split<G: Search>(
     }
     let mut moves = Vec::new();
     board_moves::<G>(pos, &mut moves);
-    // Played here: a move need not be shareable between threads.
-    let children: Vec<Option<G::Position>> = (moves.iter())
-        .map(|mv| {
+    // The turns a block at a time: their positions played here (a move
+    // need not be shareable between threads), so that memory holds a
+    // block's positions, never a wide position's every one; a block met
+    // past the deadline is not played at all.
+    let init = || take_table(table_mib);
+    let mut found: Vec<Option<Bounds>> = Vec::with_capacity(moves.len());
+    let mut children: Vec<Option<G::Position>> = Vec::with_capacity(BLOCK.min(moves.len()));
+    for block in moves.chunks(BLOCK) {
+        if budget.is_over() {
+            found.extend(block.iter().map(|_| Some(CUT)));
+            continue;
+        }
+        children.clear();
+        children.extend(block.iter().map(|mv| {
             let mut next = pos.clone();
             G::play(&mut next, mv).ok().map(|()| next)
-        })
-        .collect();
-    let one = |table: &mut Table, i: usize| {
-        let next = children[i].as_ref()?;
-        Some(alone::<G>(table).bounds(next, depth - 1, budget))
-    };
-    let init = || take_table(table_mib);
-    let found = map_split(children.len(), jobs, &init, &one, &give_back);
+        }));
+        let one = |table: &mut Table, i: usize| {
+            let next = children[i].as_ref()?;
+            Some(alone::<G>(table).bounds(next, depth - 1, budget))
+        };
+        found.extend(map_split(children.len(), jobs, &init, &one, &give_back));
+    }
     let played: Vec<Bounds> = found.iter().flatten().copied().collect();
     let turns = (found.iter())
         .map(|b| match b {
