@@ -55,6 +55,23 @@ impl Query {
     }
 }
 
+/// Whether `side` names a side `--side` can mean: `first`, `second`, or
+/// a side's tag name in some game (any case).
+pub fn side_named(side: &str) -> bool {
+    let s = side.trim();
+    ["first", "second"]
+        .iter()
+        .any(|n| n.eq_ignore_ascii_case(s))
+        || (registry::GAMES.iter()).any(|g| g.sides().iter().any(|n| n.eq_ignore_ascii_case(s)))
+}
+
+/// Whether some game reads `turn` as a first turn from its usual start:
+/// a line whose first turn no game reads is a mistake in the line, not a
+/// position no game reached.
+pub fn some_game_reads(turn: &str) -> bool {
+    registry::GAMES.iter().any(|g| g.reads_turn(&[], turn))
+}
+
 /// A game as the explorer sees it.
 pub struct Walked {
     pub game: Option<&'static str>,

@@ -254,9 +254,17 @@ where
     }
 }
 
-/// A record's place in a record-format file: its index there (1-based),
-/// byte offset, length and 1-based line.
-pub type Piece = (usize, (u64, u64, u64));
+/// A record's place in a record-format file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Piece {
+    /// Its index there (1-based).
+    pub index: usize,
+    /// Byte offset, length and 1-based line.
+    pub place: (u64, u64, u64),
+    /// The key of its bytes when it was indexed ([`crate::game::key_of`]):
+    /// bytes read back with another key are a changed archive, refused.
+    pub digest: Option<u64>,
+}
 
 /// Reads only these records of the record-format file at `path` (named
 /// `name`), each from its place, on this thread, handing each game on
@@ -280,11 +288,32 @@ where
         format: Format::Text,
         opts: &how.opts,
     };
-    for &(index, (offset, length, line)) in pieces {
+    for piece in pieces {
+        let (offset, length, line) = piece.place;
         let too_long = length > crate::record::MAX_RECORD_BYTES as u64;
         let mut bytes = vec![0; length.min(crate::record::MAX_RECORD_BYTES as u64) as usize];
         file.seek(SeekFrom::Start(offset))?;
-        file.read_exact(&mut bytes)?;
+        let changed = || {
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "{name}: game {} (line {line}) changed since it was indexed \
+                     (run gamerec index again)",
+                    piece.index
+                ),
+            )
+        };
+        file.read_exact(&mut bytes).map_err(|e| match e.kind() {
+            io::ErrorKind::UnexpectedEof => changed(),
+            _ => e,
+        })?;
+        if piece
+            .digest
+            .is_some_and(|d| d != crate::game::key_of(bytes.as_slice()))
+        {
+            return Err(changed());
+        }
+        let index = piece.index;
         let chunk = Chunk {
             bytes,
             offset: offset as usize,

@@ -134,6 +134,33 @@ impl Source {
     }
 }
 
+/// The most bytes a side file (an alias file) may hold: a record's cap.
+pub const SIDE_FILE_BYTES: usize = crate::record::MAX_RECORD_BYTES;
+
+/// A side file read whole as UTF-8, refused past [`SIDE_FILE_BYTES`] (read
+/// no further: `/dev/zero` or an endless pipe costs the cap, never more).
+pub fn read_side_file(path: &Path) -> io::Result<String> {
+    let file = File::open(path)?;
+    let mut bytes = Vec::new();
+    file.take(SIDE_FILE_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() > SIDE_FILE_BYTES {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "more than {} MiB: a side file is capped as a record is",
+                SIDE_FILE_BYTES >> 20
+            ),
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("not UTF-8 (byte {})", e.utf8_error().valid_up_to() + 1),
+        )
+    })
+}
+
 /// `path`'s extension, lowercase, after any compression suffix.
 pub fn extension(path: &Path) -> Option<String> {
     let ext = |p: &Path| {
@@ -155,8 +182,14 @@ pub fn named_compression(path: &Path) -> Option<Compression> {
 }
 
 /// The file at `path`, when it is a Parquet file as it is (not
-/// compressed), to be read in place.
+/// compressed), to be read in place. Only a regular file is looked at: a
+/// named pipe or a device is opened once, by the reader, never here (a
+/// look would take its first bytes, and a second open would wait for a
+/// writer that has gone).
 pub fn parquet_file(path: &Path) -> Option<File> {
+    if !std::fs::metadata(path).ok()?.is_file() {
+        return None;
+    }
     let mut file = File::open(path).ok()?;
     let mut head = [0u8; 4];
     file.read_exact(&mut head).ok()?;
@@ -247,6 +280,28 @@ pub fn walk(paths: &[PathBuf], all: bool, output: &Output) -> Walked {
     out
 }
 
+/// Whether `dir` is a position index's folder: its manifest (what
+/// `index::store` writes first in `index.json`), or the tables of an index
+/// of before manifests.
+pub fn is_index_folder(dir: &Path) -> bool {
+    let manifest = File::open(dir.join("index.json")).and_then(|f| {
+        let mut head = Vec::new();
+        f.take(64).read_to_end(&mut head)?;
+        Ok(head)
+    });
+    if manifest.is_ok_and(|h| h.starts_with(br#"{"format":"gamerec-index""#)) {
+        return true;
+    }
+    [
+        "games.parquet",
+        "files.parquet",
+        "turns.parquet",
+        "setups.parquet",
+    ]
+    .iter()
+    .all(|n| dir.join(n).is_file())
+}
+
 /// An input that is also the output: said, and the walk refused.
 fn refuse(path: &Path, out: &mut Walked) {
     out.said.push(Said::Error(format!(
@@ -270,6 +325,11 @@ fn walk_dir(dir: &Path, all: bool, output: &Output, seen: &mut Seen, out: &mut W
             // shard's `.gamerec-shards-XXXX` staging folder, left by a run
             // that was killed) are never inputs found in a walk.
             if e.depth() > 0 && e.file_name().to_string_lossy().starts_with(".gamerec-") {
+                return false;
+            }
+            // A position index's folder (`gamerec index -o`) holds tables,
+            // not archives.
+            if e.depth() > 0 && e.file_type().is_dir() && is_index_folder(e.path()) {
                 return false;
             }
             !e.file_type().is_dir()

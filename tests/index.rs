@@ -37,8 +37,17 @@ fn generated(dir: &Path, game: &str, games: u32, seed: u32) -> String {
     p
 }
 
-/// Every file of an index folder, by name, with its bytes.
+/// The folder of the generation an index's manifest names.
+fn generation(dir: &Path) -> std::path::PathBuf {
+    let manifest = std::fs::read_to_string(dir.join("index.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&manifest).unwrap();
+    dir.join(v["generation"].as_str().unwrap())
+}
+
+/// Every table of an index (of the generation in force), by name, with
+/// its bytes.
 fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let dir = generation(dir);
     let mut all: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -241,14 +250,21 @@ fn an_index_never_writes_over_an_input_and_a_changed_archive_is_said() {
     let dir = tmp.path();
     let a = generated(dir, "oshi", 20, 3);
     ok(dir, &["index", "-q", &a, "-o", "ix"]);
-    let games = std::fs::read(dir.join("ix/games.parquet")).unwrap();
-    let (code, _, err) = run_in(dir, &["index", "-q", "ix/games.parquet", "-o", "ix"]);
+    let tables = generation(&dir.join("ix"));
+    let games = std::fs::read(tables.join("games.parquet")).unwrap();
+    let inside = tables.join("games.parquet");
+    let (code, _, err) = run_in(dir, &["index", "-q", inside.to_str().unwrap(), "-o", "ix"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("refusing to write over an input"), "{err}");
-    assert_eq!(std::fs::read(dir.join("ix/games.parquet")).unwrap(), games);
-    // No work folder is left behind.
-    let left: Vec<_> = std::fs::read_dir(dir.join("ix")).unwrap().collect();
-    assert_eq!(left.len(), 4 + 16);
+    assert_eq!(std::fs::read(tables.join("games.parquet")).unwrap(), games);
+    // No work folder is left behind: the lock, the manifest, the tables.
+    let mut left: Vec<String> = std::fs::read_dir(dir.join("ix"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, [".lock", "gen-00000001", "index.json"]);
+    assert_eq!(std::fs::read_dir(&tables).unwrap().count(), 4 + 16);
     // The archive changes: the index says so rather than read the wrong
     // bytes.
     let start = ok(

@@ -246,13 +246,13 @@ fn player_side_and_min_games_choose_what_is_counted() {
         table.contains("(1 more turn, each played in fewer games than --min-games)"),
         "{table}"
     );
-    // A side no game has: nothing to explore, and a note says so.
+    // A side no game has: a usage error, not an empty answer.
     let args = [
         "tree", file, "--player", "Ann", "--side", "Green", "--to", "json",
     ];
     let (code, out, err) = run_in(dir.path(), &args);
-    assert_eq!((code, out.as_str()), (0, ""), "{err}");
-    assert!(err.contains("no game to explore"), "{err}");
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(err.contains("--side `Green`"), "{err}");
     let after = tree(file, "1. e3-e4", &[]);
     assert_eq!(after["games"], 2);
     assert_eq!(after["to_move"], "White");

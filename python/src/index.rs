@@ -14,8 +14,14 @@ use pyo3::types::PyCapsule;
 use std::io;
 use std::path::Path;
 
+/// The index at `path`, refused (as the command line refuses it) where an
+/// archive of it changed since it was indexed.
 fn opened(path: &str) -> PyResult<Index> {
-    Index::open(Path::new(path)).map_err(|e| RecordError::new_err(e.to_string()))
+    let index = Index::open(Path::new(path)).map_err(|e| RecordError::new_err(e.to_string()))?;
+    match index.stale() {
+        Some(why) => Err(RecordError::new_err(why)),
+        None => Ok(index),
+    }
 }
 
 fn hits_table<'py>(

@@ -247,13 +247,25 @@ where
     let Some(hits) = candidates(&index, args)? else {
         return Ok(Read::default());
     };
+    if let Some(why) = index.stale() {
+        return Err(io::Error::new(io::ErrorKind::InvalidData, why));
+    }
     for r in index.plan(&hits) {
         if let Some(why) = r.changed {
             messages::error(why);
             continue;
         }
         let flow = match &r.pieces {
-            Some(pieces) => run.read_pieces(&r.name, &r.path, pieces, &map, &mut each)?,
+            Some(pieces) => match run.read_pieces(&r.name, &r.path, pieces, &map, &mut each) {
+                Ok(flow) => flow,
+                // A record changed under the same size and time: said, and
+                // the other archives still read.
+                Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+                    messages::error(e);
+                    continue;
+                }
+                Err(e) => return Err(e),
+            },
             None => {
                 let whole = [Source::File(r.path.clone())];
                 let read = run.read_sources(&whole, &map, &mut each)?;

@@ -20,7 +20,9 @@ use std::path::PathBuf;
     mut_arg("quiet", |a| a.help("No progress bar, no closing line")),
     after_help = "The index's files and columns: notation/index.md. Every game is replayed \
 whole; an invalid record is said (exit code 1) and indexed up to its error. A file already in \
-the index is not added twice."
+the index is not added twice; one that changed since (size or time) is read again, its games \
+replacing the old ones. One writer at a time: a second waits for the first. A folder that \
+holds other files than an index is refused."
 )]
 pub struct Args {
     #[command(flatten)]
@@ -30,9 +32,9 @@ pub struct Args {
     #[arg(short, long, value_name = "DIR")]
     output: PathBuf,
     /// Postings gathered in memory before a sorted run is spilled to the
-    /// index's work folder, in MiB.
-    #[arg(long, value_name = "MIB", default_value_t = 64)]
-    memory: usize,
+    /// index's work folder, in MiB (1 to 65536).
+    #[arg(long, value_name = "MIB", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    memory: u64,
     #[command(flatten)]
     color: Color,
     #[command(flatten)]
@@ -47,24 +49,46 @@ pub fn run(args: Args) {
     };
     if let Some(input) = overwritten(&run.sources, &args.output) {
         messages::error(format!(
-            "{input}: is one of the index's own files; refusing to write over an input"
+            "{input}: is inside the index's folder {}, or is it; refusing to write over an input",
+            args.output.display()
         ));
         return;
     }
-    let mut builder = match Builder::create(&args.output, args.memory << 20, args.jobs.threads()) {
-        Ok(b) => b,
-        Err(e) => return messages::error(format!("{}: {e}", args.output.display())),
+    let dir = args.output.display().to_string();
+    let mut waiting = || {
+        messages::note(format!(
+            "{dir}: another gamerec index is writing it; waiting"
+        ))
     };
+    let memory = (args.memory as usize) << 20;
+    let mut builder = match Builder::create(&args.output, memory, args.jobs.threads(), &mut waiting)
+    {
+        Ok(b) => b,
+        Err(e) => return messages::error(format!("{dir}: {e}")),
+    };
+    // A file in the index already: not added twice, unless it changed.
+    let mut replace = Vec::new();
     run.sources.retain(|s| match s {
+        Source::File(p) if builder.changed(p) => {
+            messages::note(format!(
+                "{}: changed since it was indexed; its games are read again",
+                p.display()
+            ));
+            replace.push(p.clone());
+            true
+        }
         Source::File(p) if builder.holds(p) => {
             messages::warning(format!(
-                "{}: already in the index; not added again",
+                "{}: already in the index, unchanged; not added again",
                 p.display()
             ));
             false
         }
         _ => true,
     });
+    if let Err(e) = builder.begin(&replace) {
+        return messages::error(format!("{dir}: {e}"));
+    }
     let paths: HashMap<String, PathBuf> = (run.sources.iter())
         .filter_map(|s| match s {
             Source::File(p) => Some((s.name(), p.clone())),
@@ -110,7 +134,8 @@ pub fn run(args: Args) {
     messages::finished(built.map(|_| ()));
 }
 
-/// An input that is one of the index's own files.
+/// An input inside the index's folder, or the folder itself given as
+/// a file (`index g.grec -o g.grec`).
 fn overwritten(sources: &[Source], dir: &std::path::Path) -> Option<String> {
     let dir = std::fs::canonicalize(dir).ok()?;
     sources.iter().find_map(|s| {
@@ -118,9 +143,6 @@ fn overwritten(sources: &[Source], dir: &std::path::Path) -> Option<String> {
             return None;
         };
         let p = std::fs::canonicalize(p).ok()?;
-        let name = p.file_name()?.to_str()?;
-        let ours = [index::FILES, index::GAMES, index::TURNS, index::SETUPS].contains(&name)
-            || (name.starts_with("postings-") && name.ends_with(".parquet"));
-        (p.parent() == Some(dir.as_path()) && ours).then(|| s.name())
+        p.starts_with(&dir).then(|| s.name())
     })
 }

@@ -80,6 +80,11 @@ enum Format {
 }
 
 pub fn run(args: Args) {
+    if let Some(side) = args.side.as_deref().filter(|s| !explored::side_named(s)) {
+        return messages::error(format!(
+            "--side `{side}`: give `first`, `second` or a side's name (`Red`, `Host`, …)"
+        ));
+    }
     let output = Output::new(args.output.output.as_deref());
     if let Some(dir) = &args.index {
         return from_index(&args, dir, &output);
@@ -123,13 +128,31 @@ fn from_index(args: &Args, dir: &std::path::Path, output: &Output) {
     };
     let query = query(args);
     let result = Index::open(dir)
+        .and_then(fresh)
         .and_then(|index| index::explore(&index, &query, args.min_games))
         .and_then(|explored| found(args, writer, explored, &query.line));
     messages::finished(result.and_then(|w| w.commit()));
 }
 
+/// The index, where no archive of it changed since it was indexed.
+fn fresh(index: Index) -> io::Result<Index> {
+    match index.stale() {
+        Some(why) => Err(io::Error::new(io::ErrorKind::InvalidData, why)),
+        None => Ok(index),
+    }
+}
+
 /// Says when nothing was found, and writes what was.
 fn found(args: &Args, writer: Writer, found: Vec<Explored>, line: &[String]) -> io::Result<Writer> {
+    if let Some(first) = line
+        .first()
+        .filter(|t| found.is_empty() && !explored::some_game_reads(t))
+    {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("--play: `{first}` is no game's turn"),
+        ));
+    }
     if found.is_empty() {
         messages::note(match line.is_empty() {
             true => "no game to explore".to_string(),

@@ -3,7 +3,7 @@
 
 use super::read::Index;
 use super::tables::PostingsOut;
-use super::{invalid, partition, postings_file, Posting, NO_TURN, PARTITIONS};
+use super::{invalid, partition, postings_file, Posting, DROPPED, NO_TURN, PARTITIONS};
 use std::collections::BinaryHeap;
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
@@ -24,6 +24,8 @@ pub(super) struct Run {
 /// (sorted).
 pub(super) struct Parts<'a> {
     pub(super) old: Option<&'a Index>,
+    /// Each old game's new id ([`DROPPED`]: left out).
+    pub(super) kept: &'a [u32],
     pub(super) runs: &'a [Run],
     pub(super) postings: &'a [Posting],
 }
@@ -63,11 +65,24 @@ impl Parts<'_> {
 
     /// Merges partition `p` into `out`.
     pub(super) fn merge(&self, p: usize, out: &Path, renumber: &[u32]) -> io::Result<u64> {
-        let mut sources: Vec<Box<dyn Iterator<Item = io::Result<Posting>> + '_>> = Vec::new();
+        let mut sources: Vec<Source<'_>> = Vec::new();
         if let Some(old) = self.old {
             // The old postings: already sorted, their turns numbered as
-            // the builder started (the old numbering).
-            sources.push(Box::new(old.partition_postings(p)?));
+            // the builder started (the old numbering), their games renumbered
+            // (in order: the order stays sorted) and those of re-indexed
+            // files left out.
+            let kept = self.kept;
+            let renumbered = old.partition_postings(p)?.filter_map(move |q| match q {
+                Err(e) => Some(Err(e)),
+                Ok(q) => match kept.get(q.id as usize) {
+                    None => Some(Err(invalid(
+                        "a posting names a game past the index's games",
+                    ))),
+                    Some(&DROPPED) => None,
+                    Some(&id) => Some(Ok(Posting { id, ..q })),
+                },
+            });
+            sources.push(Box::new(renumbered));
         }
         for run in self.runs {
             sources.push(Box::new(run_segment(run, p)?));
@@ -76,31 +91,15 @@ impl Parts<'_> {
         let hi = self.postings.partition_point(|q| partition(q.key) <= p);
         sources.push(Box::new(self.postings[lo..hi].iter().map(|q| Ok(*q))));
         let mut w = PostingsOut::create(out)?;
-        let mut heap = BinaryHeap::new();
-        for (i, s) in sources.iter_mut().enumerate() {
-            if let Some(q) = s.next().transpose()? {
-                heap.push(Next::new(q, i));
-            }
-        }
-        let mut n = 0u64;
-        while let Some(mut top) = heap.peek_mut() {
-            let q = top.posting();
+        let n = each_merged(sources, &mut |q| {
             let turn = match q.turn {
                 NO_TURN => NO_TURN,
                 t => *renumber
                     .get(t as usize)
                     .ok_or_else(|| invalid("a turn out of range"))?,
             };
-            w.push(Posting { turn, ..q })?;
-            n += 1;
-            // The source's next posting takes the top's place (one sift).
-            match sources[top.source as usize].next().transpose()? {
-                Some(next) => *top = Next::new(next, top.source as usize),
-                None => {
-                    std::collections::binary_heap::PeekMut::pop(top);
-                }
-            }
-        }
+            w.push(Posting { turn, ..q })
+        })?;
         w.finish()?;
         Ok(n)
     }
@@ -198,17 +197,69 @@ pub(super) fn run_segment(
     }))
 }
 
+/// Merges whole runs into one run at `path` (sorted, every partition).
+pub(super) fn merge_runs(runs: &[Run], path: PathBuf) -> io::Result<Run> {
+    let mut out = BufWriter::with_capacity(1 << 20, File::create(&path)?);
+    let mut starts = [0u64; PARTITIONS + 1];
+    let mut n = 0u64;
+    for (p, start) in starts.iter_mut().take(PARTITIONS).enumerate() {
+        *start = n;
+        let mut sources: Vec<Source<'_>> = Vec::new();
+        for r in runs {
+            sources.push(Box::new(run_segment(r, p)?));
+        }
+        n += each_merged(sources, &mut |q| write_run(&mut out, &q))?;
+    }
+    starts[PARTITIONS] = n;
+    out.flush()?;
+    Ok(Run { path, starts })
+}
+
+/// A sorted source of postings.
+type Source<'a> = Box<dyn Iterator<Item = io::Result<Posting>> + 'a>;
+
+/// Hands the postings of sorted `sources` to `f` in order (key, game,
+/// ply); returns how many.
+fn each_merged(
+    mut sources: Vec<Source<'_>>,
+    f: &mut dyn FnMut(Posting) -> io::Result<()>,
+) -> io::Result<u64> {
+    let mut heap = BinaryHeap::new();
+    for (i, s) in sources.iter_mut().enumerate() {
+        if let Some(q) = s.next().transpose()? {
+            heap.push(Next::new(q, i));
+        }
+    }
+    let mut n = 0u64;
+    while let Some(mut top) = heap.peek_mut() {
+        f(top.posting())?;
+        n += 1;
+        // The source's next posting takes the top's place (one sift).
+        match sources[top.source as usize].next().transpose()? {
+            Some(next) => *top = Next::new(next, top.source as usize),
+            None => {
+                std::collections::binary_heap::PeekMut::pop(top);
+            }
+        }
+    }
+    Ok(n)
+}
+
+fn write_run(out: &mut impl Write, p: &Posting) -> io::Result<()> {
+    let mut b = [0u8; RUN_BYTES];
+    b[..8].copy_from_slice(&p.key.to_le_bytes());
+    b[8..12].copy_from_slice(&p.id.to_le_bytes());
+    b[12..16].copy_from_slice(&p.ply.to_le_bytes());
+    b[16..].copy_from_slice(&p.turn.to_le_bytes());
+    out.write_all(&b)
+}
+
 /// Sorts `postings` and writes them as a run at `path`.
 pub(super) fn spill(postings: &mut [Posting], path: PathBuf) -> io::Result<Run> {
     sort(postings);
     let mut out = BufWriter::with_capacity(1 << 20, File::create(&path)?);
     for p in postings.iter() {
-        let mut b = [0u8; RUN_BYTES];
-        b[..8].copy_from_slice(&p.key.to_le_bytes());
-        b[8..12].copy_from_slice(&p.id.to_le_bytes());
-        b[12..16].copy_from_slice(&p.ply.to_le_bytes());
-        b[16..].copy_from_slice(&p.turn.to_le_bytes());
-        out.write_all(&b)?;
+        write_run(&mut out, p)?;
     }
     out.flush()?;
     Ok(Run {

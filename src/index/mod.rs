@@ -27,6 +27,7 @@ mod build;
 mod explore;
 mod merge;
 mod read;
+mod store;
 mod tables;
 mod trace;
 mod turns;
@@ -34,6 +35,7 @@ mod turns;
 pub use build::{Builder, Built};
 pub use explore::explore;
 pub use read::{hit_columns, plain_text, tags_of, FileRow, GameRow, Hit, Index, Reading};
+pub use store::{Lock, LOCK, MANIFEST};
 pub use trace::{trace, Entry};
 pub use turns::Turns;
 
@@ -44,6 +46,13 @@ pub const POSTINGS_PER_GROUP: usize = 1 << 16;
 /// Games per row group of `games.parquet` (a game's row group is its id
 /// over this).
 pub const GAMES_PER_GROUP: usize = 1 << 14;
+
+/// The most archives an index names (a file number is a u32; past this
+/// `files.parquet` is taken as damaged).
+pub const MAX_FILES: usize = 1 << 20;
+/// The most game types and settings an index holds: a position is keyed
+/// under each, so more would make every query slow (taken as damaged).
+pub const MAX_SETUPS: usize = 4096;
 
 pub const FILES: &str = "files.parquet";
 pub const GAMES: &str = "games.parquet";
@@ -71,6 +80,10 @@ pub struct Posting {
     /// The turn played there ([`NO_TURN`]: none, the game ended there).
     pub turn: u32,
 }
+
+/// An old game's new id when adding to an index re-indexes its file: left
+/// out of the new index.
+const DROPPED: u32 = u32::MAX;
 
 /// A posting's `turn` where the game played none.
 pub const NO_TURN: u32 = u32::MAX;

@@ -1,8 +1,9 @@
 //! Reading an index: its files, a key's postings, games by id, and the
 //! games that reached a position ([`Index`]).
 
+use super::store::{self, named};
 use super::tables::{arrow_error, io_error};
-use super::{invalid, partition, postings_file, Posting, NO_TURN};
+use super::{invalid, partition, postings_file, Posting, MAX_FILES, MAX_SETUPS, NO_TURN};
 use super::{FILES, GAMES, SETUPS, TURNS};
 use crate::formats::parquet::Kind;
 use crate::inputs::Piece;
@@ -47,6 +48,9 @@ pub struct GameRow {
     pub error: Option<String>,
     /// Byte offset, length and line of the record (record-format inputs).
     pub place: Option<(u64, u64, u64)>,
+    /// The record's bytes' key ([`crate::game::key_of`]), checked when it
+    /// is read back from its place (`None`: an index of before digests).
+    pub digest: Option<u64>,
     /// Its settings tags, a JSON array of `[name, value]` pairs.
     pub settings: String,
     pub tags: Option<String>,
@@ -92,19 +96,31 @@ pub fn plain_text(path: &Path) -> bool {
     !binary && crate::sources::named_compression(path).is_none()
 }
 
-/// An index opened for reading.
+/// An index opened for reading: the generation in force when it was
+/// opened, every table held open (a writer that switches generations
+/// later does not pull them away).
 pub struct Index {
     dir: PathBuf,
+    tables: BTreeMap<String, (PathBuf, File)>,
     files: Vec<FileRow>,
 }
 
-fn open_table(path: &Path) -> io::Result<ParquetRecordBatchReaderBuilder<File>> {
-    let file = File::open(path)
-        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
-    ParquetRecordBatchReaderBuilder::try_new(file).map_err(io_error)
+/// A table held open, read again from its start: a new open file
+/// description of the same file (`/proc/self/fd`), so that two readers of
+/// one table never share a file offset.
+fn reopen(path: &Path, file: &File) -> io::Result<File> {
+    use std::os::fd::AsRawFd;
+    File::open(format!("/proc/self/fd/{}", file.as_raw_fd()))
+        .or_else(|_| File::open(path))
+        .map_err(|e| named(path, e))
 }
 
-fn u32s(b: &RecordBatch, name: &str) -> io::Result<Vec<u32>> {
+fn open_table(path: &Path, file: File) -> io::Result<ParquetRecordBatchReaderBuilder<File>> {
+    ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| named(path, io_error(e)))
+}
+
+/// A u32 column of a batch of the index (nulls as [`NO_TURN`]).
+pub(super) fn u32s(b: &RecordBatch, name: &str) -> io::Result<Vec<u32>> {
     let c = b
         .column_by_name(name)
         .ok_or_else(|| invalid(format!("no column {name}")))?;
@@ -116,7 +132,8 @@ fn u32s(b: &RecordBatch, name: &str) -> io::Result<Vec<u32>> {
         .collect())
 }
 
-fn texts(b: &RecordBatch, name: &str) -> io::Result<Vec<Option<String>>> {
+/// A text column of a batch of the index.
+pub(super) fn texts(b: &RecordBatch, name: &str) -> io::Result<Vec<Option<String>>> {
     let c = b
         .column_by_name(name)
         .ok_or_else(|| invalid(format!("no column {name}")))?;
@@ -140,28 +157,89 @@ fn u64s(b: &RecordBatch, name: &str) -> io::Result<Vec<Option<u64>>> {
         .collect())
 }
 
+/// Tries to open an index this many times when a writer switches its
+/// generation between reading the manifest and opening the tables.
+const OPEN_TRIES: usize = 3;
+
 impl Index {
-    /// Opens the index in `dir`.
+    /// Opens the index in `dir`: the generation its manifest names (or the
+    /// tables of an index of before generations), every table held open.
     pub fn open(dir: &Path) -> io::Result<Index> {
-        if !dir.join(GAMES).is_file() {
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            match Self::open_once(dir) {
+                Err(e) if e.kind() == io::ErrorKind::NotFound && tries < OPEN_TRIES => continue,
+                other => return other,
+            }
+        }
+    }
+
+    fn open_once(dir: &Path) -> io::Result<Index> {
+        let Some(at) = store::tables_dir(dir)? else {
             return Err(io::Error::new(
-                io::ErrorKind::NotFound,
+                io::ErrorKind::InvalidInput,
                 format!(
-                    "{}: no index here (no {GAMES}): make one with gamerec index",
-                    dir.display()
+                    "{}: no index here (no {}): make one with gamerec index",
+                    dir.display(),
+                    store::MANIFEST
                 ),
             ));
+        };
+        let mut tables = BTreeMap::new();
+        for name in store::table_names() {
+            let path = at.join(&name);
+            let file = File::open(&path).map_err(|e| named(&path, e))?;
+            tables.insert(name, (path, file));
         }
+        let mut index = Index {
+            dir: dir.to_path_buf(),
+            tables,
+            files: Vec::new(),
+        };
+        index.files = index.read_files()?;
+        Ok(index)
+    }
+
+    /// A table of the index, to read from its start.
+    fn table(&self, name: &str) -> io::Result<ParquetRecordBatchReaderBuilder<File>> {
+        let (path, file) = self
+            .tables
+            .get(name)
+            .ok_or_else(|| invalid(format!("no table {name}")))?;
+        open_table(path, reopen(path, file)?)
+    }
+
+    /// A table's path, for messages.
+    fn path_of(&self, name: &str) -> PathBuf {
+        self.tables
+            .get(name)
+            .map_or_else(|| self.dir.join(name), |(p, _)| p.clone())
+    }
+
+    fn read_files(&self) -> io::Result<Vec<FileRow>> {
         let mut files = Vec::new();
-        for b in open_table(&dir.join(FILES))?.build().map_err(io_error)? {
-            let b = b.map_err(arrow_error)?;
-            let (names, paths) = (texts(&b, "name")?, texts(&b, "path")?);
-            let (bytes, games) = (u64s(&b, "bytes")?, u32s(&b, "games")?);
+        let path = self.path_of(FILES);
+        let in_file = |e: io::Error| named(&path, e);
+        for b in self
+            .table(FILES)?
+            .build()
+            .map_err(io_error)
+            .map_err(in_file)?
+        {
+            let b = b.map_err(arrow_error).map_err(in_file)?;
+            let (names, paths) = (texts(&b, "name"), texts(&b, "path"));
+            let (names, paths) = (names.map_err(in_file)?, paths.map_err(in_file)?);
+            let (bytes, games) = (u64s(&b, "bytes"), u32s(&b, "games"));
+            let (bytes, games) = (bytes.map_err(in_file)?, games.map_err(in_file)?);
             let modified = b
                 .column_by_name("modified")
                 .and_then(|c| c.as_primitive_opt::<Int64Type>().cloned())
-                .ok_or_else(|| invalid("files: no modified column"))?;
+                .ok_or_else(|| in_file(invalid("no modified column")))?;
             for i in 0..b.num_rows() {
+                if files.len() >= MAX_FILES {
+                    return Err(in_file(invalid(format!("more than {MAX_FILES} files"))));
+                }
                 files.push(FileRow {
                     name: names[i].clone().unwrap_or_default(),
                     path: paths[i].clone().unwrap_or_default(),
@@ -171,10 +249,7 @@ impl Index {
                 });
             }
         }
-        Ok(Index {
-            dir: dir.to_path_buf(),
-            files,
-        })
+        Ok(files)
     }
 
     pub fn dir(&self) -> &Path {
@@ -194,10 +269,7 @@ impl Index {
     /// The turns' spellings, by number.
     pub fn turn_texts(&self) -> io::Result<Vec<String>> {
         let mut out = Vec::new();
-        for b in open_table(&self.dir.join(TURNS))?
-            .build()
-            .map_err(io_error)?
-        {
+        for b in self.table(TURNS)?.build().map_err(io_error)? {
             let b = b.map_err(arrow_error)?;
             out.extend(
                 texts(&b, "text")?
@@ -213,10 +285,7 @@ impl Index {
         &self,
         f: &mut dyn FnMut(&RecordBatch) -> io::Result<()>,
     ) -> io::Result<()> {
-        for b in open_table(&self.dir.join(GAMES))?
-            .build()
-            .map_err(io_error)?
-        {
+        for b in self.table(GAMES)?.build().map_err(io_error)? {
             f(&b.map_err(arrow_error)?)?;
         }
         Ok(())
@@ -227,7 +296,8 @@ impl Index {
         &self,
         p: usize,
     ) -> io::Result<impl Iterator<Item = io::Result<Posting>>> {
-        let reader = open_table(&self.dir.join(postings_file(p)))?
+        let reader = self
+            .table(&postings_file(p))?
             .with_batch_size(1 << 16)
             .build()
             .map_err(io_error)?;
@@ -236,7 +306,7 @@ impl Index {
 
     /// The postings of `key`, sorted by game and ply.
     pub fn postings(&self, key: u64) -> io::Result<Vec<Posting>> {
-        let builder = open_table(&self.dir.join(postings_file(partition(key))))?;
+        let builder = self.table(&postings_file(partition(key)))?;
         let groups: Vec<usize> = builder
             .metadata()
             .row_groups()
@@ -269,7 +339,7 @@ impl Index {
     /// The rows of games `ids` (sorted, no repeats), with their tags and
     /// turns when `whole`.
     pub fn game_rows(&self, ids: &[u32], whole: bool) -> io::Result<Vec<GameRow>> {
-        let builder = open_table(&self.dir.join(GAMES))?;
+        let builder = self.table(GAMES)?;
         let meta = builder.metadata().clone();
         let mut starts = Vec::new();
         let mut at = 0u64;
@@ -277,8 +347,18 @@ impl Index {
             starts.push(at);
             at += g.num_rows() as u64;
         }
-        // The row groups holding the ids, and the ids in each.
+        // The row groups holding the ids, and the ids in each; an id past
+        // the games is a damaged index, said as one.
         let mut wanted: BTreeMap<usize, Vec<u32>> = BTreeMap::new();
+        if let Some(&id) = ids.iter().find(|&&id| u64::from(id) >= at) {
+            return Err(named(
+                &self.path_of(GAMES),
+                invalid(format!(
+                    "the postings name game {id}, past its {at} games: the index is damaged \
+                     (build it again)"
+                )),
+            ));
+        }
         for &id in ids {
             let g = starts
                 .partition_point(|&s| s <= u64::from(id))
@@ -328,6 +408,21 @@ impl Index {
             let rows: Vec<usize> = (0..b.num_rows()).collect();
             out.extend(game_rows(&b, &rows, long)?);
         }
+        // Each row read must be the game asked for: a game's id is its row.
+        let mut asked: Vec<u32> = ids.to_vec();
+        asked.sort_unstable();
+        asked.dedup();
+        if out.len() != asked.len() || out.iter().zip(&asked).any(|(r, &id)| r.id != id) {
+            let found = out.iter().zip(&asked).find(|(r, &id)| r.id != id);
+            let why = match found {
+                Some((r, id)) => format!("row {id} holds game {}, not game {id}", r.id),
+                None => format!("{} rows read for {} games asked", out.len(), asked.len()),
+            };
+            return Err(named(
+                &self.path_of(GAMES),
+                invalid(format!("{why}: the index is damaged (build it again)")),
+            ));
+        }
         Ok(out)
     }
 
@@ -337,7 +432,7 @@ impl Index {
         turns: bool,
         f: &mut dyn FnMut(GameRow) -> io::Result<()>,
     ) -> io::Result<()> {
-        let builder = open_table(&self.dir.join(GAMES))?;
+        let builder = self.table(GAMES)?;
         let schema = builder.parquet_schema();
         let leaves: Vec<usize> = (0..schema.num_columns())
             .filter(|&i| turns || schema.column(i).name() != "turns")
@@ -358,16 +453,19 @@ impl Index {
     /// games each has.
     pub fn setups(&self) -> io::Result<Vec<(String, String, u64)>> {
         let mut out = Vec::new();
-        for b in open_table(&self.dir.join(SETUPS))?
-            .build()
-            .map_err(io_error)?
-        {
+        for b in self.table(SETUPS)?.build().map_err(io_error)? {
             let b = b.map_err(arrow_error)?;
             let (games, settings, counts) = (
                 texts(&b, "game")?,
                 texts(&b, "settings")?,
                 u64s(&b, "games")?,
             );
+            if out.len() + b.num_rows() > MAX_SETUPS {
+                return Err(named(
+                    &self.path_of(SETUPS),
+                    invalid(format!("more than {MAX_SETUPS} game types and settings")),
+                ));
+            }
             for i in 0..b.num_rows() {
                 let (g, s) = (games[i].clone(), settings[i].clone());
                 out.push((
@@ -413,7 +511,9 @@ impl Index {
             let ids: Vec<u32> = first.keys().copied().collect();
             for row in self.game_rows(&ids, false)? {
                 if row.game.as_deref() == Some(game) && row.settings == settings {
-                    let ply = first[&row.id];
+                    let Some(&ply) = first.get(&row.id) else {
+                        return Err(invalid("a game row that no posting named"));
+                    };
                     hits.push(Hit { game: row, ply });
                 }
             }
@@ -487,13 +587,17 @@ impl Index {
                 let mut pieces: Option<Vec<Piece>> = plain_text(&path).then(Vec::new);
                 for h in hits {
                     match (h.game.place, pieces.as_mut()) {
-                        (Some(place), Some(p)) => p.push((h.game.index as usize, place)),
+                        (Some(place), Some(p)) => p.push(Piece {
+                            index: h.game.index as usize,
+                            place,
+                            digest: h.game.digest,
+                        }),
                         _ => pieces = None,
                     }
                 }
                 if let Some(p) = pieces.as_mut() {
-                    p.sort();
-                    p.dedup();
+                    p.sort_by_key(|p| (p.index, p.place));
+                    p.dedup_by_key(|p| (p.index, p.place));
                 }
                 Some(Reading {
                     name: f.name.clone(),
@@ -503,6 +607,16 @@ impl Index {
                 })
             })
             .collect()
+    }
+
+    /// Why the index's answers may be stale: the first archive (read from
+    /// a path) gone or changed since it was indexed. Every query refuses
+    /// then (`filter --index`, `tree --index`, Python's `Index`), saying to
+    /// index it again — which replaces the changed file's games.
+    pub fn stale(&self) -> Option<String> {
+        (0..self.files.len() as u32)
+            .filter(|&f| !self.files[f as usize].path.is_empty())
+            .find_map(|f| self.changed(f))
     }
 
     /// Why an archive cannot be read where the index says its games are:
@@ -517,9 +631,13 @@ impl Index {
         }
         let (bytes, modified) = super::build::stamp(Path::new(&f.path));
         match (bytes, modified) {
-            (None, _) => Some(format!("{}: gone since it was indexed", f.name)),
+            (None, _) => Some(format!(
+                "{}: gone since it was indexed (index the folder anew)",
+                f.name
+            )),
             (b, m) if b != f.bytes || m != f.modified => Some(format!(
-                "{}: changed since it was indexed (run gamerec index again)",
+                "{}: changed since it was indexed (run gamerec index on it again to update \
+                 the index)",
                 f.name
             )),
             _ => None,
@@ -594,6 +712,11 @@ fn game_rows(b: &RecordBatch, rows: &[usize], long: Columns) -> io::Result<Vec<G
     let (finish, error) = (texts(b, "finish")?, texts(b, "error")?);
     let (offset, length, line) = (u64s(b, "offset")?, u64s(b, "length")?, u64s(b, "line")?);
     let settings = texts(b, "settings")?;
+    // An index of before digests has no such column.
+    let digest = match b.column_by_name("digest") {
+        Some(_) => u64s(b, "digest")?,
+        None => vec![None; b.num_rows()],
+    };
     let tags = if long.tags {
         texts(b, "tags")?
     } else {
@@ -619,6 +742,7 @@ fn game_rows(b: &RecordBatch, rows: &[usize], long: Columns) -> io::Result<Vec<G
                 (Some(o), Some(l), Some(n)) => Some((o, l, n)),
                 _ => None,
             },
+            digest: digest[i],
             settings: settings[i].clone().unwrap_or_default(),
             tags: tags.get(i).cloned().flatten(),
             turns: turns.get(i).cloned().flatten(),

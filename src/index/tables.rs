@@ -2,7 +2,7 @@
 //! the games and postings writers, and the small tables.
 
 use super::read::{self};
-use super::{invalid, Posting, NO_TURN};
+use super::{invalid, Posting, DROPPED, NO_TURN};
 use super::{GAMES_PER_GROUP, POSTINGS_PER_GROUP};
 use crate::formats::parquet::properties_with;
 use arrow_array::builder::{StringBuilder, UInt64Builder};
@@ -76,6 +76,7 @@ pub fn games_schema() -> SchemaRef {
         int("offset", DataType::UInt64, true),
         int("length", DataType::UInt64, true),
         int("line", DataType::UInt64, true),
+        int("digest", DataType::UInt64, true),
         Field::new("settings", DataType::Utf8, false),
         Field::new("tags", DataType::Utf8, false),
         Field::new("turns", DataType::Utf8, false),
@@ -117,6 +118,7 @@ pub(super) struct GameOut {
     pub(super) plies: u32,
     pub(super) error: Option<String>,
     pub(super) place: Option<(u64, u64, u64)>,
+    pub(super) digest: Option<u64>,
     pub(super) settings: String,
     pub(super) tags: String,
     pub(super) turns: String,
@@ -157,13 +159,62 @@ impl GamesOut {
         self.writer.write(&batch).map_err(io_error)
     }
 
-    /// Copies an existing index's games (ids from 0, in order).
-    pub(super) fn copy(&mut self, batch: &RecordBatch) -> io::Result<()> {
+    /// Carries a batch of an existing index's games (read in order) into
+    /// this one, less those of the files `dropped`: each kept game takes
+    /// the next id, and `kept` gets each old game's new id ([`DROPPED`]
+    /// for the rest); `gone` gets each dropped game's type and settings.
+    /// A column an older index lacks (`digest`) is carried as nulls.
+    pub(super) fn carry(
+        &mut self,
+        batch: &RecordBatch,
+        dropped: &[u32],
+        kept: &mut Vec<u32>,
+        gone: &mut Vec<(String, String)>,
+    ) -> io::Result<()> {
         self.flush()?;
-        let batch =
-            RecordBatch::try_new(games_schema(), batch.columns().to_vec()).map_err(arrow_error)?;
-        self.next += batch.num_rows() as u32;
-        self.writer.write(&batch).map_err(io_error)
+        let (files, games, settings) = (
+            read::u32s(batch, "file")?,
+            read::texts(batch, "game")?,
+            read::texts(batch, "settings")?,
+        );
+        let schema = games_schema();
+        let n = batch.num_rows();
+        let mut row = 0;
+        while row < n {
+            // A run of rows all kept, or all dropped.
+            let drop = dropped.contains(&files[row]);
+            let end = (row..n)
+                .find(|&i| dropped.contains(&files[i]) != drop)
+                .unwrap_or(n);
+            if drop {
+                kept.extend(std::iter::repeat_n(DROPPED, end - row));
+                for i in row..end {
+                    if let Some(g) = &games[i] {
+                        gone.push((g.clone(), settings[i].clone().unwrap_or_default()));
+                    }
+                }
+            } else {
+                let part = batch.slice(row, end - row);
+                let first = self.next;
+                let ids = UInt32Array::from_iter_values(first..first + (end - row) as u32);
+                let columns: Vec<ArrayRef> = (schema.fields().iter())
+                    .map(|f| match f.name().as_str() {
+                        "id" => Arc::new(ids.clone()) as ArrayRef,
+                        name => part.column_by_name(name).cloned().unwrap_or_else(|| {
+                            arrow_array::new_null_array(f.data_type(), end - row)
+                        }),
+                    })
+                    .collect();
+                let out = RecordBatch::try_new(schema.clone(), columns).map_err(arrow_error)?;
+                kept.extend(first..first + (end - row) as u32);
+                self.next = first
+                    .checked_add((end - row) as u32)
+                    .ok_or_else(|| invalid("too many games"))?;
+                self.writer.write(&out).map_err(io_error)?;
+            }
+            row = end;
+        }
+        Ok(())
     }
 
     pub(super) fn finish(mut self) -> io::Result<()> {
@@ -207,6 +258,7 @@ pub(super) fn games_batch(first: u32, rows: &[GameOut]) -> io::Result<RecordBatc
         places(&|p| p.0),
         places(&|p| p.1),
         places(&|p| p.2),
+        Arc::new(rows.iter().map(|r| r.digest).collect::<UInt64Array>()),
         texts(&|r| Some(&r.settings)),
         texts(&|r| Some(&r.tags)),
         texts(&|r| Some(&r.turns)),

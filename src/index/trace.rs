@@ -27,6 +27,10 @@ pub struct Entry {
     /// Where the record is in its input (record-format inputs): its byte
     /// offset, length, and 1-based line.
     pub place: Option<(u64, u64, u64)>,
+    /// The key of the record's bytes at that place, checked when the
+    /// record is read back (an archive changed under the same size and
+    /// time is noticed).
+    pub digest: Option<u64>,
 }
 
 /// Traces a game as it is read (on any thread), its turns numbered in
@@ -66,20 +70,22 @@ pub fn trace(v: Visit<'_, '_>, turns: &Turns) -> Entry {
             (None, traced, Some(end.error.unwrap_or(p)))
         }
     };
-    let place = match (v.format, v.chunk) {
+    let (place, digest) = match (v.format, v.chunk) {
         (Format::Text, Some(chunk)) if !chunk.truncated => {
             // The bytes `filter` writes for the record (up to the next
             // one, less white space), and the line they start on.
             let extent = crate::passthrough::raw_extent(chunk, traced.span);
             let before = chunk.bytes.get(..extent.start).unwrap_or_default();
             let lines = memchr::memchr_iter(b'\n', before).count();
-            Some((
+            let bytes = chunk.bytes.get(extent.clone()).unwrap_or_default();
+            let place = (
                 (chunk.offset + extent.start) as u64,
                 extent.len() as u64,
                 (chunk.line + lines) as u64,
-            ))
+            );
+            (Some(place), Some(crate::game::key_of(bytes)))
         }
-        _ => None,
+        _ => (None, None),
     };
     let turn_ids = traced
         .turns
@@ -97,5 +103,6 @@ pub fn trace(v: Visit<'_, '_>, turns: &Turns) -> Entry {
         turn_ids,
         error,
         place,
+        digest,
     }
 }
