@@ -112,7 +112,8 @@ fn json_rows(args: &[&str]) -> Vec<Value> {
 }
 
 /// The log likelihood of `games` plus one virtual draw per player against
-/// strength 0, as notation/ratings.md defines it, written out again.
+/// strength 0 and one virtual drawn game for the first mover's advantage,
+/// as notation/ratings.md defines it, written out again.
 fn likelihood(games: &[Game], strength: &[f64], h: f64) -> f64 {
     let p = |x: f64| 1.0 / (1.0 + (-x).exp());
     let mut total = 0.0;
@@ -120,10 +121,45 @@ fn likelihood(games: &[Game], strength: &[f64], h: f64) -> f64 {
         let x = strength[g.a] - strength[g.b] + if g.a_first { h } else { -h };
         total += g.score * p(x).ln() + (1.0 - g.score) * (1.0 - p(x)).ln();
     }
-    for &t in strength {
+    for &t in strength.iter().chain([&h]) {
         total += 0.5 * p(t).ln() + 0.5 * (1.0 - p(t)).ln();
     }
     total
+}
+
+#[test]
+fn bradley_terry_advantage_stays_finite_when_every_first_mover_has_won() {
+    // After one game, won by the first mover, the next second-mover win
+    // must not be called impossible (it was: 1e-9, 21 nats of log-loss).
+    let one = [Game {
+        a: 0,
+        b: 1,
+        a_first: true,
+        score: 1.0,
+    }];
+    let fit = bt::fit(&one, 2, None);
+    assert!(fit.advantage.is_finite() && fit.advantage < 2.0, "{fit:?}");
+    let second_wins = 1.0 - bt::chance(&fit, 0, 1, true);
+    assert!(second_wins > 0.1, "{second_wins}");
+}
+
+#[test]
+fn predict_on_a_small_archive_no_system_is_far_worse_than_a_coin() {
+    // Sixty games, ten a day: the predictions begin from almost nothing.
+    let dir = tempfile::tempdir().unwrap();
+    let archive = constructed(dir.path(), 60, 10);
+    let rows = json_rows(&["ratings", archive.to_str().unwrap(), "--predict"]);
+    let coin = rows.iter().find(|r| r["system"] == "coin").unwrap()["log_loss"]
+        .as_f64()
+        .unwrap();
+    for r in &rows {
+        let loss = r["log_loss"].as_f64().unwrap();
+        assert!(
+            loss < coin + 0.1,
+            "{} log-loss {loss} against a coin's {coin}",
+            r["system"]
+        );
+    }
 }
 
 #[test]

@@ -28,7 +28,7 @@ pub struct Args {
     /// (compared without case; `#` starts a comment line).
     #[arg(long, value_name = "FILE")]
     alias: Option<std::path::PathBuf>,
-    /// Elo's K: a number, or `abstractplay` for AbstractPlay's live
+    /// Elo's K: a number above 0 and at most 1000, or `abstractplay` for AbstractPlay's live
     /// schedule (from 1200; K 40, 30, 25, then 20 as a player's rated
     /// games pass 10, 20 and 40).
     #[arg(long, value_name = "K", default_value = "32", value_parser = EloK::read)]

@@ -402,7 +402,7 @@ pub fn players(alias: Option<&Path>) -> Option<gamerec::ratings::Players> {
     let Some(path) = alias else {
         return Some(gamerec::ratings::Players::default());
     };
-    let text = match std::fs::read_to_string(path) {
+    let text = match gamerec::sources::read_side_file(path) {
         Ok(t) => t,
         Err(e) => {
             messages::error(format!("{}: {e}", path.display()));

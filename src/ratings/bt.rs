@@ -5,10 +5,15 @@
 //! `σ(θa − θb ± h)`, `+h` when `a` made the first turn and `−h` when `b`
 //! did; a draw counts half a win each. So that a player who won (or lost)
 //! every game keeps a finite strength, each player also has one virtual
-//! draw against a player of strength 0: the function maximised is the log
-//! likelihood of the games plus those draws (notation/ratings.md). It is
-//! concave; cyclic Newton steps, one parameter at a time, climb it until
-//! no partial derivative exceeds [`TOLERANCE`].
+//! draw against a player of strength 0; and so that the first mover's
+//! advantage stays finite when the first mover has won (or lost) every
+//! game so far — as after the first game of `--predict`, where an
+//! unbounded advantage predicted the next second-mover win at 10⁻⁹ — the
+//! advantage has one virtual drawn game too (a game between equals, drawn
+//! whoever moved first). The function maximised is the log likelihood of
+//! the games plus those draws (notation/ratings.md). It is concave;
+//! Newton steps solved by conjugate gradients climb it until no partial
+//! derivative exceeds [`TOLERANCE`].
 
 /// A game between local player numbers `a` and `b`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -82,8 +87,7 @@ pub fn objective(games: &[Game], strength: &[f64], h: f64) -> f64 {
             g.score * ln_sigmoid(x) + (1.0 - g.score) * ln_sigmoid(-x)
         })
         .sum();
-    let draws: f64 = strength
-        .iter()
+    let draws: f64 = (strength.iter().chain([&h]))
         .map(|&t| 0.5 * ln_sigmoid(t) + 0.5 * ln_sigmoid(-t))
         .sum();
     games + draws
@@ -100,8 +104,8 @@ fn split(x: &[f64]) -> (&[f64], f64) {
 fn gradient(games: &[Game], x: &[f64], weights: &mut Vec<f64>) -> Vec<f64> {
     let n = x.len() - 1;
     let (strength, h) = split(x);
-    let mut g: Vec<f64> = strength.iter().map(|&t| 0.5 - sigmoid(t)).collect();
-    g.push(0.0);
+    // The virtual draws' part, the advantage's included.
+    let mut g: Vec<f64> = x.iter().map(|&t| 0.5 - sigmoid(t)).collect();
     weights.clear();
     for game in games {
         let q = sigmoid(odds(game, strength, h));
@@ -118,10 +122,9 @@ fn gradient(games: &[Game], x: &[f64], weights: &mut Vec<f64>) -> Vec<f64> {
 /// `v`, without the matrix: a pass over the games.
 fn times(games: &[Game], x: &[f64], weights: &[f64], v: &[f64]) -> Vec<f64> {
     let n = x.len() - 1;
-    let mut out: Vec<f64> = (x[..n].iter().zip(v))
+    let mut out: Vec<f64> = (x.iter().zip(v))
         .map(|(&t, &vi)| sigmoid(t) * (1.0 - sigmoid(t)) * vi)
         .collect();
-    out.push(0.0);
     for (game, &w) in games.iter().zip(weights) {
         let sh = if game.a_first { 1.0 } else { -1.0 };
         let d = w * (v[game.a] - v[game.b] + sh * v[n]);
@@ -219,7 +222,7 @@ pub fn fit(games: &[Game], players: usize, start: Option<&Fit>) -> Fit {
 fn information(games: &[Game], players: usize, strength: &[f64], h: f64) -> Vec<Vec<f64>> {
     let n = players + 1;
     let mut m = vec![vec![0.0; n]; n];
-    for (p, &t) in strength.iter().enumerate() {
+    for (p, &t) in strength.iter().chain([&h]).enumerate() {
         m[p][p] += sigmoid(t) * (1.0 - sigmoid(t));
     }
     for g in games {
@@ -241,10 +244,9 @@ fn information(games: &[Game], players: usize, strength: &[f64], h: f64) -> Vec<
 /// [`EXACT_SE`] players), a player's relative to the players' mean; else
 /// the inverse square roots of its diagonal (each with the others fixed).
 fn errors(games: &[Game], players: usize, strength: &[f64], h: f64) -> (Vec<f64>, f64, bool) {
-    let m = information(games, players, strength, h);
-    let n = players + 1;
     if players <= EXACT_SE {
-        if let Some(inv) = invert(m.clone()) {
+        let m = information(games, players, strength, h);
+        if let Some(inv) = invert(m) {
             // A player's error relative to the players' mean: the variance
             // of θi − mean(θ), so that the level the virtual draws fix
             // (known only loosely) does not count.
@@ -259,13 +261,33 @@ fn errors(games: &[Game], players: usize, strength: &[f64], h: f64) -> (Vec<f64>
             return (se, inv[players][players].max(0.0).sqrt(), true);
         }
     }
-    let se: Vec<f64> = (0..n)
-        .map(|i| match m[i][i] {
+    // Conditional errors need only the diagonal: memory by the players,
+    // never their square.
+    let se: Vec<f64> = diagonal(games, players, strength, h)
+        .into_iter()
+        .map(|d| match d {
             d if d > 0.0 => 1.0 / d.sqrt(),
             _ => f64::INFINITY,
         })
         .collect();
     (se[..players].to_vec(), se[players], false)
+}
+
+/// The information matrix's diagonal, players first, the advantage last.
+fn diagonal(games: &[Game], players: usize, strength: &[f64], h: f64) -> Vec<f64> {
+    let mut d: Vec<f64> = (strength.iter().chain([&h]))
+        .map(|&t| sigmoid(t) * (1.0 - sigmoid(t)))
+        .collect();
+    for g in games {
+        let q = sigmoid(odds(g, strength, h));
+        let w = q * (1.0 - q);
+        if g.a != g.b {
+            d[g.a] += w;
+            d[g.b] += w;
+        }
+        d[players] += w;
+    }
+    d
 }
 
 /// Gauss–Jordan inversion with partial pivoting; `None` when singular.

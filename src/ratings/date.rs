@@ -33,16 +33,31 @@ impl Date {
         };
         let year = digits(0, 4)??;
         let sep = |at: usize| matches!(b.get(at), Some(b'.' | b'-' | b'/'));
+        // Each part ends the text or is followed by a separator (a day by
+        // an ISO time's `T` or a space): `99999.01.01` is no date.
+        let ends = |at: usize, more: &[u8]| b.get(at).is_none_or(|c| more.contains(c));
+        if !ends(4, b".-/") {
+            return None;
+        }
         let month = if sep(4) { digits(5, 2)? } else { None };
-        let day = if month.is_some() && sep(7) {
+        if sep(4) && !ends(7, b".-/") {
+            return None;
+        }
+        let day = if sep(4) && sep(7) {
             digits(8, 2)?
         } else {
             None
         };
+        if sep(4) && sep(7) && !ends(10, b"T ") {
+            return None;
+        }
         if year == 0 || month.is_some_and(|m| !(1..=12).contains(&m)) {
             return None;
         }
-        if day.is_some_and(|d| !(1..=31).contains(&d)) {
+        // A day the month has (February's 29th in leap years only); with
+        // the month unknown, any of 1 to 31.
+        let longest = month.map_or(31, |m| days_in(year, m));
+        if day.is_some_and(|d| !(1..=longest).contains(&d)) {
             return None;
         }
         Some(Date {
@@ -67,6 +82,17 @@ impl Date {
         let doy = (153 * mp + 2) / 5 + d - 1;
         let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
         era * 146_097 + doe - 719_468
+    }
+}
+
+/// The days of month `m` (1–12) of `year`.
+fn days_in(year: u32, m: u32) -> u32 {
+    let leap = year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400));
+    match m {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
     }
 }
 
@@ -104,9 +130,21 @@ mod tests {
             "2026.11.32",
             "",
             "soon",
+            // A fifth digit of year, a third of month or day, days the
+            // month lacks.
+            "99999.01.01",
+            "2026.011.01",
+            "2026.01.011",
+            "2026/02/31",
+            "2026.04.31",
+            "2025.02.29",
         ] {
             assert_eq!(d(bad), None, "{bad}");
         }
+        assert_eq!(d("2024.02.29").unwrap().to_string(), "2024-02-29");
+        assert_eq!(d("2000.02.29").unwrap().to_string(), "2000-02-29");
+        assert_eq!(d("1900.02.29"), None);
+        assert_eq!(d("2026.??.31").unwrap().to_string(), "2026-??-31");
         assert_eq!(d("1970.01.01").unwrap().days(), 0);
         assert_eq!(d("2000.03.01").unwrap().days(), 11_017);
         assert_eq!(d("1969.12.31").unwrap().days(), -1);

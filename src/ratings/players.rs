@@ -65,7 +65,43 @@ impl Players {
                 .ok_or_else(|| fail("expected `SPELLING => NAME`"))?;
             players.alias(from, to).map_err(|m| fail(&m))?;
         }
+        // A chain (`A => B`, `B => C`) files A under C; a loop is refused,
+        // at the line that closes it.
+        for (i, line) in text.lines().enumerate() {
+            let Some((from, _)) = line.split_once("=>") else {
+                continue;
+            };
+            if let Some(from) = normalise(from).filter(|_| !line.trim().starts_with('#')) {
+                players.resolve(&from).map_err(|message| AliasError {
+                    line: i + 1,
+                    message,
+                })?;
+            }
+        }
         Ok(players)
+    }
+
+    /// The name `name` stands for, aliases followed to the end of their
+    /// chain; an error naming the loop where they go round.
+    fn resolve<'a>(&'a self, name: &'a str) -> Result<&'a str, String> {
+        let mut at = name;
+        let mut seen = vec![key(name)];
+        while let Some(next) = self.aliases.get(&key(at)) {
+            let k = key(next);
+            if k == key(at) {
+                // `ana => Ana`: a spelling of itself.
+                return Ok(next);
+            }
+            if seen.contains(&k) {
+                return Err(format!(
+                    "aliases go round in a loop: {} => {next}",
+                    seen.join(" => ")
+                ));
+            }
+            seen.push(k);
+            at = next;
+        }
+        Ok(at)
     }
 
     /// Makes `from` (compared without case) the player `to`.
@@ -86,7 +122,10 @@ impl Players {
     /// The number of the player a (normalised) name stands for, a new one
     /// for a name not met before.
     pub fn id(&mut self, name: &str) -> u32 {
-        let name = self.aliases.get(&key(name)).map_or(name, String::as_str);
+        // Loops were refused when the aliases were read; one made since
+        // (`alias` alone) leaves the name as it is.
+        let name = self.resolve(name).unwrap_or(name).to_string();
+        let name = name.as_str();
         let k = key(name);
         if let Some(&id) = self.ids.get(&k) {
             return id;
@@ -134,5 +173,24 @@ mod tests {
         assert_eq!(bad.line, 2);
         let twice = Players::with_aliases("x => y\nX => z\n").unwrap_err();
         assert_eq!(twice.line, 2);
+    }
+
+    #[test]
+    fn alias_chains_are_followed_and_loops_refused() {
+        // A chain files A under C (it filed A under B).
+        let mut p = Players::with_aliases("A => B\nB => C\n").unwrap();
+        let c = p.id("C");
+        assert_eq!(p.id("A"), c);
+        assert_eq!(p.id("b"), c);
+        assert_eq!(p.name(c), "C");
+        // A loop is refused (it swapped two players' records).
+        let e = Players::with_aliases("A => B\nB => A\n").unwrap_err();
+        assert!(e.message.contains("loop"), "{e:?}");
+        let e = Players::with_aliases("a => b\nb => c\nc => A\n").unwrap_err();
+        assert!(e.message.contains("loop"), "{e:?}");
+        // A spelling of itself is no loop.
+        let mut p = Players::with_aliases("ana lopez => Ana Lopez\n").unwrap();
+        let a = p.id("ANA LOPEZ");
+        assert_eq!(p.name(a), "Ana Lopez");
     }
 }

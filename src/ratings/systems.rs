@@ -27,13 +27,21 @@ pub enum EloK {
 }
 
 impl EloK {
-    /// `--elo-k`'s value: a positive number, or `abstractplay`.
+    /// The largest fixed K (a rating moves at most this much a game; past
+    /// it ratings run to infinity and NaN over a long archive).
+    pub const MAX_K: f64 = 1000.0;
+
+    /// `--elo-k`'s value: a number above 0 and at most [`EloK::MAX_K`], or
+    /// `abstractplay`.
     pub fn read(text: &str) -> Result<EloK, String> {
         match text.trim() {
             "abstractplay" => Ok(EloK::AbstractPlay),
             t => match t.parse::<f64>() {
-                Ok(k) if k > 0.0 && k.is_finite() => Ok(EloK::Fixed(k)),
-                _ => Err("a positive number, or `abstractplay`".into()),
+                Ok(k) if k > 0.0 && k <= Self::MAX_K => Ok(EloK::Fixed(k)),
+                _ => Err(format!(
+                    "a number above 0 and at most {}, or `abstractplay`",
+                    Self::MAX_K
+                )),
             },
         }
     }
@@ -258,12 +266,23 @@ impl State {
     /// the period's results, every other's deviation grows.
     fn close_period(&mut self) {
         let config = Glicko2Config::new();
-        let mut results: Vec<Vec<(Glicko2Rating, Outcomes)>> = vec![Vec::new(); self.ids.len()];
-        for (p, opponent, o) in self.period.drain(..) {
-            results[p].push((opponent, o));
+        // The period's results grouped by player (a stable sort keeps each
+        // player's in order): the work follows the period's games, not the
+        // players.
+        self.period.sort_by_key(|&(p, _, _)| p);
+        let mut results = Vec::new();
+        let mut played = vec![false; self.ids.len()];
+        for group in self.period.chunk_by(|x, y| x.0 == y.0) {
+            let p = group[0].0;
+            results.clear();
+            results.extend(group.iter().map(|&(_, opponent, o)| (opponent, o)));
+            self.glicko2[p] = glicko2::glicko2_rating_period(&self.glicko2[p], &results, &config);
+            played[p] = true;
         }
-        for (p, r) in results.iter().enumerate() {
-            self.glicko2[p] = glicko2::glicko2_rating_period(&self.glicko2[p], r, &config);
+        self.period.clear();
+        // Every other player's deviation grows.
+        for (p, _) in played.iter().enumerate().filter(|(_, &x)| !x) {
+            self.glicko2[p] = glicko2::glicko2_rating_period(&self.glicko2[p], &[], &config);
         }
         for (step, p) in self.period_steps.drain(..) {
             self.history[step].glicko2 = self.glicko2[p];
