@@ -51,6 +51,13 @@ impl Pattern {
                 if cell.is_empty() || what.is_empty() {
                     return Err(format!("`{t}`: a cell and what stands on it, both"));
                 }
+                // A cell is a label: letters and digits, or a point `(x,y)`.
+                let label = |c: char| c.is_ascii_alphanumeric() || "(),-+".contains(c);
+                if !cell.chars().all(label) {
+                    return Err(format!(
+                        "`{t}`: `{cell}` is not a cell's label (e5, A1, (0,-8)); one `!` at most"
+                    ));
+                }
                 let want = match what {
                     "-" => Want::Empty,
                     "*" => Want::Any,
@@ -258,5 +265,15 @@ mod tests {
         for bad in ["", "a1", "a1=", "=R3", "a1=R**", "a1=*R"] {
             assert!(Pattern::parse(bad).is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn a_double_negation_or_a_cell_that_is_no_label_is_a_usage_error() {
+        for bad in ["!!a1=*", "!a1!=R", "a*1=R", "a1=R3 é1=R"] {
+            let e = Pattern::parse(bad).unwrap_err();
+            assert!(e.contains("label"), "{bad:?}: {e}");
+        }
+        // Labels of every game still read.
+        assert!(Pattern::parse("(0,-8)=L A1=o !e5=W* z9=R").is_ok());
     }
 }

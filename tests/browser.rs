@@ -306,3 +306,56 @@ fn the_explorer_panel_shows_the_archives_games_and_turns_at_each_position() {
         "no panel data without --tree"
     );
 }
+
+/// `view --tree` for every game: the panel at the start and one ply on
+/// counts the archive's games there (it was empty for Oshi, Roshi and
+/// Vagabond: the page keyed its positions by the search's key, the
+/// explorer by the notation's).
+#[test]
+fn the_explorer_panel_counts_games_for_all_five_games() {
+    let dir = tempfile::tempdir().unwrap();
+    for game in ["oshi", "roshi", "vagabond", "iqishiqi", "retsami"] {
+        let archive = dir.path().join(format!("{game}.grec"));
+        gamerec()
+            .args([
+                "gen", "--game", game, "--games", "20", "--seed", "4", "--finish",
+            ])
+            .arg("-o")
+            .arg(&archive)
+            .assert()
+            .success();
+        let page = dir.path().join(format!("{game}.html"));
+        gamerec()
+            .arg("view")
+            .arg(&archive)
+            .args(["--index", "1", "--tree"])
+            .arg(&archive)
+            .arg("-o")
+            .arg(&page)
+            .assert()
+            .success();
+        let html = std::fs::read_to_string(&page).unwrap();
+        assert!(
+            !html.contains("\"positions\":{}"),
+            "{game}: no position counted"
+        );
+        let shot = dir.path().join(format!("{game}.png"));
+        for presses in ["0", "1"] {
+            let seen = view_py(
+                &page,
+                &["explorer".as_ref(), presses.as_ref(), shot.as_ref()],
+            );
+            assert_eq!(seen["shown"], true, "{game} after {presses}: {seen}");
+            let sum = seen["sum"].as_str().unwrap();
+            let games: usize = sum
+                .split(' ')
+                .next()
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("{game} after {presses}: {seen}"));
+            assert!((1..=20).contains(&games), "{game} after {presses}: {seen}");
+            if presses == "0" {
+                assert_eq!(games, 20, "{game}: every game starts there: {seen}");
+            }
+        }
+    }
+}

@@ -173,7 +173,8 @@ pub struct Replayed {
     /// `frames[k]` is the position after `k` plies; `frames[0]` is
     /// `scene.frame`'s start.
     pub frames: Vec<Frame>,
-    /// Each frame's position key ([`Search::key`]: the opening explorer's).
+    /// Each frame's position key ([`Search::notation_key`]: the one the
+    /// opening explorer merges by, so that `view --tree` finds its counts).
     pub keys: Vec<u64>,
     /// Each ply's turn in the game's standard labels (as the explorer
     /// spells turns).
@@ -262,7 +263,7 @@ impl<G: Picture + Search + Facts> Visitor<G> for EveryPly<G> {
         if self.first.is_none() {
             let board = G::board(pos);
             self.frames.push(frame::<G>(pos, ply - 1, &board, None));
-            self.keys.push(G::key(pos));
+            self.keys.push(G::notation_key(pos));
             self.board = Some(board);
             self.first = Some(pos.clone());
         }
@@ -284,7 +285,7 @@ impl<G: Picture + Search + Facts> Visitor<G> for EveryPly<G> {
         self.judged.push(Judged::of(comments, mover, G::SIDES));
         self.frames
             .push(frame::<G>(after, ply, board, Some((&before, mv, text))));
-        self.keys.push(G::key(after));
+        self.keys.push(G::notation_key(after));
         let mut spelled = String::new();
         G::spell_standard(mv, &mut spelled);
         self.played.push(spelled);
@@ -295,7 +296,7 @@ impl<G: Picture + Search + Facts> Visitor<G> for EveryPly<G> {
             // No ply was read: the start alone.
             let board = G::board(pos);
             self.frames.push(frame::<G>(pos, 0, &board, None));
-            self.keys.push(G::key(pos));
+            self.keys.push(G::notation_key(pos));
             self.board = Some(board);
             self.first = Some(pos.clone());
         }
