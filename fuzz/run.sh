@@ -36,7 +36,7 @@ for t in $targets; do
     if [ -n "${FUZZ_RUNS:-}" ]; then extra="$extra -runs=$FUZZ_RUNS"; fi
     # Short inputs run faster and reach as far: a position is a line.
     # A Parquet file's footer alone is a few kilobytes.
-    case $t in position) max_len=256 ;; parquet) max_len=65536 ;; *) max_len=1024 ;; esac
+    case $t in position) max_len=256 ;; parquet | index) max_len=65536 ;; *) max_len=1024 ;; esac
     start=$(date +%s)
     # libFuzzer stops a hung unit after -timeout, from a signal handler
     # that can itself hang (it allocates): `timeout` is the backstop, so a

@@ -6,11 +6,13 @@ written only into empty target folders, so that a corpus grown by fuzzing
 is kept."""
 
 import gzip
+import json
 import hashlib
 import pathlib
 import re
 import subprocess
 import sys
+import tempfile
 
 # The order of registry::GAMES: a target's first byte picks a game by it.
 GAMES = ["oshi", "iqishiqi", "retsami", "roshi", "vagabond"]
@@ -103,11 +105,32 @@ def parquet_bombs(gamerec):
                 for name in ["tags.parquet", "event.parquet"]]
 
 
+# The index target's tables, in the order its first byte picks them
+# (fuzz/src/lib.rs, INDEX_TABLES).
+INDEX_TABLES = (["games.parquet", "turns.parquet", "files.parquet", "setups.parquet"]
+                + [f"postings-{p:02}.parquet" for p in range(16)])
+
+
+def index_tables(gamerec, generated):
+    """A real index's tables, each behind the byte that picks it."""
+    with tempfile.TemporaryDirectory() as d:
+        archive = pathlib.Path(d, "g.grec")
+        archive.write_bytes(b"\n".join(generated.values()))
+        made = subprocess.run([gamerec, "index", "-q", str(archive), "-o", f"{d}/ix"],
+                              capture_output=True)
+        if made.returncode != 0:
+            return []
+        manifest = json.loads(pathlib.Path(d, "ix", "index.json").read_text())
+        tables = pathlib.Path(d, "ix", manifest["generation"])
+        return [bytes([i]) + (tables / name).read_bytes()
+                for i, name in enumerate(INDEX_TABLES)]
+
+
 def main():
     gamerec, corpus = sys.argv[1], pathlib.Path(sys.argv[2])
     seeds = {t: [] for t in
              ["validate", "validate_game", "position", "json", "jsonl",
-              "site", "round_trip", "stats", "picture", "lenient", "parquet"]}
+              "site", "round_trip", "stats", "picture", "lenient", "parquet", "index"]}
     fixtures = sorted((ROOT / "fixtures").glob("*/*.grec"))
     generated = {g: run(gamerec, "gen", "--game", g, "--games", "4",
                         "--seed", "1") for g in GAMES}
@@ -170,6 +193,7 @@ def main():
                 bytes([GAMES.index(game)]) + position + b"\n" + bytes(range(12)))
     seeds["validate"] += hostile()
     seeds["parquet"] += parquet_bombs(gamerec)
+    seeds["index"] += index_tables(gamerec, generated)
     for target, items in seeds.items():
         folder = corpus / target
         folder.mkdir(parents=True, exist_ok=True)

@@ -122,11 +122,13 @@ pub struct JsonAnalysis<'a> {
 
 impl<'a> JsonAnalysis<'a> {
     pub fn new(file: &'a str, index: usize, chunk: Option<&Chunk>, a: &'a Analysed) -> Self {
+        // The plies are in order: located in one pass over the chunk.
+        let mut locator = chunk.map(Chunk::locator);
         let ply = |p: &'a PlyAnalysis| JsonPly {
             ply: p.ply,
             turn: &p.turn,
             side: a.sides[p.side.index()],
-            at: JsonAt::new(chunk, p.span),
+            at: JsonAt::located(locator.as_mut().map(|l| l.at(p.span.start)), p.span),
             before: p.before.into(),
             after: p.after.map(JsonValue::from),
             best: &p.best,
@@ -296,10 +298,11 @@ pub fn rows(file: &str, index: usize, chunk: Option<&Chunk>, a: &Analysed) -> Ve
     let Some(x) = &a.analysis else {
         return Vec::new();
     };
+    let mut locator = chunk.map(Chunk::locator);
     x.searched
         .iter()
         .map(|p| {
-            let at = chunk.map(|c| c.locate(p.span.start));
+            let at = locator.as_mut().map(|l| l.at(p.span.start));
             let after = p.after.unwrap_or(Value::Unknown);
             let marks: Vec<&str> = p.marks.iter().map(|m| m.name()).collect();
             vec![

@@ -468,7 +468,11 @@ pub struct JsonAt {
 
 impl JsonAt {
     pub fn new(chunk: Option<&Chunk>, span: Span) -> Self {
-        let at = chunk.map(|c| c.locate(span.start));
+        Self::located(chunk.map(|c| c.locate(span.start)), span)
+    }
+
+    /// Where `span` stands, `at` its line and column (`None`: no lines).
+    pub fn located(at: Option<(usize, usize)>, span: Span) -> Self {
         JsonAt {
             line: at.map(|a| a.0),
             column: at.map(|a| a.1),

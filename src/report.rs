@@ -308,6 +308,14 @@ impl Display for Escaped<'_> {
     }
 }
 
+/// A count and its noun, singular for one: `1 file`, `2 files`.
+pub fn count(n: impl Into<u64>, what: &str) -> String {
+    match n.into() {
+        1 => format!("1 {what}"),
+        n => format!("{n} {what}s"),
+    }
+}
+
 /// A bidirectional formatting character: embeddings, overrides, isolates
 /// and the directional marks.
 pub fn is_bidi(c: char) -> bool {

@@ -5,6 +5,9 @@
 //! BENCHMARKS.md; a test here bounds a time only where the bound is far
 //! from noise (tens of times what the command takes now).
 
+#[allow(dead_code)]
+mod common;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -619,4 +622,162 @@ fn a_record_changed_under_the_same_size_and_time_is_refused_when_read_back() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("changed since it was indexed"), "{err}");
     assert!(!out.contains("[Round \"9\"]"), "{out}");
+}
+
+#[test]
+fn parquet_in_every_codec_pyarrow_writes_is_read_back_whole() {
+    // pyarrow's default is snappy; gamerec read only zstd and none
+    // ("Disabled feature at compile time: snap").
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    generated(d, "oshi", 12, 5, "g.grec");
+    let (code, _, err) = run(
+        d,
+        &[
+            "convert",
+            "-q",
+            "--to",
+            "parquet",
+            "g.grec",
+            "-o",
+            "g.parquet",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let (_, canonical, _) = run(d, &["convert", "-q", "g.parquet"]);
+    assert!(canonical.contains("[Game \"oshi\"]"));
+    let script = r#"
+import sys, pyarrow.parquet as pq
+table = pq.read_table(sys.argv[1])
+for codec in ["snappy", "gzip", "lz4", "brotli", "zstd", "none"]:
+    pq.write_table(table, f"{sys.argv[2]}/{codec}.parquet", compression=codec)
+"#;
+    let out = Command::new("python3")
+        .args(["-c", script, "g.parquet", "."])
+        .current_dir(d)
+        .env("PYTHONPATH", common::python_path(&[("pyarrow", "pyarrow")]))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for codec in ["snappy", "gzip", "lz4", "brotli", "zstd", "none"] {
+        let file = format!("{codec}.parquet");
+        let (code, text, err) = run(d, &["convert", "-q", &file]);
+        assert_eq!(code, 0, "{codec}: {err}");
+        assert_eq!(text, canonical, "{codec}");
+    }
+}
+
+/// A legal Oshi game of `rounds` × 8 plies: two pieces a side stepping out
+/// and back (the no-return rule allows it), as long as one wants.
+fn cycling(dir: &Path, rounds: usize, name: &str) -> PathBuf {
+    let cycle = [
+        "e3-e4", "e7-e6", "d2-d3", "d8-d7", "e4-e3", "e6-e7", "d3-d2", "d7-d8",
+    ];
+    let mut text = String::from("[Game \"oshi\"]\n\n");
+    for i in 0..rounds * cycle.len() {
+        if i % 2 == 0 {
+            text.push_str(&format!("{}. ", i / 2 + 1));
+        }
+        text.push_str(cycle[i % cycle.len()]);
+        text.push(' ');
+    }
+    text.push_str("*\n");
+    std::fs::write(dir.join(name), text).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn a_game_longer_than_the_frame_cap_is_drawn_to_the_cap_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    cycling(d, 3125, "long.grec");
+    let (code, _, err) = run(d, &["validate", "long.grec"]);
+    assert_eq!(code, 0, "25,000 legal plies: {err}");
+    let (code, _, err) = run(d, &["view", "long.grec", "-o", "long.html"]);
+    assert_eq!(code, 0, "{err}");
+    let html = std::fs::read_to_string(d.join("long.html")).unwrap();
+    assert!(
+        html.contains("drawn to ply 20000 of 25000"),
+        "the page says what it drew"
+    );
+    // A GIF of every position is refused past 2,000; up to a ply it is made.
+    refused(
+        d,
+        &["show", "long.grec", "--to", "gif", "-o", "x.gif"],
+        "at most 2000",
+    );
+    assert!(!d.join("x.gif").exists());
+    let (code, _, err) = run(
+        d,
+        &[
+            "show",
+            "long.grec",
+            "--to",
+            "gif",
+            "--ply",
+            "9",
+            "-o",
+            "x.gif",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn pictures_past_their_widest_are_usage_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    cycling(d, 1, "g.grec");
+    refused(
+        d,
+        &[
+            "show", "g.grec", "--to", "png", "--size", "16384", "-o", "x.png",
+        ],
+        "4096",
+    );
+    refused(
+        d,
+        &[
+            "show", "g.grec", "--to", "gif", "--size", "2048", "-o", "x.gif",
+        ],
+        "1024",
+    );
+    let (code, _, err) = run(
+        d,
+        &[
+            "show", "g.grec", "--to", "svg", "--size", "16384", "-o", "x.svg",
+        ],
+    );
+    assert_eq!(code, 0, "an SVG is text: {err}");
+}
+
+#[test]
+fn analyse_json_locates_each_ply_in_one_pass() {
+    // Every ply's line and column, as a diagnostic's: the same as the
+    // human lines say (the JSON located each from the record's start:
+    // quadratic in plies, 69 s at 100,000).
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    cycling(d, 40, "g.grec");
+    let (code, out, err) = run(d, &["analyse", "g.grec", "--to", "json", "--depth", "1"]);
+    assert_eq!(code, 0, "{err}");
+    let g: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    let text = std::fs::read_to_string(d.join("g.grec")).unwrap();
+    let plies = g["plies"].as_array().unwrap();
+    assert_eq!(plies.len(), 320);
+    for p in plies {
+        let offset = p["offset"].as_u64().unwrap() as usize;
+        let before = &text[..offset];
+        let line = before.matches('\n').count() + 1;
+        let column = offset - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+        assert_eq!(
+            (p["line"].as_u64(), p["column"].as_u64()),
+            (Some(line as u64), Some(column as u64))
+        );
+        assert!(text[offset..].starts_with(p["turn"].as_str().unwrap()));
+    }
 }

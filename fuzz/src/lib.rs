@@ -690,3 +690,150 @@ fn final_pattern(scene: &gamerec::picture::Scene) -> gamerec::pattern::Pattern {
     }
     gamerec::pattern::Pattern::parse(&terms.join(" ")).expect("a pattern of labels and names")
 }
+
+/// The index the `index` target damages: three generated games of every
+/// game, indexed once per process into a folder of its own.
+fn base_index() -> Option<&'static std::path::Path> {
+    static BASE: std::sync::OnceLock<Option<std::path::PathBuf>> = std::sync::OnceLock::new();
+    BASE.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("gamerec-fuzz-index-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut text = String::new();
+        for g in GAMES {
+            for i in 1..=3 {
+                let game = g.generate(7, i, &gamerec::gen::GenOptions::default());
+                formats::text::write_game(&game, &mut text);
+                text.push('\n');
+            }
+        }
+        let mut builder =
+            gamerec::index::Builder::create(&dir.join("base"), 1 << 20, 1, &mut || {}).ok()?;
+        builder.begin(&[]).ok()?;
+        builder.file("base.grec", None).ok()?;
+        let turns = builder.turns();
+        let opts = Options {
+            jobs: 1,
+            ..Options::default()
+        };
+        let cx = Cx {
+            input: "base.grec",
+            format: Format::Text,
+            opts: &opts,
+        };
+        let mut index = 0;
+        formats::read_mapped(
+            Cursor::new(text.into_bytes()),
+            cx,
+            |v| gamerec::index::trace(v, &turns),
+            |_, entry| {
+                index += 1;
+                builder
+                    .add(index, entry)
+                    .map(|()| ControlFlow::Continue(()))
+            },
+        )
+        .ok()?;
+        builder.finish().ok()?;
+        Some(dir)
+    })
+    .as_deref()
+}
+
+/// The index's tables, in the order the `index` target's first byte picks
+/// one (the seeds name them the same way).
+pub const INDEX_TABLES: [&str; 20] = [
+    "games.parquet",
+    "turns.parquet",
+    "files.parquet",
+    "setups.parquet",
+    "postings-00.parquet",
+    "postings-01.parquet",
+    "postings-02.parquet",
+    "postings-03.parquet",
+    "postings-04.parquet",
+    "postings-05.parquet",
+    "postings-06.parquet",
+    "postings-07.parquet",
+    "postings-08.parquet",
+    "postings-09.parquet",
+    "postings-10.parquet",
+    "postings-11.parquet",
+    "postings-12.parquet",
+    "postings-13.parquet",
+    "postings-14.parquet",
+    "postings-15.parquet",
+];
+
+/// A position index with one table replaced by `data` after its first
+/// byte (which picks the table): every query answers or errs, never
+/// panics, and a query's memory follows the tables' caps.
+pub fn index(data: &[u8]) {
+    let Some((&first, table)) = data.split_first() else {
+        return;
+    };
+    let Some(base) = base_index() else {
+        return;
+    };
+    let damaged = base.join("damaged");
+    let _ = std::fs::remove_dir_all(&damaged);
+    if copy_dir(&base.join("base"), &damaged).is_err() {
+        return;
+    }
+    let Ok(manifest) = std::fs::read_to_string(damaged.join("index.json")) else {
+        return;
+    };
+    let Some(generation) = serde_json::from_str::<serde_json::Value>(&manifest)
+        .ok()
+        .and_then(|v| v["generation"].as_str().map(String::from))
+    else {
+        return;
+    };
+    let name = INDEX_TABLES[usize::from(first) % INDEX_TABLES.len()];
+    if std::fs::write(damaged.join(&generation).join(name), table).is_err() {
+        return;
+    }
+    let Ok(index) = gamerec::index::Index::open(&damaged) else {
+        return;
+    };
+    let _ = index.stale();
+    let _ = index.turn_texts();
+    let _ = index.setups();
+    // Each game's start, as a query gives it (`moves --game G
+    // --show-position`).
+    let starts = [
+        "c7c/2baaab2/4a4/9/9/9/4A4/2BAAAB2/C7C r 0-0 -",
+        "7/7/7/7/7/7/7 c3-e5 8-8 r setup -",
+        "H8 - n",
+        "- LSSBBWWCCFD/LSSBBWWCCFD - h -",
+        "WRWRWRWR73 0-0 r -",
+    ];
+    for position in starts {
+        if let Ok(Ok(hits)) = index.reaches(position) {
+            let _ = index.plan(&hits);
+        }
+    }
+    if let Ok(pattern) = gamerec::pattern::Pattern::parse("a1=* e5=-") {
+        let _ = index.pattern(&pattern);
+    }
+    let query = gamerec::explored::Query {
+        line: Vec::new(),
+        depth: 6,
+        player: None,
+        side: None,
+    };
+    let _ = gamerec::index::explore(&index, &query, 1);
+}
+
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) -> io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for e in std::fs::read_dir(from)? {
+        let e = e?;
+        let target = to.join(e.file_name());
+        if e.file_type()?.is_dir() {
+            copy_dir(&e.path(), &target)?;
+        } else {
+            std::fs::copy(e.path(), target)?;
+        }
+    }
+    Ok(())
+}

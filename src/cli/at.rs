@@ -33,7 +33,12 @@ pub struct PlaceArgs {
     pub game_type: Option<String>,
     /// A bare position in the game's Position notation (see notation/),
     /// instead of a file.
-    #[arg(long, value_name = "STRING", conflicts_with = "file")]
+    #[arg(
+        long,
+        value_name = "STRING",
+        conflicts_with = "file",
+        allow_hyphen_values = true
+    )]
     pub position: Option<String>,
     /// The file's text encoding (as for validate).
     #[arg(long, default_value = "auto", value_name = "ENCODING", value_parser = super::options::encoding_values())]

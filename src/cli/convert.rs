@@ -10,6 +10,7 @@ use gamerec::formats::write::Framed;
 use gamerec::formats::{self, Dest, Format};
 use gamerec::inputs::Item;
 use gamerec::output::Output;
+use gamerec::report::count;
 use gamerec::report::{problem_report, repair_lines};
 
 /// How input formats are detected: the library's table says.
@@ -128,14 +129,19 @@ fn closing_notes(args: &Args, to: Format, tally: &Tally) {
         messages::note(match to {
             Format::Csv => format!(
                 "{} cannot carry tags, comments before the first turn or results: left out \
-                 {tags} tags, {comments} comments and {results} results",
-                args.to
+                 {}, {} and {}",
+                args.to,
+                count(tags as u64, "tag"),
+                count(comments as u64, "comment"),
+                count(results as u64, "result"),
             ),
             _ => format!(
                 "{} cannot carry tags, comments, results, assessments or glyphs: left out \
-                 {tags} tags, {comments} comments, {results} results and {glyphs} \
-                 assessments and glyphs",
-                args.to
+                 {}, {}, {} and {glyphs} assessments and glyphs",
+                args.to,
+                count(tags as u64, "tag"),
+                count(comments as u64, "comment"),
+                count(results as u64, "result"),
             ),
         });
     }

@@ -74,7 +74,7 @@ pub struct Args {
     opening: Option<String>,
     /// This position (the game's Position notation) occurs in the game: at
     /// its start or after any ply.
-    #[arg(long, value_name = "POSITION")]
+    #[arg(long, value_name = "POSITION", allow_hyphen_values = true)]
     reaches: Option<String>,
     /// A position of the game (its start or after any ply) matches this
     /// pattern: cells and what stands on them (`"a1=R3 e5=W* d4=-"`;

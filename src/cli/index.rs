@@ -10,6 +10,7 @@ use super::run::{self, Run};
 use gamerec::index::{self, Builder, Entry};
 use gamerec::inputs::Item;
 use gamerec::output::Output;
+use gamerec::report::count;
 use gamerec::sources::Source;
 use std::collections::HashMap;
 use std::ops::ControlFlow;
@@ -123,11 +124,11 @@ pub fn run(args: Args) {
             n => format!(", {:.1} bytes a position", b.bytes as f64 / n as f64),
         };
         messages::say(format!(
-            "gamerec: {} now holds {} files, {} games, {} positions reached ({} bytes{per})",
+            "gamerec: {} now holds {}, {}, {} reached ({} bytes{per})",
             args.output.display(),
-            b.files,
-            b.games,
-            b.postings,
+            count(b.files as u64, "file"),
+            count(b.games, "game"),
+            count(b.postings, "position"),
             b.bytes
         ));
     }

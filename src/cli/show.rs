@@ -59,7 +59,8 @@ pub struct Args {
     ascii: bool,
     #[command(flatten)]
     color: Color,
-    /// The SVG's width in pixels (its height follows).
+    /// The picture's width in pixels (its height follows): an SVG up to
+    /// 16384, a PNG up to 4096, a GIF up to 1024.
     #[arg(long, value_name = "PX", default_value_t = 480, value_parser = clap::value_parser!(u32).range(16..=16384))]
     size: u32,
     /// Seen from the other side: the board turned half round.
@@ -130,9 +131,19 @@ impl Draw {
             Ok(r) => r,
             Err(p) => return (None, Err(Failure::Invalid(p))),
         };
-        let played = r.frames.len().saturating_sub(1);
+        let played = r.cut.unwrap_or(r.frames.len().saturating_sub(1));
         if let Some(k) = self.ply.filter(|&k| k > played + 1) {
             let why = format!("the game has {played} plies; there is no position before ply {k}");
+            return (None, Err(Failure::Usage(why)));
+        }
+        // A frame per position to the asked ply (or the end).
+        let frames = self.ply.unwrap_or(played + 1);
+        if frames > raster::MAX_GIF_FRAMES {
+            let why = format!(
+                "a GIF of {frames} positions: at most {}; give --ply {} or less",
+                raster::MAX_GIF_FRAMES,
+                raster::MAX_GIF_FRAMES
+            );
             return (None, Err(Failure::Usage(why)));
         }
         let gif = raster::gif(&r, self.ply.map(|k| k - 1), &self.gif, Vec::new());
@@ -165,6 +176,18 @@ pub fn run(mut args: Args) {
     let binary = matches!(format, PictureFormat::Png | PictureFormat::Gif);
     if binary && args.output.output.is_none() && io::stdout().is_terminal() {
         messages::error("a PNG or GIF is not written to a terminal: give -o FILE or a pipe");
+        return;
+    }
+    let widest = match format {
+        PictureFormat::Png => Some(("PNG", raster::MAX_PNG_SIZE)),
+        PictureFormat::Gif => Some(("GIF", raster::MAX_GIF_SIZE)),
+        _ => None,
+    };
+    if let Some((name, most)) = widest.filter(|&(_, most)| args.size > most) {
+        messages::error(format!(
+            "--size {}: a {name} is at most {most} pixels wide",
+            args.size
+        ));
         return;
     }
     if let Some(r) = args.rotate.filter(|r| !r.is_finite()) {

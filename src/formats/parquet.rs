@@ -1091,6 +1091,22 @@ fn guarded<T>(what: &str, f: impl FnOnce() -> Result<T, Problem>) -> Result<T, P
     })
 }
 
+/// Runs `f`, turning a panic in the Parquet reader (a damaged file it did
+/// not check) into an error naming `what`: for readers of other Parquet
+/// files than games tables (the position index's).
+pub fn guard_io<T>(what: &str, f: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
+    let mut inner = None;
+    let outcome = guarded(what, || {
+        inner = Some(f());
+        Ok(())
+    });
+    match (outcome, inner) {
+        (Ok(()), Some(result)) => result,
+        (Err(p), _) => Err(io::Error::new(io::ErrorKind::InvalidData, p.message)),
+        (Ok(()), None) => Err(io::Error::other(format!("reading {what} failed"))),
+    }
+}
+
 thread_local! {
     /// Whether this thread runs inside [`guarded`], whose panics are said
     /// as problems.

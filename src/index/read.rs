@@ -5,7 +5,7 @@ use super::store::{self, named};
 use super::tables::{arrow_error, io_error};
 use super::{invalid, partition, postings_file, Posting, MAX_FILES, MAX_SETUPS, NO_TURN};
 use super::{FILES, GAMES, SETUPS, TURNS};
-use crate::formats::parquet::Kind;
+use crate::formats::parquet::{guard_io, Kind};
 use crate::inputs::Piece;
 use crate::pattern::Pattern;
 use crate::record::Tag;
@@ -165,14 +165,16 @@ impl Index {
     /// Opens the index in `dir`: the generation its manifest names (or the
     /// tables of an index of before generations), every table held open.
     pub fn open(dir: &Path) -> io::Result<Index> {
-        let mut tries = 0;
-        loop {
-            tries += 1;
-            match Self::open_once(dir) {
-                Err(e) if e.kind() == io::ErrorKind::NotFound && tries < OPEN_TRIES => continue,
-                other => return other,
+        guard_io("the index", || {
+            let mut tries = 0;
+            loop {
+                tries += 1;
+                match Self::open_once(dir) {
+                    Err(e) if e.kind() == io::ErrorKind::NotFound && tries < OPEN_TRIES => continue,
+                    other => return other,
+                }
             }
-        }
+        })
     }
 
     fn open_once(dir: &Path) -> io::Result<Index> {
@@ -268,16 +270,18 @@ impl Index {
 
     /// The turns' spellings, by number.
     pub fn turn_texts(&self) -> io::Result<Vec<String>> {
-        let mut out = Vec::new();
-        for b in self.table(TURNS)?.build().map_err(io_error)? {
-            let b = b.map_err(arrow_error)?;
-            out.extend(
-                texts(&b, "text")?
-                    .into_iter()
-                    .map(Option::unwrap_or_default),
-            );
-        }
-        Ok(out)
+        guard_io(TURNS, || {
+            let mut out = Vec::new();
+            for b in self.table(TURNS)?.build().map_err(io_error)? {
+                let b = b.map_err(arrow_error)?;
+                out.extend(
+                    texts(&b, "text")?
+                        .into_iter()
+                        .map(Option::unwrap_or_default),
+                );
+            }
+            Ok(out)
+        })
     }
 
     /// Hands every batch of `games.parquet` to `f`, in order.
@@ -285,10 +289,12 @@ impl Index {
         &self,
         f: &mut dyn FnMut(&RecordBatch) -> io::Result<()>,
     ) -> io::Result<()> {
-        for b in self.table(GAMES)?.build().map_err(io_error)? {
-            f(&b.map_err(arrow_error)?)?;
-        }
-        Ok(())
+        guard_io(GAMES, || {
+            for b in self.table(GAMES)?.build().map_err(io_error)? {
+                f(&b.map_err(arrow_error)?)?;
+            }
+            Ok(())
+        })
     }
 
     /// Every posting of partition `p`, in order.
@@ -306,124 +312,128 @@ impl Index {
 
     /// The postings of `key`, sorted by game and ply.
     pub fn postings(&self, key: u64) -> io::Result<Vec<Posting>> {
-        let builder = self.table(&postings_file(partition(key)))?;
-        let groups: Vec<usize> = builder
-            .metadata()
-            .row_groups()
-            .iter()
-            .enumerate()
-            .filter(|(_, g)| match g.column(0).statistics() {
-                Some(Statistics::Int64(s)) => match (s.min_opt(), s.max_opt()) {
-                    (Some(&lo), Some(&hi)) => (lo as u64) <= key && key <= hi as u64,
+        guard_io("the postings", || {
+            let builder = self.table(&postings_file(partition(key)))?;
+            let groups: Vec<usize> = builder
+                .metadata()
+                .row_groups()
+                .iter()
+                .enumerate()
+                .filter(|(_, g)| match g.column(0).statistics() {
+                    Some(Statistics::Int64(s)) => match (s.min_opt(), s.max_opt()) {
+                        (Some(&lo), Some(&hi)) => (lo as u64) <= key && key <= hi as u64,
+                        _ => true,
+                    },
                     _ => true,
-                },
-                _ => true,
-            })
-            .map(|(i, _)| i)
-            .collect();
-        let reader = builder
-            .with_row_groups(groups)
-            .with_batch_size(1 << 16)
-            .build()
-            .map_err(io_error)?;
-        let mut out = Vec::new();
-        for p in postings_of(reader) {
-            let p = p?;
-            if p.key == key {
-                out.push(p);
+                })
+                .map(|(i, _)| i)
+                .collect();
+            let reader = builder
+                .with_row_groups(groups)
+                .with_batch_size(1 << 16)
+                .build()
+                .map_err(io_error)?;
+            let mut out = Vec::new();
+            for p in postings_of(reader) {
+                let p = p?;
+                if p.key == key {
+                    out.push(p);
+                }
             }
-        }
-        Ok(out)
+            Ok(out)
+        })
     }
 
     /// The rows of games `ids` (sorted, no repeats), with their tags and
     /// turns when `whole`.
     pub fn game_rows(&self, ids: &[u32], whole: bool) -> io::Result<Vec<GameRow>> {
-        let builder = self.table(GAMES)?;
-        let meta = builder.metadata().clone();
-        let mut starts = Vec::new();
-        let mut at = 0u64;
-        for g in meta.row_groups() {
-            starts.push(at);
-            at += g.num_rows() as u64;
-        }
-        // The row groups holding the ids, and the ids in each; an id past
-        // the games is a damaged index, said as one.
-        let mut wanted: BTreeMap<usize, Vec<u32>> = BTreeMap::new();
-        if let Some(&id) = ids.iter().find(|&&id| u64::from(id) >= at) {
-            return Err(named(
-                &self.path_of(GAMES),
-                invalid(format!(
-                    "the postings name game {id}, past its {at} games: the index is damaged \
-                     (build it again)"
-                )),
-            ));
-        }
-        for &id in ids {
-            let g = starts
-                .partition_point(|&s| s <= u64::from(id))
-                .saturating_sub(1);
-            wanted.entry(g).or_default().push(id);
-        }
-        let schema = builder.parquet_schema();
-        let leaves: Vec<usize> = (0..schema.num_columns())
-            .filter(|&i| whole || !matches!(schema.column(i).name(), "tags" | "turns"))
-            .collect();
-        let mask = ProjectionMask::leaves(schema, leaves);
-        // Only the wanted rows are decoded: a selection of runs of rows,
-        // through the row groups read, in order.
-        let mut selectors = Vec::new();
-        for (&g, ids) in &wanted {
-            let mut at = starts[g];
-            let mut ids = ids.clone();
-            ids.sort_unstable();
-            ids.dedup();
-            for id in ids {
-                let id = u64::from(id);
-                if id > at {
-                    selectors.push(RowSelector::skip((id - at) as usize));
+        guard_io(GAMES, || {
+            let builder = self.table(GAMES)?;
+            let meta = builder.metadata().clone();
+            let mut starts = Vec::new();
+            let mut at = 0u64;
+            for g in meta.row_groups() {
+                starts.push(at);
+                at += g.num_rows() as u64;
+            }
+            // The row groups holding the ids, and the ids in each; an id past
+            // the games is a damaged index, said as one.
+            let mut wanted: BTreeMap<usize, Vec<u32>> = BTreeMap::new();
+            if let Some(&id) = ids.iter().find(|&&id| u64::from(id) >= at) {
+                return Err(named(
+                    &self.path_of(GAMES),
+                    invalid(format!(
+                        "the postings name game {id}, past its {at} games: the index is damaged \
+                         (build it again)"
+                    )),
+                ));
+            }
+            for &id in ids {
+                let g = starts
+                    .partition_point(|&s| s <= u64::from(id))
+                    .saturating_sub(1);
+                wanted.entry(g).or_default().push(id);
+            }
+            let schema = builder.parquet_schema();
+            let leaves: Vec<usize> = (0..schema.num_columns())
+                .filter(|&i| whole || !matches!(schema.column(i).name(), "tags" | "turns"))
+                .collect();
+            let mask = ProjectionMask::leaves(schema, leaves);
+            // Only the wanted rows are decoded: a selection of runs of rows,
+            // through the row groups read, in order.
+            let mut selectors = Vec::new();
+            for (&g, ids) in &wanted {
+                let mut at = starts[g];
+                let mut ids = ids.clone();
+                ids.sort_unstable();
+                ids.dedup();
+                for id in ids {
+                    let id = u64::from(id);
+                    if id > at {
+                        selectors.push(RowSelector::skip((id - at) as usize));
+                    }
+                    selectors.push(RowSelector::select(1));
+                    at = id + 1;
                 }
-                selectors.push(RowSelector::select(1));
-                at = id + 1;
+                let end = starts[g] + meta.row_group(g).num_rows() as u64;
+                if end > at {
+                    selectors.push(RowSelector::skip((end - at) as usize));
+                }
             }
-            let end = starts[g] + meta.row_group(g).num_rows() as u64;
-            if end > at {
-                selectors.push(RowSelector::skip((end - at) as usize));
-            }
-        }
-        let reader = builder
-            .with_projection(mask)
-            .with_row_groups(wanted.keys().copied().collect())
-            .with_row_selection(RowSelection::from(selectors))
-            .with_batch_size(1 << 14)
-            .build()
-            .map_err(io_error)?;
-        let mut out = Vec::with_capacity(ids.len());
-        let long = Columns {
-            tags: whole,
-            turns: whole,
-        };
-        for b in reader {
-            let b = b.map_err(arrow_error)?;
-            let rows: Vec<usize> = (0..b.num_rows()).collect();
-            out.extend(game_rows(&b, &rows, long)?);
-        }
-        // Each row read must be the game asked for: a game's id is its row.
-        let mut asked: Vec<u32> = ids.to_vec();
-        asked.sort_unstable();
-        asked.dedup();
-        if out.len() != asked.len() || out.iter().zip(&asked).any(|(r, &id)| r.id != id) {
-            let found = out.iter().zip(&asked).find(|(r, &id)| r.id != id);
-            let why = match found {
-                Some((r, id)) => format!("row {id} holds game {}, not game {id}", r.id),
-                None => format!("{} rows read for {} games asked", out.len(), asked.len()),
+            let reader = builder
+                .with_projection(mask)
+                .with_row_groups(wanted.keys().copied().collect())
+                .with_row_selection(RowSelection::from(selectors))
+                .with_batch_size(1 << 14)
+                .build()
+                .map_err(io_error)?;
+            let mut out = Vec::with_capacity(ids.len());
+            let long = Columns {
+                tags: whole,
+                turns: whole,
             };
-            return Err(named(
-                &self.path_of(GAMES),
-                invalid(format!("{why}: the index is damaged (build it again)")),
-            ));
-        }
-        Ok(out)
+            for b in reader {
+                let b = b.map_err(arrow_error)?;
+                let rows: Vec<usize> = (0..b.num_rows()).collect();
+                out.extend(game_rows(&b, &rows, long)?);
+            }
+            // Each row read must be the game asked for: a game's id is its row.
+            let mut asked: Vec<u32> = ids.to_vec();
+            asked.sort_unstable();
+            asked.dedup();
+            if out.len() != asked.len() || out.iter().zip(&asked).any(|(r, &id)| r.id != id) {
+                let found = out.iter().zip(&asked).find(|(r, &id)| r.id != id);
+                let why = match found {
+                    Some((r, id)) => format!("row {id} holds game {}, not game {id}", r.id),
+                    None => format!("{} rows read for {} games asked", out.len(), asked.len()),
+                };
+                return Err(named(
+                    &self.path_of(GAMES),
+                    invalid(format!("{why}: the index is damaged (build it again)")),
+                ));
+            }
+            Ok(out)
+        })
     }
 
     /// Every game row, in order, with its tags, and its turns when `turns`.
@@ -432,50 +442,54 @@ impl Index {
         turns: bool,
         f: &mut dyn FnMut(GameRow) -> io::Result<()>,
     ) -> io::Result<()> {
-        let builder = self.table(GAMES)?;
-        let schema = builder.parquet_schema();
-        let leaves: Vec<usize> = (0..schema.num_columns())
-            .filter(|&i| turns || schema.column(i).name() != "turns")
-            .collect();
-        let mask = ProjectionMask::leaves(schema, leaves);
-        let reader = builder.with_projection(mask).build().map_err(io_error)?;
-        for b in reader {
-            let b = b.map_err(arrow_error)?;
-            let rows: Vec<usize> = (0..b.num_rows()).collect();
-            for row in game_rows(&b, &rows, Columns { tags: true, turns })? {
-                f(row)?;
+        guard_io(GAMES, || {
+            let builder = self.table(GAMES)?;
+            let schema = builder.parquet_schema();
+            let leaves: Vec<usize> = (0..schema.num_columns())
+                .filter(|&i| turns || schema.column(i).name() != "turns")
+                .collect();
+            let mask = ProjectionMask::leaves(schema, leaves);
+            let reader = builder.with_projection(mask).build().map_err(io_error)?;
+            for b in reader {
+                let b = b.map_err(arrow_error)?;
+                let rows: Vec<usize> = (0..b.num_rows()).collect();
+                for row in game_rows(&b, &rows, Columns { tags: true, turns })? {
+                    f(row)?;
+                }
             }
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
     /// The game types and settings of the index's games, and how many
     /// games each has.
     pub fn setups(&self) -> io::Result<Vec<(String, String, u64)>> {
-        let mut out = Vec::new();
-        for b in self.table(SETUPS)?.build().map_err(io_error)? {
-            let b = b.map_err(arrow_error)?;
-            let (games, settings, counts) = (
-                texts(&b, "game")?,
-                texts(&b, "settings")?,
-                u64s(&b, "games")?,
-            );
-            if out.len() + b.num_rows() > MAX_SETUPS {
-                return Err(named(
-                    &self.path_of(SETUPS),
-                    invalid(format!("more than {MAX_SETUPS} game types and settings")),
-                ));
+        guard_io(SETUPS, || {
+            let mut out = Vec::new();
+            for b in self.table(SETUPS)?.build().map_err(io_error)? {
+                let b = b.map_err(arrow_error)?;
+                let (games, settings, counts) = (
+                    texts(&b, "game")?,
+                    texts(&b, "settings")?,
+                    u64s(&b, "games")?,
+                );
+                if out.len() + b.num_rows() > MAX_SETUPS {
+                    return Err(named(
+                        &self.path_of(SETUPS),
+                        invalid(format!("more than {MAX_SETUPS} game types and settings")),
+                    ));
+                }
+                for i in 0..b.num_rows() {
+                    let (g, s) = (games[i].clone(), settings[i].clone());
+                    out.push((
+                        g.unwrap_or_default(),
+                        s.unwrap_or_default(),
+                        counts[i].unwrap_or(0),
+                    ));
+                }
             }
-            for i in 0..b.num_rows() {
-                let (g, s) = (games[i].clone(), settings[i].clone());
-                out.push((
-                    g.unwrap_or_default(),
-                    s.unwrap_or_default(),
-                    counts[i].unwrap_or(0),
-                ));
-            }
-        }
-        Ok(out)
+            Ok(out)
+        })
     }
 
     /// The games that reached `position` (a `Position` notation: it is

@@ -32,10 +32,7 @@ border:1px solid #eee;max-width:100%;height:auto}td.meaning{text-align:left}div.
 
 /// `1 file`, `2 files`.
 pub fn plural(n: usize, what: &str) -> String {
-    match n {
-        1 => format!("1 {what}"),
-        n => format!("{n} {what}s"),
-    }
+    crate::report::count(n as u64, what)
 }
 
 /// The players who get a section, and what was said about the choice.

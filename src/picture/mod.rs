@@ -195,6 +195,9 @@ pub struct Replayed {
     pub error: Option<ErrorAt>,
     /// The problem itself, located (for a diagnostic).
     pub problem: Option<Problem>,
+    /// The plies played, where more than [`MAX_FRAMES`] (only those are
+    /// drawn).
+    pub cut: Option<usize>,
 }
 
 /// What an annotated record says of a ply, for the viewer.
@@ -256,7 +259,15 @@ struct EveryPly<G: Picture + Search + Facts> {
     played: Vec<String>,
     moves: Vec<String>,
     judged: Vec<Judged>,
+    /// Plies played, drawn or not.
+    plies: usize,
 }
+
+/// The most plies of a game drawn (`view`, `show --to gif`): a frame each
+/// is kept, so memory follows them; a longer game (a legal cycle repeated
+/// to the record cap reaches a million plies) is drawn to this ply, and
+/// the picture says so.
+pub const MAX_FRAMES: usize = 20_000;
 
 impl<G: Picture + Search + Facts> Visitor<G> for EveryPly<G> {
     fn before_ply(&mut self, ply: usize, pos: &G::Position) -> ControlFlow<()> {
@@ -272,6 +283,13 @@ impl<G: Picture + Search + Facts> Visitor<G> for EveryPly<G> {
     }
 
     fn after_ply(&mut self, ply: usize, turn: &TurnIn<'_>, mv: &G::Move, after: &G::Position) {
+        self.plies = ply;
+        if ply > MAX_FRAMES {
+            // Past the cap the game is replayed (its verdict is the whole
+            // game's) but not drawn.
+            self.before = None;
+            return;
+        }
         let (Some(before), Some(first), Some(board)) =
             (self.before.take(), &self.first, &self.board)
         else {
@@ -309,6 +327,7 @@ pub fn replayed<G: Picture + Search + Facts>(
     game: &mut dyn ReadGame<'_>,
 ) -> Result<Replayed, Problem> {
     let mut every = EveryPly::<G> {
+        plies: 0,
         first: None,
         board: None,
         before: None,
@@ -335,10 +354,17 @@ pub fn replayed<G: Picture + Search + Facts>(
             )
         }));
     };
-    let outcome = report.outcome.as_ref().map(|o| match o.winner {
+    let mut outcome = report.outcome.as_ref().map(|o| match o.winner {
         Some(w) => format!("{} ({w} won, {})", o.result.as_str(), o.reason),
         None => format!("{} ({})", o.result.as_str(), o.reason),
     });
+    if every.plies > MAX_FRAMES {
+        let cut = format!("drawn to ply {MAX_FRAMES} of {}", every.plies);
+        outcome = Some(match outcome {
+            Some(o) => format!("{o}; {cut}"),
+            None => cut,
+        });
+    }
     let frame = every.frames.last().cloned().unwrap_or_default();
     Ok(Replayed {
         scene: Scene::of::<G>(&pos, board, frame),
@@ -357,6 +383,7 @@ pub fn replayed<G: Picture + Search + Facts>(
             message: p.message.clone(),
         }),
         problem: error,
+        cut: (every.plies > MAX_FRAMES).then_some(every.plies),
     })
 }
 

@@ -37,6 +37,14 @@ fn failed(e: impl std::fmt::Display) -> io::Error {
 
 /// An SVG's pixels at its own width and height, on `background` (`None`:
 /// transparent).
+/// The most positions an animated GIF shows (each drawn twice, ~70 ms
+/// at 480 px; the GIF is held whole until written).
+pub const MAX_GIF_FRAMES: usize = 2_000;
+/// The widest PNG, in pixels (4,096² × 4 bytes: 64 MiB of pixels).
+pub const MAX_PNG_SIZE: u32 = 4096;
+/// The widest GIF, in pixels (its canvas and a frame held at once).
+pub const MAX_GIF_SIZE: u32 = 1024;
+
 pub fn render(svg: &str, background: Option<Color>) -> io::Result<Pixmap> {
     let tree = usvg::Tree::from_str(svg, options()).map_err(failed)?;
     let size = tree.size().to_int_size();

@@ -207,10 +207,10 @@ pub fn each_row(
 /// The line that says what was rated and what was not.
 pub fn headline(a: &Archive, t: &TypeRatings) -> String {
     let mut s = format!(
-        "{}: {} games, {} players",
+        "{}: {}, {}",
         t.game,
-        t.games.len(),
-        t.players.len()
+        crate::report::count(t.games.len() as u64, "game"),
+        crate::report::count(t.players.len() as u64, "player")
     );
     let undated = a.undated(t.game);
     if undated == t.games.len() {

@@ -10,7 +10,7 @@ mod text;
 
 pub use lenient::{read_leniently, Leniently};
 pub use parse::{each_game, parse_chunk, parse_chunk_with, End, GameReader, Token, TurnToken};
-pub use reader::{Chunk, ChunkReader, MAX_RECORD_BYTES, MAX_TAGS};
+pub use reader::{Chunk, ChunkReader, Locator, MAX_RECORD_BYTES, MAX_TAGS};
 pub use text::Text;
 
 pub use crate::problem::Span;

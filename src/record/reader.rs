@@ -74,6 +74,17 @@ impl Chunk {
         (line, col)
     }
 
+    /// A [`Locator`] over this chunk: many offsets located in increasing
+    /// order cost one pass over the chunk, not one each.
+    pub fn locator(&self) -> Locator<'_> {
+        Locator {
+            chunk: self,
+            rel: 0,
+            line: self.line,
+            line_start: 0,
+        }
+    }
+
     /// The chunk as text for display, with the same byte offsets: every byte
     /// of an invalid UTF-8 sequence becomes `?` and a carriage return a space.
     pub fn display_text(&self) -> String {
@@ -497,6 +508,44 @@ fn is_tag_line(line: &[u8]) -> bool {
     !escaped
 }
 
+/// Locates offsets of a chunk in increasing order in one pass (a game's
+/// plies, each located for JSON or a table: `Chunk::locate` for each
+/// counted the lines from the chunk's start, quadratic in a game's plies).
+pub struct Locator<'c> {
+    chunk: &'c Chunk,
+    /// How far the lines are counted (relative to the chunk), the line
+    /// there, and where that line starts.
+    rel: usize,
+    line: usize,
+    line_start: usize,
+}
+
+impl Locator<'_> {
+    /// 1-based line and column (in characters) of an absolute byte offset,
+    /// as [`Chunk::locate`] gives them.
+    pub fn at(&mut self, offset: usize) -> (usize, usize) {
+        let c = self.chunk;
+        let rel = offset.saturating_sub(c.offset).min(c.bytes.len());
+        if rel < self.rel {
+            // Back: count again from the chunk's start.
+            (self.rel, self.line, self.line_start) = (0, c.line, 0);
+        }
+        for i in memchr::memchr_iter(b'\n', &c.bytes[self.rel..rel]) {
+            self.line += 1;
+            self.line_start = self.rel + i + 1;
+        }
+        self.rel = rel;
+        let mut col = 1 + c.bytes[self.line_start..rel]
+            .iter()
+            .filter(|&&b| (b & 0xC0) != 0x80)
+            .count();
+        if self.line == c.line {
+            col += c.column.saturating_sub(1);
+        }
+        (self.line, col)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -598,6 +647,24 @@ mod tests {
         assert_eq!(c.locate(103), (8, 1));
         // 'd' comes after "cé " (4 bytes, 3 characters).
         assert_eq!(c.locate(107), (8, 4));
+    }
+
+    #[test]
+    fn a_locator_agrees_with_locate_forward_and_back() {
+        let c = Chunk {
+            bytes: "ab\ncé d\n\nxyz\n é".as_bytes().to_vec(),
+            offset: 50,
+            line: 3,
+            column: 9,
+            truncated: false,
+        };
+        let mut l = c.locator();
+        let n = c.bytes.len();
+        // Forward over every offset (and past the end), then back and forth.
+        let order = (45..n + 55).chain([60, 52, 66, 50, 49]);
+        for at in order {
+            assert_eq!(l.at(at), c.locate(at), "offset {at}");
+        }
     }
 
     #[test]
