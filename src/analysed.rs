@@ -164,7 +164,7 @@ impl<'a> JsonAnalysis<'a> {
 
 /// Three decimals: an estimate is no more precise.
 fn round(x: f64) -> f64 {
-    (x * 1000.0).round() / 1000.0
+    crate::analysis::round_chance(x)
 }
 
 fn named(

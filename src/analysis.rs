@@ -173,6 +173,12 @@ pub const COMMANDS: [&str; 4] = ["value", "win", "mark", "best"];
 /// depth N`).
 pub const ANNOTATOR: &str = "Annotator";
 
+/// A win chance to three decimals (an estimate is no more precise), half
+/// away from zero: what the JSON, the tables and `[%win]` all write.
+pub fn round_chance(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
 /// What an annotated turn says of itself: `[%value W3] [%win 0.620]
 /// [%mark blunder] [%best c7-c9]` — the value after the move and the
 /// mover's win chance after it (both for the side that moved), the marks,
@@ -229,7 +235,8 @@ impl Annotation {
             parts.push(format!("[%value {v}]"));
         }
         if let Some(w) = self.win {
-            parts.push(format!("[%win {w:.3}]"));
+            // Rounded as the JSON rounds it, then written: the two agree.
+            parts.push(format!("[%win {:.3}]", round_chance(w)));
         }
         if !self.marks.is_empty() {
             let names: Vec<&str> = self.marks.iter().map(|m| m.name()).collect();
@@ -866,6 +873,26 @@ mod tests {
         assert!(Plies::parse("5-2").is_err());
         assert!(Plies::parse("0").is_err());
         assert!(Plies::Last(3).covers(8, 10) && !Plies::Last(3).covers(7, 10));
+    }
+
+    #[test]
+    fn win_commands_agree_with_the_json_to_the_last_decimal() {
+        // 73 of 600 plies differed by 0.001: `{:.3}` rounds the binary
+        // value half to even, the JSON rounded half away from zero.
+        for k in 0..=20_000 {
+            let w = f64::from(k) / 20_000.0;
+            let a = Annotation {
+                win: Some(w),
+                ..Annotation::default()
+            };
+            let text = a.comment().unwrap();
+            let written: f64 = text
+                .trim_start_matches("[%win ")
+                .trim_end_matches(']')
+                .parse()
+                .unwrap();
+            assert_eq!(written, round_chance(w), "{w}: {text}");
+        }
     }
 
     #[test]

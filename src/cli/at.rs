@@ -147,7 +147,23 @@ fn with_game(place: &PlaceArgs, color: bool, work: &mut Work<'_>, out: &mut dyn 
         return answer_with(&mut loaded, color, work, out);
     };
     if let Err(failure) = nth_game(path, n, game, place.encoding, color, work, out) {
-        report(failure);
+        return report(failure);
+    }
+    // No --index: say so where the file holds more games than the first.
+    if place.index.is_none() && n == 1 && path.as_os_str() != "-" {
+        let source = Source::File(path.to_path_buf());
+        let how = How {
+            encoding: place.encoding.encoding(),
+            ..How::default()
+        };
+        if let Ok(Some(())) = inputs::read_nth(&source, &how, 2, |v| {
+            v.game.finish();
+        }) {
+            messages::note(format!(
+                "{}: holds more than one game; this is game 1 (--index N for another)",
+                path.display()
+            ));
+        }
     }
 }
 

@@ -84,7 +84,8 @@ enum Command {
     /// Split archives into shards on game boundaries, for workers that
     /// each read one.
     Shard(shard::Args),
-    /// Show a position as a picture: terminal text or a standalone SVG.
+    /// Show a position as a picture: terminal text, a standalone SVG, a
+    /// PNG, or the game to it as an animated GIF.
     Show(show::Args),
     /// Write a self-contained HTML page that replays the games.
     View(view::Args),

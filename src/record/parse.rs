@@ -144,7 +144,10 @@ fn utf8<'a>(bytes: In<'a>, start: usize, what: &str) -> Result<&'a str, Problem>
         let at = start + e.valid_up_to();
         Problem {
             code: Code::InvalidUtf8,
-            message: format!("{what} holds a byte that is not UTF-8 text"),
+            message: format!(
+                "{what} holds a byte that is not UTF-8 text (a file in Latin-1 or \
+                 Windows-1252 reads with --encoding latin-1)"
+            ),
             span: Span::new(at, at + e.error_len().unwrap_or(1)),
             token: None,
             ..Default::default()
