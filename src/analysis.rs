@@ -725,6 +725,9 @@ pub struct Best {
 /// [`Best`] at `pos`, searched under `settings` (its horizon, budget,
 /// playouts and seed).
 pub fn best_at<G: Search + Notation>(pos: &G::Position, settings: &Settings) -> Best {
+    // The position's deadline counts from here: generating a wide
+    // position's turns is part of its time.
+    let whole = settings.budget.from_now();
     let depth = settings.depth.unwrap_or(G::DEPTH);
     let mut moves = Vec::new();
     board_moves::<G>(pos, &mut moves);
@@ -733,7 +736,6 @@ pub fn best_at<G: Search + Notation>(pos: &G::Position, settings: &Settings) -> 
     // Each turn also stops at the position's deadline, however wide the
     // position.
     let share = |n: u64| (n / moves.len().max(1) as u64).max(1);
-    let whole = settings.budget.from_now();
     let budget = Budget {
         nodes: settings.budget.nodes.map(share),
         time: (settings.budget.time)

@@ -81,7 +81,7 @@ impl Chunk {
             chunk: self,
             rel: 0,
             line: self.line,
-            line_start: 0,
+            chars: 0,
         }
     }
 
@@ -510,14 +510,15 @@ fn is_tag_line(line: &[u8]) -> bool {
 
 /// Locates offsets of a chunk in increasing order in one pass (a game's
 /// plies, each located for JSON or a table: `Chunk::locate` for each
-/// counted the lines from the chunk's start, quadratic in a game's plies).
+/// counted the lines from the chunk's start, and the characters from the
+/// line's, quadratic in a game's plies when its movetext is one line).
 pub struct Locator<'c> {
     chunk: &'c Chunk,
-    /// How far the lines are counted (relative to the chunk), the line
-    /// there, and where that line starts.
+    /// How far the chunk is counted (relative to it), the line there, and
+    /// the characters of that line before it.
     rel: usize,
     line: usize,
-    line_start: usize,
+    chars: usize,
 }
 
 impl Locator<'_> {
@@ -528,17 +529,21 @@ impl Locator<'_> {
         let rel = offset.saturating_sub(c.offset).min(c.bytes.len());
         if rel < self.rel {
             // Back: count again from the chunk's start.
-            (self.rel, self.line, self.line_start) = (0, c.line, 0);
+            (self.rel, self.line, self.chars) = (0, c.line, 0);
         }
-        for i in memchr::memchr_iter(b'\n', &c.bytes[self.rel..rel]) {
-            self.line += 1;
-            self.line_start = self.rel + i + 1;
-        }
+        let new = &c.bytes[self.rel..rel];
+        let from = match memchr::memrchr(b'\n', new) {
+            Some(last) => {
+                self.line += memchr::memchr_iter(b'\n', new).count();
+                self.chars = 0;
+                last + 1
+            }
+            None => 0,
+        };
+        // Count characters, not bytes: skip UTF-8 continuation bytes.
+        self.chars += new[from..].iter().filter(|&&b| (b & 0xC0) != 0x80).count();
         self.rel = rel;
-        let mut col = 1 + c.bytes[self.line_start..rel]
-            .iter()
-            .filter(|&&b| (b & 0xC0) != 0x80)
-            .count();
+        let mut col = 1 + self.chars;
         if self.line == c.line {
             col += c.column.saturating_sub(1);
         }
