@@ -781,3 +781,40 @@ fn analyse_json_locates_each_ply_in_one_pass() {
         assert!(text[offset..].starts_with(p["turn"].as_str().unwrap()));
     }
 }
+
+#[test]
+fn an_interrupted_index_leaves_no_work_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    generated(d, "oshi", 20_000, 4, "big.grec");
+    let mut child = gamerec()
+        .current_dir(d)
+        .args(["index", "-q", "-j1", "big.grec", "-o", "ix"])
+        .spawn()
+        .unwrap();
+    // Wait for the work folder, then interrupt (Ctrl-C).
+    let working = || {
+        std::fs::read_dir(d.join("ix")).is_ok_and(|entries| {
+            entries
+                .flatten()
+                .any(|e| e.file_name().to_string_lossy().starts_with(".index-work"))
+        })
+    };
+    let began = Instant::now();
+    while !working() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "finished before it could be interrupted"
+        );
+        assert!(began.elapsed() < Duration::from_secs(60));
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // SAFETY: kill has no preconditions.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    assert!(!working(), "the work folder is removed");
+    // The folder is still the index's: the next run writes it.
+    let (code, _, err) = run(d, &["index", "-q", "big.grec", "-o", "ix"]);
+    assert_eq!(code, 0, "{err}");
+}
