@@ -213,6 +213,20 @@ fn an_analysed_game_shows_its_marks_and_a_win_chance_curve_that_goes_to_a_ply() 
     );
 }
 
+/// `view ARCHIVE --index 1 --tree ARCHIVE -o PAGE`: game 1 with the
+/// explorer panel of its own archive.
+fn view_beside_its_tree(archive: &Path, page: &Path) {
+    gamerec()
+        .arg("view")
+        .arg(archive)
+        .args(["--index", "1", "--tree"])
+        .arg(archive)
+        .arg("-o")
+        .arg(page)
+        .assert()
+        .success();
+}
+
 /// `view --tree`: beside each position, the games of the tree's archive
 /// that reached it and the turns played there (the game's own turn in
 /// bold), counted as a naive count over the archive's JSON counts them.
@@ -245,15 +259,7 @@ fn the_explorer_panel_shows_the_archives_games_and_turns_at_each_position() {
         })
         .collect();
     let page = dir.path().join("explored.html");
-    gamerec()
-        .arg("view")
-        .arg(&archive)
-        .args(["--index", "1", "--tree"])
-        .arg(&archive)
-        .arg("-o")
-        .arg(&page)
-        .assert()
-        .success();
+    view_beside_its_tree(&archive, &page);
     let shot = dir.path().join("explorer.png");
     let at = |presses: &str| {
         view_py(
@@ -325,15 +331,7 @@ fn the_explorer_panel_counts_games_for_all_five_games() {
             .assert()
             .success();
         let page = dir.path().join(format!("{game}.html"));
-        gamerec()
-            .arg("view")
-            .arg(&archive)
-            .args(["--index", "1", "--tree"])
-            .arg(&archive)
-            .arg("-o")
-            .arg(&page)
-            .assert()
-            .success();
+        view_beside_its_tree(&archive, &page);
         let html = std::fs::read_to_string(&page).unwrap();
         assert!(
             !html.contains("\"positions\":{}"),
