@@ -40,9 +40,9 @@ pub fn settings(
     }
     let time = match time {
         None => None,
-        Some(s) => Some(
-            Budget::seconds(s).map_err(|e| PyValueError::new_err(format!("time={s}: {e}")))?,
-        ),
+        Some(s) => {
+            Some(Budget::seconds(s).map_err(|e| PyValueError::new_err(format!("time={s}: {e}")))?)
+        }
     };
     if playouts > gamerec::search::chance::MAX_PLAYOUTS {
         return Err(PyValueError::new_err(format!(
