@@ -181,7 +181,7 @@ fn lossy_targets_say_what_they_left_out() {
     let (code, _, err) = run(&["convert", "--to", "csv", SAMPLES[0]], None);
     assert_eq!(code, 0);
     assert!(
-        err.contains("left out 7 tags, 1 comments and 1 results"),
+        err.contains("left out 7 tags, 1 comment and 1 result"),
         "{err}"
     );
     let (_, _, err) = run(&["convert", "--to", "json", SAMPLES[0]], None);
