@@ -832,7 +832,7 @@ fn a_record_with_a_member_twice_is_written_back_as_it_was() {
         Some(edited.as_bytes()),
     );
     assert_eq!(code, 0, "{err}");
-    assert!(err.contains("left out 1 tags"), "{err}");
+    assert!(err.contains("left out 1 tag,"), "{err}");
 }
 
 /// A tag is one line: a record whose player's name holds a line break is
