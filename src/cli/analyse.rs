@@ -11,7 +11,7 @@ use gamerec::analysed::{self, Analysed, JsonAnalysis};
 use gamerec::analysis::{Mark, Plies, PlyAnalysis, Settings};
 use gamerec::convert::out::Rendered;
 use gamerec::formats::parquet::Table;
-use gamerec::inputs::Item;
+use gamerec::inputs::{Item, Seen};
 use gamerec::output::{Output, Writer};
 use gamerec::record::Chunk;
 use gamerec::report::{escape, place, problem_report};
@@ -95,6 +95,56 @@ enum Sink {
 }
 
 impl Sink {
+    /// The sink `--annotate` and `--to` ask for.
+    fn new(writer: Writer, annotate: bool, parquet: bool) -> io::Result<Sink> {
+        Ok(match (annotate, parquet) {
+            (true, _) => Sink::Annotated(io::BufWriter::new(writer)),
+            (false, true) => Sink::Parquet(Box::new(Table::new(
+                writer,
+                "analysis",
+                &analysed::columns(),
+            )?)),
+            (false, false) => Sink::Lines(io::BufWriter::new(writer)),
+        })
+    }
+
+    /// Writes one game's analysis (the `games`-th).
+    fn write(
+        &mut self,
+        args: &Args,
+        seen: Seen<'_, (Analysed, Option<Rendered>)>,
+        games: usize,
+    ) -> io::Result<()> {
+        let (input, index, chunk) = (seen.input, seen.index, seen.chunk);
+        let a = &seen.value.0;
+        match self {
+            Sink::Lines(out) if args.format == Format::Json => {
+                serde_json::to_writer(&mut *out, &JsonAnalysis::new(input, index, chunk, a))?;
+                writeln!(out)?;
+            }
+            Sink::Lines(out) => human(out, args, input, index, chunk, a)?,
+            Sink::Parquet(table) => {
+                for row in analysed::rows(input, index, chunk, a) {
+                    table.push(&row)?;
+                }
+            }
+            Sink::Annotated(out) => {
+                if games > 1 {
+                    writeln!(out)?;
+                }
+                if let Some(text) = seen.value.1 {
+                    text.write_to(out, 0, None)?;
+                }
+                // Said whole, then written (the lock `to_stderr` takes
+                // is the one a problem report takes).
+                let mut said = Vec::new();
+                human(&mut said, args, input, index, chunk, a)?;
+                messages::to_stderr(|err| err.write_all(&said));
+            }
+        }
+        Ok(())
+    }
+
     fn finish(self) -> io::Result<Writer> {
         match self {
             Sink::Lines(w) | Sink::Annotated(w) => w.into_inner().map_err(|e| e.into_error()),
@@ -126,14 +176,7 @@ pub fn run(args: Args) {
     let Some(writer) = run::create(&output) else {
         return;
     };
-    let sink = match (args.annotate, parquet) {
-        (true, _) => Ok(Sink::Annotated(io::BufWriter::new(writer))),
-        (false, true) => {
-            Table::new(writer, "analysis", &analysed::columns()).map(|t| Sink::Parquet(Box::new(t)))
-        }
-        (false, false) => Ok(Sink::Lines(io::BufWriter::new(writer))),
-    };
-    let mut sink = match sink {
+    let mut sink = match Sink::new(writer, args.annotate, parquet) {
         Ok(s) => s,
         Err(e) => return messages::finished(Err(e)),
     };
@@ -151,34 +194,8 @@ pub fn run(args: Args) {
         let Some(seen) = super::run::game(item) else {
             return Ok(ControlFlow::Continue(()));
         };
-        let a = &seen.value.0;
-        tally.add(a);
-        let (input, index, chunk) = (seen.input, seen.index, seen.chunk);
-        match &mut sink {
-            Sink::Lines(out) if args.format == Format::Json => {
-                serde_json::to_writer(&mut *out, &JsonAnalysis::new(input, index, chunk, a))?;
-                writeln!(out)?;
-            }
-            Sink::Lines(out) => human(out, &args, input, index, chunk, a)?,
-            Sink::Parquet(table) => {
-                for row in analysed::rows(input, index, chunk, a) {
-                    table.push(&row)?;
-                }
-            }
-            Sink::Annotated(out) => {
-                if tally.games > 1 {
-                    writeln!(out)?;
-                }
-                if let Some(text) = seen.value.1 {
-                    text.write_to(out, 0, None)?;
-                }
-                // Said whole, then written (the lock `to_stderr` takes
-                // is the one a problem report takes).
-                let mut said = Vec::new();
-                human(&mut said, &args, input, index, chunk, &seen.value.0)?;
-                messages::to_stderr(|err| err.write_all(&said));
-            }
-        }
+        tally.add(&seen.value.0);
+        sink.write(&args, seen, tally.games)?;
         Ok(ControlFlow::Continue(()))
     };
     let read = run.read(map, each);

@@ -55,41 +55,9 @@ pub fn run(args: Args) {
         ));
         return;
     }
-    let dir = args.output.display().to_string();
-    let mut waiting = || {
-        messages::note(format!(
-            "{dir}: another gamerec index is writing it; waiting"
-        ))
+    let Some(mut builder) = started(&args, &mut run.sources) else {
+        return;
     };
-    let memory = (args.memory as usize) << 20;
-    let mut builder = match Builder::create(&args.output, memory, args.jobs.threads(), &mut waiting)
-    {
-        Ok(b) => b,
-        Err(e) => return messages::error(format!("{dir}: {e}")),
-    };
-    // A file in the index already: not added twice, unless it changed.
-    let mut replace = Vec::new();
-    run.sources.retain(|s| match s {
-        Source::File(p) if builder.changed(p) => {
-            messages::note(format!(
-                "{}: changed since it was indexed; its games are read again",
-                p.display()
-            ));
-            replace.push(p.clone());
-            true
-        }
-        Source::File(p) if builder.holds(p) => {
-            messages::warning(format!(
-                "{}: already in the index, unchanged; not added again",
-                p.display()
-            ));
-            false
-        }
-        _ => true,
-    });
-    if let Err(e) = builder.begin(&replace) {
-        return messages::error(format!("{dir}: {e}"));
-    }
     let paths: HashMap<String, PathBuf> = (run.sources.iter())
         .filter_map(|s| match s {
             Source::File(p) => Some((s.name(), p.clone())),
@@ -119,20 +87,72 @@ pub fn run(args: Args) {
     let read = run.read(|v| index::trace(v, &turns), each);
     let built = read.and_then(|_| builder.finish());
     if let (Ok(b), false) = (&built, args.quiet.quiet) {
-        let per = match b.postings {
-            0 => String::new(),
-            n => format!(", {:.1} bytes a position", b.bytes as f64 / n as f64),
-        };
-        messages::say(format!(
-            "gamerec: {} now holds {}, {}, {} reached ({} bytes{per})",
-            args.output.display(),
-            count(b.files as u64, "file"),
-            count(b.games, "game"),
-            count(b.postings, "position"),
-            b.bytes
-        ));
+        say_built(&args, b);
     }
     messages::finished(built.map(|_| ()));
+}
+
+/// The builder, begun: the index's folder locked (waiting for another
+/// writer, said), the inputs in the index already left out unless they
+/// changed (then their games are replaced); `None` when it cannot start
+/// (said).
+fn started(args: &Args, sources: &mut Vec<Source>) -> Option<Builder> {
+    let dir = args.output.display().to_string();
+    let mut waiting = || {
+        messages::note(format!(
+            "{dir}: another gamerec index is writing it; waiting"
+        ))
+    };
+    let memory = (args.memory as usize) << 20;
+    let mut builder = match Builder::create(&args.output, memory, args.jobs.threads(), &mut waiting)
+    {
+        Ok(b) => b,
+        Err(e) => {
+            messages::error(format!("{dir}: {e}"));
+            return None;
+        }
+    };
+    // A file in the index already: not added twice, unless it changed.
+    let mut replace = Vec::new();
+    sources.retain(|s| match s {
+        Source::File(p) if builder.changed(p) => {
+            messages::note(format!(
+                "{}: changed since it was indexed; its games are read again",
+                p.display()
+            ));
+            replace.push(p.clone());
+            true
+        }
+        Source::File(p) if builder.holds(p) => {
+            messages::warning(format!(
+                "{}: already in the index, unchanged; not added again",
+                p.display()
+            ));
+            false
+        }
+        _ => true,
+    });
+    if let Err(e) = builder.begin(&replace) {
+        messages::error(format!("{dir}: {e}"));
+        return None;
+    }
+    Some(builder)
+}
+
+/// The closing line: what the index now holds.
+fn say_built(args: &Args, b: &gamerec::index::Built) {
+    let per = match b.postings {
+        0 => String::new(),
+        n => format!(", {:.1} bytes a position", b.bytes as f64 / n as f64),
+    };
+    messages::say(format!(
+        "gamerec: {} now holds {}, {}, {} reached ({} bytes{per})",
+        args.output.display(),
+        count(b.files as u64, "file"),
+        count(b.games, "game"),
+        count(b.postings, "position"),
+        b.bytes
+    ));
 }
 
 /// An input inside the index's folder, or the folder itself given as

@@ -154,6 +154,34 @@ impl Draw {
     }
 }
 
+/// Whether the options make a picture `format` can be written as (a
+/// usage error said where not): a PNG or GIF not to a terminal, no wider
+/// than its cap, a finite rotation.
+fn options_hold(args: &Args, format: PictureFormat) -> bool {
+    let binary = matches!(format, PictureFormat::Png | PictureFormat::Gif);
+    if binary && args.output.output.is_none() && io::stdout().is_terminal() {
+        messages::error("a PNG or GIF is not written to a terminal: give -o FILE or a pipe");
+        return false;
+    }
+    let widest = match format {
+        PictureFormat::Png => Some(("PNG", raster::MAX_PNG_SIZE)),
+        PictureFormat::Gif => Some(("GIF", raster::MAX_GIF_SIZE)),
+        _ => None,
+    };
+    if let Some((name, most)) = widest.filter(|&(_, most)| args.size > most) {
+        messages::error(format!(
+            "--size {}: a {name} is at most {most} pixels wide",
+            args.size
+        ));
+        return false;
+    }
+    if let Some(r) = args.rotate.filter(|r| !r.is_finite()) {
+        messages::error(format!("--rotate {r}: give a number of degrees"));
+        return false;
+    }
+    true
+}
+
 pub fn run(mut args: Args) {
     // Records piped in: standard input.
     let place = &mut args.place;
@@ -173,25 +201,7 @@ pub fn run(mut args: Args) {
         }
     }
     let format = format_of(&args);
-    let binary = matches!(format, PictureFormat::Png | PictureFormat::Gif);
-    if binary && args.output.output.is_none() && io::stdout().is_terminal() {
-        messages::error("a PNG or GIF is not written to a terminal: give -o FILE or a pipe");
-        return;
-    }
-    let widest = match format {
-        PictureFormat::Png => Some(("PNG", raster::MAX_PNG_SIZE)),
-        PictureFormat::Gif => Some(("GIF", raster::MAX_GIF_SIZE)),
-        _ => None,
-    };
-    if let Some((name, most)) = widest.filter(|&(_, most)| args.size > most) {
-        messages::error(format!(
-            "--size {}: a {name} is at most {most} pixels wide",
-            args.size
-        ));
-        return;
-    }
-    if let Some(r) = args.rotate.filter(|r| !r.is_finite()) {
-        messages::error(format!("--rotate {r}: give a number of degrees"));
+    if !options_hold(&args, format) {
         return;
     }
     let text_opts = TextOptions {

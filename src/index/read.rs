@@ -356,53 +356,20 @@ impl Index {
                 starts.push(at);
                 at += g.num_rows() as u64;
             }
-            // The row groups holding the ids, and the ids in each; an id past
-            // the games is a damaged index, said as one.
-            let mut wanted: BTreeMap<usize, Vec<u32>> = BTreeMap::new();
             if let Some(&id) = ids.iter().find(|&&id| u64::from(id) >= at) {
-                return Err(named(
-                    &self.path_of(GAMES),
-                    invalid(format!(
-                        "the postings name game {id}, past its {at} games: the index is damaged \
-                         (build it again)"
-                    )),
-                ));
-            }
-            for &id in ids {
-                let g = starts
-                    .partition_point(|&s| s <= u64::from(id))
-                    .saturating_sub(1);
-                wanted.entry(g).or_default().push(id);
+                return Err(
+                    self.damaged(format!("the postings name game {id}, past its {at} games"))
+                );
             }
             let schema = builder.parquet_schema();
             let leaves: Vec<usize> = (0..schema.num_columns())
                 .filter(|&i| whole || !matches!(schema.column(i).name(), "tags" | "turns"))
                 .collect();
             let mask = ProjectionMask::leaves(schema, leaves);
-            // Only the wanted rows are decoded: a selection of runs of rows,
-            // through the row groups read, in order.
-            let mut selectors = Vec::new();
-            for (&g, ids) in &wanted {
-                let mut at = starts[g];
-                let mut ids = ids.clone();
-                ids.sort_unstable();
-                ids.dedup();
-                for id in ids {
-                    let id = u64::from(id);
-                    if id > at {
-                        selectors.push(RowSelector::skip((id - at) as usize));
-                    }
-                    selectors.push(RowSelector::select(1));
-                    at = id + 1;
-                }
-                let end = starts[g] + meta.row_group(g).num_rows() as u64;
-                if end > at {
-                    selectors.push(RowSelector::skip((end - at) as usize));
-                }
-            }
+            let (groups, selectors) = selection(ids, &starts, &meta);
             let reader = builder
                 .with_projection(mask)
-                .with_row_groups(wanted.keys().copied().collect())
+                .with_row_groups(groups)
                 .with_row_selection(RowSelection::from(selectors))
                 .with_batch_size(1 << 14)
                 .build()
@@ -417,23 +384,33 @@ impl Index {
                 let rows: Vec<usize> = (0..b.num_rows()).collect();
                 out.extend(game_rows(&b, &rows, long)?);
             }
-            // Each row read must be the game asked for: a game's id is its row.
-            let mut asked: Vec<u32> = ids.to_vec();
-            asked.sort_unstable();
-            asked.dedup();
-            if out.len() != asked.len() || out.iter().zip(&asked).any(|(r, &id)| r.id != id) {
-                let found = out.iter().zip(&asked).find(|(r, &id)| r.id != id);
-                let why = match found {
-                    Some((r, id)) => format!("row {id} holds game {}, not game {id}", r.id),
-                    None => format!("{} rows read for {} games asked", out.len(), asked.len()),
-                };
-                return Err(named(
-                    &self.path_of(GAMES),
-                    invalid(format!("{why}: the index is damaged (build it again)")),
-                ));
-            }
+            self.are_the_asked(&out, ids)?;
             Ok(out)
         })
+    }
+
+    /// Checks that the rows read are the games asked for (a game's id is
+    /// its row).
+    fn are_the_asked(&self, out: &[GameRow], ids: &[u32]) -> io::Result<()> {
+        let mut asked: Vec<u32> = ids.to_vec();
+        asked.sort_unstable();
+        asked.dedup();
+        if out.len() == asked.len() && out.iter().zip(&asked).all(|(r, &id)| r.id == id) {
+            return Ok(());
+        }
+        let found = out.iter().zip(&asked).find(|(r, &id)| r.id != id);
+        Err(self.damaged(match found {
+            Some((r, id)) => format!("row {id} holds game {}, not game {id}", r.id),
+            None => format!("{} rows read for {} games asked", out.len(), asked.len()),
+        }))
+    }
+
+    /// `games.parquet` is damaged, and why.
+    fn damaged(&self, why: String) -> io::Error {
+        named(
+            &self.path_of(GAMES),
+            invalid(format!("{why}: the index is damaged (build it again)")),
+        )
     }
 
     /// Every game row, in order, with its tags, and its turns when `turns`.
@@ -657,6 +634,42 @@ impl Index {
             _ => None,
         }
     }
+}
+
+/// The row groups holding `ids` (each below the games' count), and the
+/// runs of rows to read through them, in order: only the wanted rows are
+/// decoded.
+fn selection(
+    ids: &[u32],
+    starts: &[u64],
+    meta: &parquet::file::metadata::ParquetMetaData,
+) -> (Vec<usize>, Vec<RowSelector>) {
+    let mut wanted: BTreeMap<usize, Vec<u32>> = BTreeMap::new();
+    for &id in ids {
+        let g = starts
+            .partition_point(|&s| s <= u64::from(id))
+            .saturating_sub(1);
+        wanted.entry(g).or_default().push(id);
+    }
+    let mut selectors = Vec::new();
+    for (&g, ids) in &mut wanted {
+        let mut at = starts[g];
+        ids.sort_unstable();
+        ids.dedup();
+        for &id in ids.iter() {
+            let id = u64::from(id);
+            if id > at {
+                selectors.push(RowSelector::skip((id - at) as usize));
+            }
+            selectors.push(RowSelector::select(1));
+            at = id + 1;
+        }
+        let end = starts[g] + meta.row_group(g).num_rows() as u64;
+        if end > at {
+            selectors.push(RowSelector::skip((end - at) as usize));
+        }
+    }
+    (wanted.into_keys().collect(), selectors)
 }
 
 /// The columns of a table of hits (Python's `Index.reaches()` and
