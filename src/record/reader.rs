@@ -56,22 +56,7 @@ impl Chunk {
     /// 1-based line and column (in characters) of an absolute byte offset
     /// inside this chunk.
     pub fn locate(&self, offset: usize) -> (usize, usize) {
-        let rel = offset.saturating_sub(self.offset).min(self.bytes.len());
-        let before = &self.bytes[..rel];
-        let line = self.line + before.iter().filter(|&&b| b == b'\n').count();
-        let line_start = before
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |p| p + 1);
-        // Count characters, not bytes: skip UTF-8 continuation bytes.
-        let mut col = 1 + before[line_start..]
-            .iter()
-            .filter(|&&b| (b & 0xC0) != 0x80)
-            .count();
-        if line == self.line {
-            col += self.column.saturating_sub(1);
-        }
-        (line, col)
+        self.locator().at(offset)
     }
 
     /// A [`Locator`] over this chunk: many offsets located in increasing
@@ -655,7 +640,7 @@ mod tests {
     }
 
     #[test]
-    fn a_locator_agrees_with_locate_forward_and_back() {
+    fn a_locator_reused_forward_and_back_agrees_with_a_fresh_one() {
         let c = Chunk {
             bytes: "ab\ncé d\n\nxyz\n é".as_bytes().to_vec(),
             offset: 50,
