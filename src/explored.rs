@@ -171,6 +171,13 @@ pub fn human(out: &mut dyn Write, e: &Explored, line: &[String]) -> io::Result<(
         sides[1],
         percent(c.second, c.finished()),
     )?;
+    if c.by_rules > 0 {
+        let (n, s) = (c.by_rules, if c.by_rules == 1 { "" } else { "s" });
+        writeln!(
+            out,
+            "({n} finished game{s} with no declared result: scored by the rules' ending)"
+        )?;
+    }
     let width = e
         .turns
         .iter()
@@ -247,6 +254,7 @@ pub fn to_json(e: &Explored, line: &[String]) -> Value {
     m.insert("second_side".into(), json!(sides[1]));
     m.insert("to_move".into(), json!(sides[e.mover.index()]));
     m.extend(counts_json(&e.counts, e.mover));
+    m.insert("by_rules".into(), json!(e.counts.by_rules));
     let moves: Vec<Value> = e
         .turns
         .iter()

@@ -68,6 +68,8 @@ pub struct Walk {
     /// The explored positions the game reached, each the first time.
     pub reached: Vec<Reach>,
     pub finish: Finish,
+    /// The record declares no result: `finish` is the rules' ending.
+    pub by_rules: bool,
     pub error: Option<Problem>,
 }
 
@@ -79,6 +81,9 @@ struct Walker<'a, G: Search + Facts> {
     /// The reach at the last ply looked at, waiting for its turn.
     open: Option<usize>,
     started: bool,
+    /// Replay past the depth to the end: the record declares no result,
+    /// so the rules' ending gives it.
+    whole: bool,
     _game: std::marker::PhantomData<G>,
 }
 
@@ -135,8 +140,9 @@ impl<G: Search + Facts> Walker<'_, G> {
 impl<G: Search + Facts> Visitor<G> for Walker<'_, G> {
     fn before_ply(&mut self, ply: usize, pos: &G::Position) -> ControlFlow<()> {
         self.start(pos);
-        // Past the depth nothing is looked at, or played.
-        match ply > self.depth {
+        // Past the depth nothing is looked at, or played (unless the
+        // result must come from the rules' ending).
+        match ply > self.depth && !self.whole {
             true => ControlFlow::Break(()),
             false => ControlFlow::Continue(()),
         }
@@ -159,9 +165,11 @@ impl<G: Search + Facts> Visitor<G> for Walker<'_, G> {
 /// Walks a game as it is read: replays its first `depth` plies, looking
 /// for the positions `aim` names. Its result is the one its `Result` tag
 /// declares (the rest of the game is not replayed: `validate` checks
-/// records).
+/// records); a record that declares none (`*`, no tag: a Garden Gate
+/// link) is replayed to its end and scored by the rules' ending, as
+/// `report` and `ratings` score it ([`declares_result`]).
 pub fn walk<G: Search + Facts>(game: &mut dyn ReadGame<'_>, aim: Aim<'_>, depth: usize) -> Walk {
-    let declared = declared(game);
+    let declared = declared(game.tags());
     let mut w = Walker::<G> {
         aim,
         depth,
@@ -169,6 +177,7 @@ pub fn walk<G: Search + Facts>(game: &mut dyn ReadGame<'_>, aim: Aim<'_>, depth:
         reached: Vec::new(),
         open: None,
         started: false,
+        whole: declared.is_none(),
         _game: std::marker::PhantomData,
     };
     let (replay, _, end) = replay::replay_game::<G, _>(game, &mut w);
@@ -176,17 +185,35 @@ pub fn walk<G: Search + Facts>(game: &mut dyn ReadGame<'_>, aim: Aim<'_>, depth:
     Walk {
         target: w.target,
         reached: w.reached,
-        finish: finish(declared.filter(|_| error.is_none())),
+        finish: scored(declared, replay.outcome.as_ref(), error.is_some()),
+        by_rules: declared.is_none(),
         error,
     }
 }
 
-/// The result a game's `Result` tag declares.
-fn declared(game: &mut dyn ReadGame<'_>) -> Option<ResultToken> {
-    game.tags()
-        .iter()
+/// The decisive or drawn result a game's `Result` tag declares (`None`
+/// for `*` or no tag).
+fn declared(tags: &[crate::record::Tag]) -> Option<ResultToken> {
+    tags.iter()
         .find(|t| t.name == "Result")
         .and_then(|t| ResultToken::parse(t.value.trim()))
+        .filter(|r| *r != ResultToken::Unknown)
+}
+
+/// Whether a game's `Result` tag declares its result (a win or a draw):
+/// where it does not, a finished game's result is the rules' ending.
+pub fn declares_result(tags: &[crate::record::Tag]) -> bool {
+    declared(tags).is_some()
+}
+
+/// A game's result for the counts: the declared one, or else the one the
+/// replay's outcome gives (the rules' ending); open with an error.
+fn scored(declared: Option<ResultToken>, outcome: Option<&replay::Outcome>, error: bool) -> Finish {
+    match (error, declared) {
+        (true, _) => Finish::Open,
+        (false, Some(d)) => finish(Some(d)),
+        (false, None) => finish(outcome.map(|o| o.result)),
+    }
 }
 
 fn finish(declared: Option<ResultToken>) -> Finish {
@@ -235,8 +262,8 @@ pub struct Traced {
     /// The turns played, in the game's standard spelling, one space
     /// between (as many as `keys` has positions, less one).
     pub turns: String,
-    /// The result the `Result` tag declares ([`Finish::Open`] for a record
-    /// with an error anywhere).
+    /// The result the `Result` tag declares, or else the rules' ending
+    /// ([`Finish::Open`] for a record with an error anywhere).
     pub finish: Finish,
     /// Why the record is invalid.
     pub error: Option<Problem>,
@@ -275,7 +302,7 @@ impl<G: Search + Facts> Visitor<G> for Tracer<G> {
 
 /// Replays a whole game as it is read, keying every position.
 pub fn trace<G: Search + Facts>(game: &mut dyn ReadGame<'_>) -> Traced {
-    let declared = declared(game);
+    let declared = declared(game.tags());
     let mut t = Tracer::<G> {
         keys: Vec::new(),
         turns: String::new(),
@@ -286,7 +313,7 @@ pub fn trace<G: Search + Facts>(game: &mut dyn ReadGame<'_>) -> Traced {
     Traced {
         keys: t.keys,
         turns: t.turns,
-        finish: finish(declared.filter(|_| error.is_none())),
+        finish: scored(declared, replay.outcome.as_ref(), error.is_some()),
         error,
         span: end.span,
     }
@@ -300,11 +327,17 @@ pub struct Counts {
     pub first: u64,
     pub draws: u64,
     pub second: u64,
+    /// Finished games whose records declare no result (a Garden Gate
+    /// link): their result is the rules' ending.
+    pub by_rules: u64,
 }
 
 impl Counts {
-    fn add(&mut self, finish: Finish) {
+    fn add(&mut self, finish: Finish, by_rules: bool) {
         self.games += 1;
+        if by_rules && finish != Finish::Open {
+            self.by_rules += 1;
+        }
         match finish {
             Finish::First => self.first += 1,
             Finish::Draw => self.draws += 1,
@@ -394,19 +427,21 @@ impl Explorer {
                 Some((key, position)) if *key == reach.key => position.as_str(),
                 _ => "",
             };
-            self.add_reach(game, (file, index), reach, position, walk.finish);
+            let scored = (walk.finish, walk.by_rules);
+            self.add_reach(game, (file, index), reach, position, scored);
         }
     }
 
     /// Adds one game's reach of a position (`position`: its notation, or
-    /// empty), with the game's result.
+    /// empty), with the game's result and whether the rules' ending gave
+    /// it ([`declares_result`]).
     pub fn add_reach(
         &mut self,
         game: &'static str,
         (file, index): (&str, usize),
         reach: &Reach,
         position: &str,
-        finish: Finish,
+        (finish, by_rules): (Finish, bool),
     ) {
         let n = self.found.len();
         let slot = *self.index.entry((game, reach.key)).or_insert(n);
@@ -424,7 +459,7 @@ impl Explorer {
             self.turn_index.push(HashMap::new());
         }
         let e = &mut self.found[slot];
-        e.counts.add(finish);
+        e.counts.add(finish, by_rules);
         if e.examples.len() < EXAMPLES {
             e.examples.push((file.to_string(), index));
         }
@@ -439,7 +474,7 @@ impl Explorer {
                 }
             };
             let t = &mut e.turns[i].1;
-            t.counts.add(finish);
+            t.counts.add(finish, by_rules);
             if t.examples.len() < EXAMPLES {
                 t.examples.push((file.to_string(), index));
             }
@@ -486,7 +521,7 @@ mod tests {
             Finish::Second,
             Finish::Open,
         ] {
-            c.add(f);
+            c.add(f, false);
         }
         assert_eq!(c.games, 5);
         assert_eq!(c.finished(), 4);

@@ -818,3 +818,46 @@ fn an_interrupted_index_leaves_no_work_folder() {
     let (code, _, err) = run(d, &["index", "-q", "big.grec", "-o", "ix"]);
     assert_eq!(code, 0, "{err}");
 }
+
+/// Garden Gate links declare no result: `tree` (scanning, and from an
+/// index) scores each game by the rules' ending the replay reaches, as
+/// `convert`'s outcome (and report and ratings) do, and says so.
+#[test]
+fn tree_scores_links_without_a_result_by_the_rules_ending_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let links = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/gardengate/games.txt");
+    std::fs::copy(&links, dir.path().join("links.txt")).unwrap();
+    let (code, out, err) = run(dir.path(), &["convert", "links.txt", "--to", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let converted: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let mut wins = [0u64; 2];
+    for g in converted["games"].as_array().unwrap() {
+        assert!(g["result"].is_null(), "a link declares no result");
+        match g["outcome"]["result"].as_str() {
+            Some("1-0") => wins[0] += 1,
+            Some("0-1") => wins[1] += 1,
+            _ => {}
+        }
+    }
+    assert!(wins[0] + wins[1] > 0, "the fixture has finished games");
+    let (code, _, err) = run(dir.path(), &["index", "links.txt", "-o", "ix"]);
+    assert_eq!(code, 0, "{err}");
+    for from in [&["links.txt"][..], &["--index", "ix"][..]] {
+        let mut args = vec!["tree", "--depth", "0", "--to", "json"];
+        args.extend_from_slice(from);
+        let (code, out, err) = run(dir.path(), &args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        let t: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+        assert_eq!(
+            [t["first"].as_u64(), t["second"].as_u64()],
+            [Some(wins[0]), Some(wins[1])],
+            "{args:?}"
+        );
+        assert_eq!(t["by_rules"].as_u64(), Some(wins[0] + wins[1]), "{args:?}");
+    }
+    let (_, out, _) = run(dir.path(), &["tree", "links.txt", "--depth", "0"]);
+    assert!(
+        out.contains("with no declared result: scored by the rules' ending"),
+        "{out}"
+    );
+}

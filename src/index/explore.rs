@@ -10,7 +10,7 @@ use super::{finish_of, tags_of, Index, NO_TURN};
 use crate::explored::Query;
 use crate::game::Side;
 use crate::registry;
-use crate::tree::{AtTarget, Explored, Explorer, Finish, Reach};
+use crate::tree::{declares_result, AtTarget, Explored, Explorer, Finish, Reach};
 use std::collections::HashMap;
 use std::io;
 
@@ -30,6 +30,8 @@ struct Kept {
     file: u32,
     index: u32,
     finish: Finish,
+    /// The record declares no result: the rules' ending gave `finish`.
+    by_rules: bool,
 }
 
 /// The games the query keeps (by id; `None`: not kept, or the line is
@@ -73,6 +75,7 @@ fn targets(index: &Index, query: &Query) -> io::Result<(Vec<Option<Kept>>, Vec<T
             file: row.file,
             index: row.index,
             finish: finish_of(&row.finish),
+            by_rules: !declares_result(&tags),
         });
         Ok(())
     })?;
@@ -123,7 +126,13 @@ pub fn explore(index: &Index, query: &Query, min_games: u64) -> io::Result<Vec<E
             .get(k.file as usize)
             .map_or("", |f| f.name.as_str());
         let at = (file, k.index as usize);
-        explorer.add_reach(target.game, at, &reach, &target.position, k.finish);
+        explorer.add_reach(
+            target.game,
+            at,
+            &reach,
+            &target.position,
+            (k.finish, k.by_rules),
+        );
     }
     Ok(explorer.finish(min_games))
 }
