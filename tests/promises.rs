@@ -861,3 +861,61 @@ fn tree_scores_links_without_a_result_by_the_rules_ending_and_says_so() {
         "{out}"
     );
 }
+
+/// A leaderboard does not rank a one-game player above the established
+/// ones: they are provisional (marked, and listed after), and
+/// `--min-games` leaves them out of the list.
+#[test]
+fn a_one_game_winner_is_provisional_and_ranked_after_established_players() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = generated(dir.path(), "oshi", 60, 4, "a.grec");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let names = ["Ann", "Bob", "Cid"];
+    let mut out = String::new();
+    for (i, record) in text.split("\n[Game ").enumerate() {
+        let record = if i == 0 {
+            record.to_string()
+        } else {
+            format!("[Game {record}")
+        };
+        // The last game: a newcomer against Ann, winning whoever wins.
+        let (a, b) = match i {
+            59 if record.contains("[Result \"1-0\"]") => ("Newbie", "Ann"),
+            59 => ("Ann", "Newbie"),
+            _ => (names[i % 3], names[(i + 1) % 3]),
+        };
+        let record = record
+            .replacen("[Red \"random\"]", &format!("[Red \"{a}\"]"), 1)
+            .replacen("[White \"random\"]", &format!("[White \"{b}\"]"), 1);
+        out.push_str(record.trim());
+        out.push_str("\n\n");
+    }
+    std::fs::write(dir.path().join("b.grec"), out).unwrap();
+    let (code, csv, err) = run(
+        dir.path(),
+        &["ratings", "b.grec", "--to", "csv", "--sort", "elo"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<Vec<&str>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    let last = rows.last().unwrap();
+    assert_eq!((last[1], last[2], last[3]), ("Newbie", "1", "1"), "{csv}");
+    assert_eq!(last.last(), Some(&"true"), "{csv}");
+    assert!(
+        rows[..rows.len() - 1]
+            .iter()
+            .all(|r| r.last() == Some(&"false")),
+        "{csv}"
+    );
+    let (_, human, _) = run(dir.path(), &["ratings", "b.grec", "--sort", "elo"]);
+    assert!(human.contains("? provisional"), "{human}");
+    let (_, human, _) = run(dir.path(), &["ratings", "b.grec", "--min-games", "2"]);
+    assert!(!human.contains("Newbie"), "{human}");
+    assert!(
+        human.contains("(1 player with fewer games than --min-games not listed)"),
+        "{human}"
+    );
+}

@@ -205,3 +205,52 @@ fn analysed_records_give_lead_changes_and_each_players_marks() {
     assert!(html.contains("no record holds win chances"));
     assert!(!html.contains("<caption>In analysed records</caption>"));
 }
+
+/// A player's "By first turn" is their own first turn: the game's second
+/// turn (their reply) when they moved second, not their opponent's.
+#[test]
+fn by_first_turn_gives_the_players_own_turn_when_they_moved_second() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = gamerec()
+        .args([
+            "gen", "--finish", "--seed", "11", "--game", "oshi", "--games", "6",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(raw.stdout).unwrap();
+    let named = text
+        .replace("[Red \"random\"]", "[Red \"Ann\"]")
+        .replace("[White \"random\"]", "[White \"Bob\"]");
+    let path = dir.path().join("ab.grec");
+    std::fs::write(&path, &named).unwrap();
+    let json = gamerec()
+        .args(["convert", "--to", "json"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let games: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let html = gamerec()
+        .args(["report", "-q", "--player", "Bob"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let html = String::from_utf8(html.stdout).unwrap();
+    let row = |turn: &str, mover: &str| format!("<th scope=\"row\">{turn} ({mover})</th>");
+    for g in games["games"].as_array().unwrap() {
+        let turns = g["turns"].as_array().unwrap();
+        let side = |i: usize| turns[i]["side"].as_str().unwrap();
+        let text = |i: usize| turns[i]["text"].as_str().unwrap();
+        // Bob is White: his first turn is the one White made first.
+        let theirs = (0..2).find(|&i| side(i) == "White").unwrap();
+        let mover = if theirs == 0 {
+            "moving first"
+        } else {
+            "moving second"
+        };
+        assert!(html.contains(&row(text(theirs), mover)), "{}", text(theirs));
+        if text(1 - theirs) != text(theirs) {
+            let other = row(text(1 - theirs), mover);
+            assert!(!html.contains(&other), "Ann's turn {other} is not Bob's");
+        }
+    }
+}

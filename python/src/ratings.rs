@@ -119,7 +119,7 @@ pub fn ratings_arrow<'py>(
             _ => Kind::Players,
         };
         let mut rows = Rows::new(&table::columns(kind));
-        table::each_row(&archive, &rated, kind, sort, |row| rows.push(row))?;
+        table::each_row(&archive, &rated, kind, (sort, 1), |row| rows.push(row))?;
         calls::table(rows, Vec::new(), "ratings")
     });
     calls::stream(

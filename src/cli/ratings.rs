@@ -50,6 +50,11 @@ pub struct Args {
     /// name.
     #[arg(long, value_enum, default_value = "bradley-terry")]
     sort: SortArg,
+    /// List only players with at least N rated games (every game still
+    /// counts in the ratings). Ordered by a rating, provisional players
+    /// (Glicko-2 deviation above 110, marked `?`) come after the rest.
+    #[arg(long, value_name = "N", default_value = "1")]
+    min_games: u32,
     /// `human`: a table per game type; `json`: JSON Lines; `csv`; `parquet`
     /// (the columns of notation/ratings.md).
     #[arg(
@@ -148,7 +153,10 @@ fn write(args: &Args, writer: Writer, a: &Archive, rated: &[TypeRatings]) -> io:
         _ => Rows::Players,
     };
     let format = match args.format {
-        Format::Human => return human(writer, a, rated, rows, sort(args.sort)),
+        Format::Human => {
+            let listing = (sort(args.sort), args.min_games);
+            return human(writer, a, rated, rows, listing);
+        }
         Format::Json => RowFormat::Json,
         Format::Csv => RowFormat::Csv,
         Format::Parquet => RowFormat::Parquet,
@@ -166,7 +174,8 @@ fn write(args: &Args, writer: Writer, a: &Archive, rated: &[TypeRatings]) -> io:
         table::columns(rows),
         args.spreadsheet_safe,
     )?;
-    table::each_row(a, rated, rows, sort(args.sort), |row| out.push(row))?;
+    let listing = (sort(args.sort), args.min_games);
+    table::each_row(a, rated, rows, listing, |row| out.push(row))?;
     out.finish()?.into_inner().map_err(|e| e.into_error())
 }
 
@@ -175,7 +184,7 @@ fn human(
     a: &Archive,
     rated: &[TypeRatings],
     rows: Rows,
-    sort: Sort,
+    (sort, min_games): (Sort, u32),
 ) -> io::Result<Writer> {
     let mut out = io::BufWriter::new(writer);
     if let Some(line) = table::untyped(a) {
@@ -199,7 +208,7 @@ fn human(
                     _ => write!(
                         out,
                         "{}",
-                        table::human_players(a, t, &ratings::order(a, t, sort))
+                        table::human_players(a, t, &ratings::order(a, t, sort, min_games))
                     )?,
                 }
             }

@@ -173,6 +173,8 @@ pub struct Trace {
     /// The first turn, legal, in the game's standard notation (the same
     /// whatever labels the record uses), for counting openings.
     pub opening: Option<String>,
+    /// The second turn (the reply to the first), the same way.
+    pub reply: Option<String>,
 }
 
 /// The most legal turns counted in one game for its branching factor
@@ -354,6 +356,7 @@ struct Tracer<'s, G: Facts> {
     stats: G::Stats,
     legal_total: u64,
     opening: Option<String>,
+    reply: Option<String>,
 }
 
 impl<G: Facts> Visitor<G> for Tracer<'_, G> {
@@ -379,8 +382,10 @@ impl<G: Facts> Visitor<G> for Tracer<'_, G> {
             _ => None,
         };
         G::count(&mut self.stats, before, mv, after, ply);
-        if ply == 1 {
-            self.opening = Some(G::standard(before, mv, after));
+        match ply {
+            1 => self.opening = Some(G::standard(before, mv, after)),
+            2 => self.reply = Some(G::standard(before, mv, after)),
+            _ => {}
         }
         let (number, second, mover) = turn_at(ply - 1, self.first_mover, self.starts_second);
         let respelled = f.canonical != turn.text;
@@ -465,6 +470,7 @@ pub fn tell<'a, G: Facts>(
             stats: G::Stats::default(),
             legal_total: 0,
             opening: None,
+            reply: None,
         };
         let start = game.start();
         let (tags, turns) = game.parts();
@@ -475,7 +481,7 @@ pub fn tell<'a, G: Facts>(
             .map(|c| c.name)
             .zip(tracer.stats.values())
             .collect();
-        totals = Some((stats, tracer.legal_total, tracer.opening));
+        totals = Some((stats, tracer.legal_total, [tracer.opening, tracer.reply]));
         played = Some(p);
     }
     while let Some(turn) = game.next_turn() {
@@ -490,13 +496,14 @@ pub fn tell<'a, G: Facts>(
     let end = game.finish();
     let trace = played
         .zip(totals)
-        .map(|(p, (stats, legal_total, opening))| Trace {
+        .map(|(p, (stats, legal_total, [opening, reply]))| Trace {
             replay: judged::<G>(game.tags(), end.result, &p),
             stats,
             legal_total,
             first_mover,
             starts_second,
             opening,
+            reply,
         });
     let replay_error = trace.as_ref().and_then(|t| t.replay.error.as_ref());
     let error = end.error.as_ref().or(replay_error);

@@ -40,6 +40,8 @@ pub struct Fact {
     /// The first turn (standard spelling), by number in
     /// [`Gathered::openings`].
     pub opening: Option<u32>,
+    /// The second turn (the reply), the same way.
+    pub reply: Option<u32>,
     pub date: Option<Date>,
     /// Per side: missed wins and blunders an analysis marked (analysed
     /// records only).
@@ -98,6 +100,9 @@ impl Gathered {
                 .map(|t| t.text.as_ref()))
             .filter(|_| g.error.is_none())
             .map(|t| self.opening(t));
+        let reply = (trace.and_then(|t| t.reply.as_deref()))
+            .filter(|_| g.error.is_none())
+            .map(|t| self.opening(t));
         self.facts.push(Fact {
             game,
             valid: g.error.is_none(),
@@ -108,6 +113,7 @@ impl Gathered {
             plies: trace.map_or(0, |t| t.replay.plies as u32),
             branching: trace.and_then(|t| t.branching()),
             opening,
+            reply,
             date: g.tag("Date").and_then(Date::read),
             marks: g.marks,
             leads: g.leads,

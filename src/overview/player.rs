@@ -120,12 +120,13 @@ fn openings_and_opponents(g: &Gathered, player: u32, facts: &[&Fact]) -> String 
         let Some(score) = their_score(f, side) else {
             continue;
         };
-        if let Some(o) = f.opening {
-            let mover = if f.first == side {
-                "moving first"
-            } else {
-                "moving second"
-            };
+        // Their own first turn: the game's first when they moved first,
+        // its second (the reply) when not.
+        let (theirs, mover) = match f.first == side {
+            true => (f.opening, "moving first"),
+            false => (f.reply, "moving second"),
+        };
+        if let Some(o) = theirs {
             let key = format!("{} ({mover})", g.openings[o as usize]);
             openings
                 .entry(key)

@@ -331,8 +331,8 @@ fn metrics(facts: &[&Fact], rated: Option<&TypeRatings>) -> String {
 
 /// The top players by Bradley–Terry.
 fn ratings_table(g: &Gathered, t: &TypeRatings) -> String {
-    let mut s = String::from("<table class=\"ratings\"><caption>Ratings (the 20 highest by Bradley–Terry; every player: gamerec ratings)</caption>\n<tr><th scope=\"col\">player</th><th scope=\"col\">games</th><th scope=\"col\">won-drawn-lost</th><th scope=\"col\">Bradley–Terry (se)</th><th scope=\"col\">Elo</th><th scope=\"col\">Glicko-2 (rd)</th></tr>\n");
-    for i in ratings::order(&g.rated, t, Sort::BradleyTerry)
+    let mut s = String::from("<table class=\"ratings\"><caption>Ratings (the 20 highest by Bradley–Terry, provisional players — Elo marked ? — after the established; every player: gamerec ratings)</caption>\n<tr><th scope=\"col\">player</th><th scope=\"col\">games</th><th scope=\"col\">won-drawn-lost</th><th scope=\"col\">Bradley–Terry (se)</th><th scope=\"col\">Elo</th><th scope=\"col\">Glicko-2 (rd)</th></tr>\n");
+    for i in ratings::order(&g.rated, t, Sort::BradleyTerry, 1)
         .into_iter()
         .take(20)
     {
@@ -340,8 +340,8 @@ fn ratings_table(g: &Gathered, t: &TypeRatings) -> String {
         let name = g.rated.players.name(r.player);
         let _ = writeln!(
             s,
-            "<tr><th scope=\"row\">{}</th><td>{}</td><td>{}-{}-{}</td><td>{:.0} ({:.0})</td><td>{:.0}</td><td>{:.0} ({:.0})</td></tr>",
-            esc(name), r.games, r.wins, r.draws, r.losses, r.bt, r.bt_se, r.elo, r.glicko2.rating, r.glicko2.deviation
+            "<tr><th scope=\"row\">{}</th><td>{}</td><td>{}-{}-{}</td><td>{:.0} ({:.0})</td><td>{:.0}{}</td><td>{:.0} ({:.0})</td></tr>",
+            esc(name), r.games, r.wins, r.draws, r.losses, r.bt, r.bt_se, r.elo, if r.provisional() { "?" } else { "" }, r.glicko2.rating, r.glicko2.deviation
         );
     }
     s.push_str("</table>\n");

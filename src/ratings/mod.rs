@@ -214,9 +214,21 @@ impl Sort {
     }
 }
 
-/// The players of `t` in the order `sort` gives, ties by name.
-pub fn order(archive: &Archive, t: &systems::TypeRatings, sort: Sort) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..t.players.len()).collect();
+/// The players of `t` with at least `min_games` rated games, in the order
+/// `sort` gives, ties by name; ordered by a rating, the provisional ones
+/// ([`systems::Rated::provisional`]) come after the established ones, as
+/// a leaderboard lists them.
+pub fn order(
+    archive: &Archive,
+    t: &systems::TypeRatings,
+    sort: Sort,
+    min_games: u32,
+) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..t.players.len())
+        .filter(|&i| t.players[i].games >= min_games)
+        .collect();
+    let ranked = !matches!(sort, Sort::Games | Sort::Name);
+    let late = |i: usize| ranked && t.players[i].provisional();
     let name = |i: usize| archive.players.name(t.players[i].player).to_lowercase();
     let value = |i: usize| {
         let r = &t.players[i];
@@ -231,8 +243,8 @@ pub fn order(archive: &Archive, t: &systems::TypeRatings, sort: Sort) -> Vec<usi
         }
     };
     order.sort_by(|&x, &y| {
-        value(y)
-            .total_cmp(&value(x))
+        (late(x).cmp(&late(y)))
+            .then_with(|| value(y).total_cmp(&value(x)))
             .then_with(|| name(x).cmp(&name(y)))
     });
     order

@@ -149,6 +149,19 @@ pub struct Rated {
     pub bt_se: f64,
 }
 
+/// Glicko-2's deviation above which a rating is provisional: lichess's
+/// convention (a new player starts at 350 and falls below 110 after a
+/// dozen or so games).
+pub const PROVISIONAL_DEVIATION: f64 = 110.0;
+
+impl Rated {
+    /// Too few games to rank the player among the established ones: their
+    /// Glicko-2 deviation is above [`PROVISIONAL_DEVIATION`].
+    pub fn provisional(&self) -> bool {
+        self.glicko2.deviation > PROVISIONAL_DEVIATION
+    }
+}
+
 /// A player's ratings after one game (`--history`); Glicko-2's after the
 /// game's rating period.
 #[derive(Clone, Debug, PartialEq)]

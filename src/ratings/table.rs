@@ -3,7 +3,7 @@
 //! per game and player (`--history`), or per system (`--predict`).
 
 use super::predict::{Score, System};
-use super::systems::{Rated, TypeRatings};
+use super::systems::{Rated, TypeRatings, PROVISIONAL_DEVIATION};
 use super::{Archive, Skip};
 use crate::formats::parquet::Kind;
 use serde_json::{json, Value};
@@ -43,6 +43,7 @@ pub fn columns(rows: Rows) -> Vec<(String, Kind)> {
             ("bradley_terry_se", Float),
             ("first_mover_advantage", Float),
             ("first_mover_advantage_se", Float),
+            ("provisional", Kind::Bool),
         ],
         Rows::History => &[
             ("game", Text),
@@ -108,6 +109,7 @@ pub fn player_row(a: &Archive, t: &TypeRatings, r: &Rated) -> Vec<Value> {
         round(r.bt_se, 2),
         round(t.advantage, 2),
         round(t.advantage_se, 2),
+        json!(r.provisional()),
     ]
 }
 
@@ -171,19 +173,19 @@ pub fn predict_rows(types: &[TypeRatings]) -> Vec<Vec<Value>> {
     rows
 }
 
-/// Every row of `rows` over the rated game types, in order (players in
-/// `sort`'s order), each handed to `push`.
+/// Every row of `rows` over the rated game types, in order (players with
+/// at least `min_games` games, in `sort`'s order), each handed to `push`.
 pub fn each_row(
     a: &Archive,
     rated: &[TypeRatings],
     rows: Rows,
-    sort: super::Sort,
+    (sort, min_games): (super::Sort, u32),
     mut push: impl FnMut(&[Value]) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
     match rows {
         Rows::Players => {
             for t in rated {
-                for i in super::order(a, t, sort) {
+                for i in super::order(a, t, sort, min_games) {
                     push(&player_row(a, t, &t.players[i]))?;
                 }
             }
@@ -277,14 +279,29 @@ pub fn human_players(a: &Archive, t: &TypeRatings, order: &[usize]) -> String {
         let name: String = a.players.name(r.player).chars().take(32).collect();
         let _ = writeln!(
             s,
-            "{name:<width$}  {:>5}  {:>14}  {:>6.0}  {:>12}  {:>13}  {:>13}  {:>13}",
+            "{name:<width$}  {:>5}  {:>14}  {:>6}  {:>12}  {:>13}  {:>13}  {:>13}",
             r.games,
             format!("{}-{}-{}", r.wins, r.draws, r.losses),
-            r.elo,
+            format!("{:.0}{}", r.elo, if r.provisional() { "?" } else { "" }),
             format!("{:.0} ({:.0})", r.glicko2.rating, r.glicko2.deviation),
             format!("{:.1} ({:.1})", r.trueskill.rating, r.trueskill.uncertainty),
             format!("{:.1} ({:.1})", r.weng_lin.rating, r.weng_lin.uncertainty),
             format!("{:.0} ({:.0})", r.bt, r.bt_se),
+        );
+    }
+    if order.iter().any(|&i| t.players[i].provisional()) {
+        let _ = writeln!(
+            s,
+            "? provisional: Glicko-2 deviation above {PROVISIONAL_DEVIATION:.0} (too few games); \
+             ranked after the established players"
+        );
+    }
+    let unlisted = t.players.len() - order.len();
+    if unlisted > 0 {
+        let _ = writeln!(
+            s,
+            "({} with fewer games than --min-games not listed)",
+            crate::report::count(unlisted as u64, "player")
         );
     }
     s
