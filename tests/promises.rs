@@ -919,3 +919,33 @@ fn a_one_game_winner_is_provisional_and_ranked_after_established_players() {
         "{human}"
     );
 }
+
+/// `analyse --index N` searches game N alone (the same analysis as in the
+/// whole archive's run), as `view`, `show` and `moves` take it; past the
+/// last game it is an error (exit 2).
+#[test]
+fn analyse_index_searches_that_game_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    generated(dir.path(), "oshi", 4, 5, "g.grec");
+    let json = |extra: &[&str]| {
+        let mut args = vec!["analyse", "g.grec", "--last", "6", "--to", "json"];
+        args.extend_from_slice(extra);
+        let (code, out, err) = run(dir.path(), &args);
+        assert!(code == 0 || code == 1, "{args:?}: {err}");
+        out.lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .collect::<Vec<_>>()
+    };
+    let all = json(&[]);
+    assert_eq!(all.len(), 4);
+    let one = json(&["--index", "3"]);
+    assert_eq!(one.len(), 1);
+    assert_eq!(one[0]["index"], 3);
+    assert_eq!(one[0], all[2]);
+    let (code, out, err) = run(dir.path(), &["analyse", "g.grec", "--index", "5"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("there is no game 5 (the inputs hold 4)"),
+        "{err}"
+    );
+}

@@ -18,6 +18,7 @@ use gamerec::report::{escape, place, problem_report};
 use gamerec::search::Value;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 #[derive(clap::Args)]
 #[command(
@@ -37,6 +38,10 @@ pub struct Args {
     /// Search only plies A to B (`12-30`, `40-`, `7`).
     #[arg(long, value_name = "A-B", value_parser = Plies::parse)]
     plies: Option<Plies>,
+    /// Only game N (1 for the first, counted over all inputs), as `view`,
+    /// `show` and `moves` take it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    index: Option<u64>,
     /// `human`: a line per mark and a summary; `json`: one object per game
     /// per line; `parquet`: a row per searched ply (notation/analysis.md).
     #[arg(
@@ -166,9 +171,15 @@ pub fn run(args: Args) {
         return;
     }
     let output = Output::new(args.output.output.as_deref());
-    let Some(run) = Run::start(&args.input, &args.jobs, &output) else {
+    let Some(mut run) = Run::start(&args.input, &args.jobs, &output) else {
         return;
     };
+    let wanted = args.index.map(|n| n as usize);
+    // With --index the games are read on this thread, in order, and only
+    // the wanted one is searched (the search still takes -j threads).
+    if wanted.is_some() {
+        run.opts.jobs = 1;
+    }
     let parquet = args.format == Format::Parquet && !args.annotate;
     if parquet && run::binary_to_terminal(gamerec::formats::Format::Parquet, &output) {
         return;
@@ -183,22 +194,46 @@ pub fn run(args: Args) {
     let run = run.progress(args.quiet.quiet || output.is_terminal());
     let settings = args.settings();
     let mut tally = Tally::default();
-    let map = |v: gamerec::formats::Visit<'_, '_>| match args.annotate {
-        true => {
-            let (a, text) = analysed::annotate(v.game, v.rules, &settings);
-            (a, Some(text))
+    let read_so_far = AtomicUsize::new(0);
+    let map = |v: gamerec::formats::Visit<'_, '_>| {
+        let n = read_so_far.fetch_add(1, Ordering::Relaxed) + 1;
+        if wanted.is_some_and(|w| w != n) {
+            return None;
         }
-        false => (analysed::analyse(v.game, v.rules, &settings), None),
+        Some(match args.annotate {
+            true => {
+                let (a, text) = analysed::annotate(v.game, v.rules, &settings);
+                (a, Some(text))
+            }
+            false => (analysed::analyse(v.game, v.rules, &settings), None),
+        })
     };
-    let each = |item: Item<'_, (Analysed, Option<Rendered>)>| {
+    let mut seen_games = 0;
+    let each = |item: Item<'_, Option<(Analysed, Option<Rendered>)>>| {
         let Some(seen) = super::run::game(item) else {
             return Ok(ControlFlow::Continue(()));
         };
-        tally.add(&seen.value.0);
-        sink.write(&args, seen, tally.games)?;
-        Ok(ControlFlow::Continue(()))
+        seen_games += 1;
+        if let Some(value) = seen.value {
+            tally.add(&value.0);
+            let seen = Seen {
+                input: seen.input,
+                index: seen.index,
+                chunk: seen.chunk,
+                value,
+            };
+            sink.write(&args, seen, tally.games)?;
+        }
+        match wanted.is_some_and(|n| seen_games >= n) {
+            true => Ok(ControlFlow::Break(())),
+            false => Ok(ControlFlow::Continue(())),
+        }
     };
     let read = run.read(map, each);
+    if let Some(n) = wanted.filter(|&n| read.is_ok() && seen_games < n) {
+        let held = seen_games;
+        return messages::error(format!("there is no game {n} (the inputs hold {held})"));
+    }
     let result = read.and_then(|_| {
         let human = args.format == Format::Human || args.annotate;
         if human && !args.quiet.quiet {
