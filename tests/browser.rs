@@ -203,6 +203,13 @@ fn an_analysed_game_shows_its_marks_and_a_win_chance_curve_that_goes_to_a_ply() 
     assert_eq!(seen["dots"], 17, "{seen}");
     let cursor = seen["cursor"].as_f64().unwrap();
     assert!((cursor - 600.0 * 16.0 / 17.0).abs() < 0.01, "{seen}");
+    // The curve has a scale: the chance in percent, the plies below (0
+    // to the last, a round step apart).
+    let scale: Vec<&str> = (seen["scale"].as_array().unwrap().iter())
+        .map(|t| t.as_str().unwrap())
+        .collect();
+    assert_eq!(scale[..5], ["0%", "25%", "50%", "75%", "100%"], "{seen}");
+    assert_eq!(scale[5..], ["0", "5", "10", "15"], "{seen}");
     // A record never analysed has no curve.
     let plain = dir.path().join("plain.html");
     view(&root().join("fixtures/oshi/points-win.grec"), &plain).success();

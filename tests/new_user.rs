@@ -286,6 +286,8 @@ struct Drawn {
     labels: Vec<(String, f64, f64)>,
     cells: Vec<(String, f64, f64)>,
     status_px: f64,
+    /// Pixels a unit of the SVG's user space is drawn at.
+    px: f64,
     status: String,
     svg: String,
 }
@@ -342,6 +344,7 @@ fn drawn(dir: &Path, file: &str, ply: &str, extra: &[&str]) -> Drawn {
         labels,
         cells,
         status_px,
+        px: width / view[2],
         status: status
             .descendants()
             .filter(|n| n.is_text())
@@ -422,6 +425,46 @@ fn every_picture_is_readable_at_the_default_size() {
     }
 }
 
+/// At the default size every board's cells are at least 36 px apart (a
+/// Vagabond tile's letter was ~5 px at 480 px), and no two coordinate
+/// labels crowd each other (Vagabond's stepped edge put two numbers
+/// within 0.7 of a cell).
+#[test]
+fn every_board_is_drawn_with_room_for_its_cells_and_labels_at_the_default_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for game in ["oshi", "iqishiqi", "retsami", "roshi", "vagabond"] {
+        let file = format!("{game}.grec");
+        generate(d, game, 1, &file);
+        let pic = drawn(d, &file, "1", &[]);
+        let dist =
+            |a: (f64, f64), b: (f64, f64)| ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt();
+        let pitch = (pic.cells.iter().enumerate())
+            .flat_map(|(i, a)| {
+                pic.cells[i + 1..]
+                    .iter()
+                    .map(move |b| dist((a.1, a.2), (b.1, b.2)))
+            })
+            .fold(f64::MAX, f64::min);
+        assert!(
+            pitch * pic.px >= 36.0,
+            "{game}: cells {:.1} px apart",
+            pitch * pic.px
+        );
+        for (i, a) in pic.labels.iter().enumerate() {
+            for b in &pic.labels[i + 1..] {
+                let apart = dist((a.1, a.2), (b.1, b.2)) / pitch;
+                assert!(
+                    apart >= 0.9,
+                    "{game}: labels {} and {} {apart:.2} cells apart",
+                    a.0,
+                    b.0
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn vagabond_tiles_carry_their_letters_and_the_header_one_move_number() {
     let dir = tempfile::tempdir().unwrap();
@@ -462,17 +505,30 @@ fn vagabond_tiles_carry_their_letters_and_the_header_one_move_number() {
             !last.contains("H.") && !last.contains("G."),
             "{file}: two move numbers in {last:?}"
         );
-        // Turned, each label stays beside the board: within two cells of
-        // a point.
+        // Turned, each label turns with the board: on the axes around it,
+        // a cell past the outermost lines (9 cells from the centre, along
+        // or across the turned axes), never inside it.
+        let n = pic.cells.len() as f64;
+        let centre = (
+            pic.cells.iter().map(|c| c.1).sum::<f64>() / n,
+            pic.cells.iter().map(|c| c.2).sum::<f64>() / n,
+        );
+        let turn = if args.contains(&"--rotate") {
+            45f64
+        } else {
+            0.0
+        }
+        .to_radians();
         for (text, x, y) in &pic.labels {
-            let near = pic
-                .cells
-                .iter()
-                .map(|c| ((c.1 - x).powi(2) + (c.2 - y).powi(2)).sqrt())
-                .fold(f64::MAX, f64::min);
+            let (dx, dy) = ((x - centre.0) / 100.0, (y - centre.1) / 100.0);
+            let (u, v) = (
+                dx * turn.cos() + dy * turn.sin(),
+                -dx * turn.sin() + dy * turn.cos(),
+            );
+            let out = u.abs().max(v.abs());
             assert!(
-                near < 200.0,
-                "{file}: label {text} is {near:.0} from the board"
+                (out - 9.0).abs() < 0.05,
+                "{file}: label {text} is {out:.2} cells out, not on an axis"
             );
         }
     }

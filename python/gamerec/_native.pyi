@@ -77,7 +77,7 @@ class Game:
         self,
         ply: Optional[int] = None,
         *,
-        size: int = 480,
+        size: Optional[int] = None,
         flip: bool = False,
         rotate: float = 0.0,
     ) -> str: ...
@@ -85,7 +85,7 @@ class Game:
         self,
         ply: Optional[int] = None,
         *,
-        size: int = 480,
+        size: Optional[int] = None,
         flip: bool = False,
         rotate: float = 0.0,
     ) -> bytes: ...
@@ -93,7 +93,7 @@ class Game:
         self,
         plies: Optional[int] = None,
         *,
-        size: int = 480,
+        size: Optional[int] = None,
         flip: bool = False,
         rotate: float = 0.0,
         delay: int = 800,

@@ -360,17 +360,17 @@ impl Game {
     /// The position after `ply` plies as an SVG picture (`size`: width in
     /// pixels; `flip`: seen from the other side; `rotate`: degrees
     /// clockwise).
-    #[pyo3(signature = (ply=None, *, size=480, flip=false, rotate=0.0))]
+    #[pyo3(signature = (ply=None, *, size=None, flip=false, rotate=0.0))]
     fn svg(
         &self,
         py: Python<'_>,
         ply: Option<i64>,
-        size: u32,
+        size: Option<u32>,
         flip: bool,
         rotate: f64,
     ) -> PyResult<String> {
         let before = self.before(ply)?;
-        if size == 0 {
+        if size == Some(0) {
             return Err(PyValueError::new_err(
                 "size=0: give the picture's width in pixels (1 or more)",
             ));
@@ -396,12 +396,12 @@ impl Game {
     /// The position after `ply` plies as a PNG (the SVG of
     /// :meth:`svg`, rendered; the same bytes for the same game and
     /// options).
-    #[pyo3(signature = (ply=None, *, size=480, flip=false, rotate=0.0))]
+    #[pyo3(signature = (ply=None, *, size=None, flip=false, rotate=0.0))]
     fn png<'py>(
         &self,
         py: Python<'py>,
         ply: Option<i64>,
-        size: u32,
+        size: Option<u32>,
         flip: bool,
         rotate: f64,
     ) -> PyResult<Bound<'py, PyBytes>> {
@@ -415,17 +415,17 @@ impl Game {
     /// to the one after `plies` plies (every position by default), the
     /// last move marked; `delay`: milliseconds a frame (the last four
     /// times as long).
-    #[pyo3(signature = (plies=None, *, size=480, flip=false, rotate=0.0, delay=800))]
+    #[pyo3(signature = (plies=None, *, size=None, flip=false, rotate=0.0, delay=800))]
     fn gif<'py>(
         &self,
         py: Python<'py>,
         plies: Option<usize>,
-        size: u32,
+        size: Option<u32>,
         flip: bool,
         rotate: f64,
         delay: u32,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        if size == 0 || !rotate.is_finite() || !(10..=60_000).contains(&delay) {
+        if size == Some(0) || !rotate.is_finite() || !(10..=60_000).contains(&delay) {
             return Err(PyValueError::new_err(
                 "size= 1 or more, rotate= a number of degrees, delay= 10 to 60000 ms",
             ));

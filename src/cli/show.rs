@@ -60,9 +60,10 @@ pub struct Args {
     #[command(flatten)]
     color: Color,
     /// The picture's width in pixels (its height follows): an SVG up to
-    /// 16384, a PNG up to 4096, a GIF up to 1024.
-    #[arg(long, value_name = "PX", default_value_t = 480, value_parser = clap::value_parser!(u32).range(16..=16384))]
-    size: u32,
+    /// 16384, a PNG up to 4096, a GIF up to 1024. Default: 40 pixels a
+    /// board cell, at least 480 (a 9×9 board 480, Roshi's 19×19 about 870).
+    #[arg(long, value_name = "PX", value_parser = clap::value_parser!(u32).range(16..=16384))]
+    size: Option<u32>,
     /// Seen from the other side: the board turned half round.
     #[arg(long)]
     flip: bool,
@@ -168,10 +169,10 @@ fn options_hold(args: &Args, format: PictureFormat) -> bool {
         PictureFormat::Gif => Some(("GIF", raster::MAX_GIF_SIZE)),
         _ => None,
     };
-    if let Some((name, most)) = widest.filter(|&(_, most)| args.size > most) {
+    let size = args.size.unwrap_or(0);
+    if let Some((name, most)) = widest.filter(|&(_, most)| size > most) {
         messages::error(format!(
-            "--size {}: a {name} is at most {most} pixels wide",
-            args.size
+            "--size {size}: a {name} is at most {most} pixels wide"
         ));
         return false;
     }

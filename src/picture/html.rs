@@ -347,6 +347,7 @@ aside { flex: 1 1 320px; }
 #curve circle.mark-blunder-estimate, #curve circle.mark-mistake { fill: #e65100; }
 #curve circle.mark-only-move { fill: #1b5e20; }
 #curve text { font-size: 12px; fill: #6d4c41; }
+#curve .curve-tick { stroke: #a1887f; }
 #curve-at { stroke: #ffb300; stroke-width: 3; }
 #explorer h3 { font-size: 1em; margin: 0.8em 0 0.2em; }
 #explorer p { margin: 0.2em 0; font-size: 0.9em; }
@@ -455,7 +456,8 @@ function pick(i) {
 
 // The win-chance curve of an analysed game (notation/analysis.md): the
 // first-named side's chance after each ply; a click goes to that ply.
-const CW = 600, CH = 120;
+// Its scale: the chance in percent on the left, plies below.
+const CW = 600, CH = 120, GL = 40, GB = 18;
 function curve(holder) {
   const j = game.judged;
   if (!j) return;
@@ -464,9 +466,24 @@ function curve(holder) {
   if (!pts.length) return;
   const n = Math.max(game.frames.length - 1, 1);
   const at = (k, c) => [(k / n) * CW, (1 - c) * CH];
-  const svg = el("svg", { id: "curve", viewBox: "0 0 " + CW + " " + CH });
+  const svg = el("svg", { id: "curve", viewBox: -GL + " 0 " + (CW + GL) + " " + (CH + GB) });
   svg.append(el("rect", { class: "curve-bg", x: 0, y: 0, width: CW, height: CH }));
   svg.append(el("line", { class: "curve-mid", x1: 0, y1: CH / 2, x2: CW, y2: CH / 2 }));
+  for (const c of [0, 0.25, 0.5, 0.75, 1]) {
+    const y = (1 - c) * CH;
+    svg.append(el("line", { class: "curve-tick", x1: -4, y1: y, x2: 0, y2: y }));
+    const label = el("text", { class: "curve-scale", x: -6, y: Math.min(Math.max(y + 4, 10), CH), "text-anchor": "end" }, c * 100 + "%");
+    svg.append(label);
+  }
+  // Ply ticks a round step apart, about six of them.
+  const nice = [];
+  for (let p = 1; p <= 1e7; p *= 10) nice.push(p, 2 * p, 5 * p);
+  const step = nice.find((s) => s >= n / 6) || n;
+  for (let k = 0; k <= n; k += step) {
+    const x = (k / n) * CW;
+    svg.append(el("line", { class: "curve-tick", x1: x, y1: CH, x2: x, y2: CH + 4 }));
+    svg.append(el("text", { class: "curve-scale", x: x, y: CH + 15, "text-anchor": k === 0 ? "start" : "middle" }, String(k)));
+  }
   let d = "", prev = null;
   for (const [k, c] of pts) {
     const [x, y] = at(k, c);
@@ -485,7 +502,8 @@ function curve(holder) {
   svg.append(el("line", { id: "curve-at", x1: 0, y1: 0, x2: 0, y2: CH }));
   svg.addEventListener("click", (e) => {
     const r = svg.getBoundingClientRect();
-    go(Math.round(((e.clientX - r.left) / r.width) * n));
+    const x = ((e.clientX - r.left) / r.width) * (CW + GL) - GL;
+    go(Math.round((x / CW) * n));
   });
   holder.append(svg);
 }

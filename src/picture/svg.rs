@@ -18,8 +18,9 @@ pub const UNIT: f64 = 100.0;
 /// How to draw.
 #[derive(Clone, Copy, Debug)]
 pub struct SvgOptions {
-    /// The picture's width in pixels (its height follows).
-    pub size: u32,
+    /// The picture's width in pixels (its height follows); `None`: by the
+    /// board, [`PX_PER_CELL`] a cell and at least [`MIN_AUTO_SIZE`].
+    pub size: Option<u32>,
     /// Seen from the other side (turned half round).
     pub flip: bool,
     /// Turned by this many degrees clockwise (The Garden Gate's view of
@@ -30,12 +31,20 @@ pub struct SvgOptions {
 impl Default for SvgOptions {
     fn default() -> Self {
         SvgOptions {
-            size: 480,
+            size: None,
             flip: false,
             rotate: 0.0,
         }
     }
 }
+
+/// Pixels a board cell is drawn at by default: a 9×9 board fits the
+/// smallest default width, Roshi's 19×19 and Vagabond's 17 points across
+/// get room for their tiles' letters.
+pub const PX_PER_CELL: f64 = 40.0;
+
+/// The smallest default width.
+pub const MIN_AUTO_SIZE: u32 = 480;
 
 /// A number as the SVG writes it: at most one decimal, no `-0`.
 pub fn num(v: f64) -> String {
@@ -489,7 +498,13 @@ pub fn write(scene: &Scene, opts: &SvgOptions) -> String {
     let (vx, vy) = (x0 - margin, y0 - margin - head);
     let vw = (x1 - x0).max(notes_width(scene) * k) + 2.0 * margin;
     let vh = y1 - y0 + 2.0 * margin + head + below;
-    let width = opts.size.max(1) as f64;
+    let width = match opts.size {
+        Some(px) => px.max(1) as f64,
+        // A cell is 100 units.
+        None => (vw / 100.0 * PX_PER_CELL)
+            .round()
+            .max(f64::from(MIN_AUTO_SIZE)),
+    };
     let height = (width * vh / vw).round();
     let mut out = String::new();
     let _ = writeln!(

@@ -161,6 +161,8 @@ def main():
                       (li) => [Number(li.dataset.ply), li.className, li.textContent]),
                     dots: document.querySelectorAll('#curve circle').length,
                     cursor: Number(document.getElementById('curve-at').getAttribute('x1')),
+                    scale: Array.from(document.querySelectorAll('#curve text.curve-scale')).map(
+                      (t) => t.textContent),
                     current: (document.querySelector('#moves li.current') || {}).textContent || null,
                   };
                 """

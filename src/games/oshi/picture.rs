@@ -10,6 +10,10 @@ use super::Oshi;
 use crate::game::{Board, Glyph, Kind, Marks, Note, Picture, Piece, Rules, Side};
 use crate::games::grid::square_board;
 
+/// How far past its cell's centre a pushed-off piece's arrow ends, in
+/// cells: at the board's edge, its head just over it.
+const PUSHED_OFF: f64 = 0.55;
+
 macro_rules! tower {
     ($fill:literal, $stroke:literal, 1) => {
         concat!(
@@ -164,14 +168,52 @@ impl Picture for Oshi {
             }
             let end = match now {
                 Some(sq) => centre(sq),
-                // Pushed off: over the edge.
+                // Pushed off: to the edge, the head over it (not as far
+                // as the file letters and rank numbers beside the board).
                 None => {
                     let (x, y) = centre(was);
-                    (x + f64::from(df) * 0.9, y - f64::from(dr) * 0.9)
+                    (
+                        x + f64::from(df) * PUSHED_OFF,
+                        y - f64::from(dr) * PUSHED_OFF,
+                    )
                 }
             };
             marks.arrows.push((centre(was), end));
         }
         marks
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Notation;
+
+    /// The arrows of the move `mv` from `position`, and the board.
+    fn arrows(position: &str, mv: &str) -> (Vec<((f64, f64), (f64, f64))>, Board) {
+        let pos = Oshi::parse_position(position).unwrap();
+        let mv = Oshi::parse_move(&pos, mv).unwrap();
+        let board = Oshi::board(&pos);
+        (Oshi::marks(&pos, &mv, &board).arrows, board)
+    }
+
+    #[test]
+    fn a_push_off_arrow_points_over_the_edge_and_hides_no_label() {
+        // Off the bottom (the file letters) and off the left (the numbers).
+        for (position, mv) in [
+            ("9/9/9/9/9/9/9/A8/a8 r 0-0 -", "a2-a1"),
+            ("9/9/9/9/9/9/9/9/aA7 r 0-0 -", "b1-a1"),
+        ] {
+            let (arrows, board) = arrows(position, mv);
+            assert_eq!(arrows.len(), 2, "{mv}: the move and the push");
+            let ((x0, y0), (x1, y1)) = arrows[1];
+            // Off the board: past the edge cell by half a cell.
+            let past = (x1 - x0).abs().max((y1 - y0).abs());
+            assert!(past > 0.5, "{mv}: {:?}", arrows[1]);
+            for l in &board.labels {
+                let d = ((l.x - x1).powi(2) + (l.y - y1).powi(2)).sqrt();
+                assert!(d >= 0.25, "{mv}: the arrow ends on label {}", l.text);
+            }
+        }
     }
 }

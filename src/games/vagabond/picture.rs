@@ -30,6 +30,10 @@ fn centre(p: Point) -> (f64, f64) {
     (f64::from(p.x), -f64::from(p.y))
 }
 
+/// How far from the centre the axes' numbers stand, in points: under
+/// (and left of) the outermost line.
+const AXIS: f64 = 9.0;
+
 fn text_col(x: i8) -> u16 {
     (4 + 3 * (i32::from(x) + 8)) as u16
 }
@@ -43,7 +47,7 @@ macro_rules! tile {
             $fill,
             "\" stroke=\"#212121\" stroke-width=\"3\"/><g fill=\"#fff\" stroke=\"#fff\">",
             $sign,
-            "</g><text x=\"30\" y=\"32\" font-family=\"sans-serif\" font-size=\"26\" \
+            "</g><text x=\"30\" y=\"32\" font-family=\"sans-serif\" font-size=\"34\" \
              font-weight=\"bold\" text-anchor=\"middle\" dominant-baseline=\"central\" \
              fill=\"#212121\" stroke=\"#fff\" stroke-width=\"5\" paint-order=\"stroke\">",
             $letter,
@@ -178,22 +182,16 @@ impl Picture for Vagabond {
                 side: None,
             });
         }
-        // Each column's number below its lowest point, each row's left of
-        // its first: next to the board, turned with it or not. Where the
-        // edge steps (columns past ±4), a column's number stands one step
-        // further out, clear of the rows' numbers there.
+        // The columns' numbers in one line under the board, the rows' in
+        // one column left of it, as a chart's axes: on a round board a
+        // number beside each line's own end would crowd its neighbours
+        // where the edge steps.
         for v in -8i8..=8 {
             let number = v.to_string();
-            let lowest = (-8i8..=8)
-                .find(|&j| Point::new(v.into(), j.into()).is_some())
-                .unwrap_or(-8);
-            let first = (-8i8..=8)
-                .find(|&i| Point::new(i.into(), v.into()).is_some())
-                .unwrap_or(-8);
             board.labels.push(Label {
                 text: number.clone(),
                 x: f64::from(v),
-                y: -f64::from(lowest) + if v.abs() > 4 { 1.7 } else { 0.9 },
+                y: AXIS,
                 row: 17,
                 // The last digit under the point.
                 col: text_col(v) + 1 - number.len() as u16,
@@ -201,7 +199,7 @@ impl Picture for Vagabond {
             board.labels.push(Label {
                 col: 2u16.saturating_sub(number.len() as u16),
                 text: number,
-                x: f64::from(first) - 0.9,
+                x: -AXIS,
                 y: -f64::from(v),
                 row: (8 - v) as u16,
             });
