@@ -189,12 +189,12 @@ mod tests {
     use super::*;
     use crate::game::Notation;
 
-    /// The arrows of the move `mv` from `position`, and the board.
-    fn arrows(position: &str, mv: &str) -> (Vec<((f64, f64), (f64, f64))>, Board) {
+    /// The marks of the move `mv` from `position`, and the board.
+    fn arrows(position: &str, mv: &str) -> (Marks, Board) {
         let pos = Oshi::parse_position(position).unwrap();
         let mv = Oshi::parse_move(&pos, mv).unwrap();
         let board = Oshi::board(&pos);
-        (Oshi::marks(&pos, &mv, &board).arrows, board)
+        (Oshi::marks(&pos, &mv, &board), board)
     }
 
     #[test]
@@ -204,7 +204,7 @@ mod tests {
             ("9/9/9/9/9/9/9/A8/a8 r 0-0 -", "a2-a1"),
             ("9/9/9/9/9/9/9/9/aA7 r 0-0 -", "b1-a1"),
         ] {
-            let (arrows, board) = arrows(position, mv);
+            let (Marks { arrows, .. }, board) = arrows(position, mv);
             assert_eq!(arrows.len(), 2, "{mv}: the move and the push");
             let ((x0, y0), (x1, y1)) = arrows[1];
             // Off the board: past the edge cell by half a cell.
