@@ -493,7 +493,7 @@ impl Game {
 
     /// A notebook shows the game's last position.
     fn _repr_svg_(&self, py: Python<'_>) -> Option<String> {
-        self.svg(py, None, 360, false, 0.0).ok()
+        self.svg(py, None, Some(360), false, 0.0).ok()
     }
 
     /// The game in canonical text (the record format): tags in canonical
