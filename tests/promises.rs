@@ -949,3 +949,49 @@ fn analyse_index_searches_that_game_alone() {
         "{err}"
     );
 }
+
+/// Standard input has no path to know it by: `index -` takes its bytes'
+/// digest, and the same bytes piped again are not added twice (other
+/// bytes are).
+#[test]
+fn standard_input_indexed_twice_is_added_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = generated(dir.path(), "oshi", 5, 1, "a.grec");
+    let b = generated(dir.path(), "oshi", 3, 2, "b.grec");
+    let piped = |file: &Path| {
+        let out = gamerec()
+            .current_dir(dir.path())
+            .args(["index", "-", "-o", "ix"])
+            .stdin(std::fs::File::open(file).unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let games = || {
+        let (code, out, err) = run(
+            dir.path(),
+            &["tree", "--index", "ix", "--depth", "0", "--to", "json"],
+        );
+        assert_eq!(code, 0, "{err}");
+        let t: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+        t["games"].as_u64().unwrap()
+    };
+    piped(&a);
+    assert_eq!(games(), 5);
+    let said = piped(&a);
+    assert!(
+        said.contains(
+            "the same bytes as the standard input indexed before (file 1); not added again"
+        ),
+        "{said}"
+    );
+    assert_eq!(games(), 5);
+    piped(&b);
+    assert_eq!(games(), 8);
+}

@@ -58,6 +58,10 @@ pub fn run(args: Args) {
     let Some(mut builder) = started(&args, &mut run.sources) else {
         return;
     };
+    // Standard input: copied to a file, told apart by its digest.
+    let Some(stdin) = spooled(&mut run.sources, &builder) else {
+        return;
+    };
     let paths: HashMap<String, PathBuf> = (run.sources.iter())
         .filter_map(|s| match s {
             Source::File(p) => Some((s.name(), p.clone())),
@@ -74,7 +78,12 @@ pub fn run(args: Args) {
         };
         if current.as_deref() != Some(seen.input) {
             current = Some(seen.input.to_string());
-            builder.file(seen.input, paths.get(seen.input).map(PathBuf::as_path))?;
+            match (&stdin, paths.get(seen.input)) {
+                (Some((file, digest)), None) if seen.input == "<stdin>" => {
+                    builder.stdin(file.path(), *digest)?
+                }
+                (_, path) => builder.file(seen.input, path.map(PathBuf::as_path))?,
+            }
         }
         let e = &seen.value;
         if let Some(p) = &e.error {
@@ -137,6 +146,37 @@ fn started(args: &Args, sources: &mut Vec<Source>) -> Option<Builder> {
         return None;
     }
     Some(builder)
+}
+
+/// Standard input among the sources: copied to a file and its digest
+/// taken; the same bytes as a standard input indexed before are not added
+/// again (said, and left out). `None` when it cannot be copied (said).
+fn spooled(
+    sources: &mut Vec<Source>,
+    builder: &Builder,
+) -> Option<Option<(tempfile::NamedTempFile, u64)>> {
+    let copied = gamerec::shard::spool_stdin(sources).and_then(|file| match file {
+        Some(f) => Ok(Some((index::content_digest(f.path())?, f))),
+        None => Ok(None),
+    });
+    match copied {
+        Err(e) => {
+            messages::error(format!("<stdin>: {e}"));
+            None
+        }
+        Ok(None) => Some(None),
+        Ok(Some((digest, file))) => match builder.holds_stdin(digest) {
+            Some(n) => {
+                messages::warning(format!(
+                    "<stdin>: the same bytes as the standard input indexed before (file {}); not added again",
+                    n + 1
+                ));
+                sources.retain(|s| !matches!(s, Source::Spooled(_)));
+                Some(None)
+            }
+            None => Some(Some((file, digest))),
+        },
+    }
 }
 
 /// The closing line: what the index now holds.

@@ -182,6 +182,33 @@ impl Builder {
     /// Starts the games of an archive (its name as given): a file being
     /// re-indexed keeps its number.
     pub fn file(&mut self, name: &str, path: Option<&Path>) -> io::Result<()> {
+        self.file_digested(name, path, None)
+    }
+
+    /// Starts standard input (copied to `path`, with its content's
+    /// digest, [`super::content_digest`]): told apart from another
+    /// standard input by its digest, not its path.
+    pub fn stdin(&mut self, path: &Path, digest: u64) -> io::Result<()> {
+        let bytes = std::fs::metadata(path)?.len();
+        self.file_digested("<stdin>", None, Some(digest))?;
+        if let Some(f) = self.current.and_then(|i| self.files.get_mut(i)) {
+            f.bytes = Some(bytes);
+        }
+        Ok(())
+    }
+
+    /// The standard input indexed before with this content digest: its
+    /// number among the files.
+    pub fn holds_stdin(&self, digest: u64) -> Option<usize> {
+        self.files.iter().position(|f| f.digest == Some(digest))
+    }
+
+    fn file_digested(
+        &mut self,
+        name: &str,
+        path: Option<&Path>,
+        digest: Option<u64>,
+    ) -> io::Result<()> {
         let (bytes, modified) = path.map_or((None, None), stamp);
         let again = path
             .and_then(|p| self.number(p))
@@ -192,6 +219,7 @@ impl Builder {
             bytes,
             modified,
             games: 0,
+            digest,
         };
         match again {
             Some(i) => {

@@ -99,6 +99,35 @@ pub fn finish_name(f: crate::tree::Finish) -> &'static str {
     }
 }
 
+/// The digest of a file's bytes (standard input, copied to a file, is told
+/// apart by it): [`crate::game::Keyer`] fed 64 KiB blocks, so the same
+/// bytes give the same digest however they were read.
+pub fn content_digest(path: &std::path::Path) -> std::io::Result<u64> {
+    use std::hash::Hasher;
+    use std::io::Read;
+    let mut file = std::fs::File::open(path)?;
+    let mut keyer = crate::game::Keyer::default();
+    let mut block = vec![0u8; 1 << 16];
+    let mut total = 0u64;
+    loop {
+        let mut filled = 0;
+        while filled < block.len() {
+            match file.read(&mut block[filled..]) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        keyer.write(&block[..filled]);
+        total += filled as u64;
+        if filled < block.len() {
+            keyer.word(total);
+            return Ok(keyer.finish());
+        }
+    }
+}
+
 /// The [`crate::tree::Finish`] a `finish` column value names.
 pub fn finish_of(name: &str) -> crate::tree::Finish {
     use crate::tree::Finish;

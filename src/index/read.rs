@@ -26,13 +26,16 @@ use std::path::{Path, PathBuf};
 /// An archive in the index.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FileRow {
-    /// As it was given when indexed.
+    /// As it was given when indexed (`<stdin>` for standard input).
     pub name: String,
     /// Absolute.
     pub path: String,
     pub bytes: Option<u64>,
     pub modified: Option<i64>,
     pub games: u32,
+    /// Standard input's content digest ([`super::content_digest`]);
+    /// `None` for a file.
+    pub digest: Option<u64>,
 }
 
 /// A game's row (less its tags and turns unless asked for).
@@ -238,6 +241,11 @@ impl Index {
                 .column_by_name("modified")
                 .and_then(|c| c.as_primitive_opt::<Int64Type>().cloned())
                 .ok_or_else(|| in_file(invalid("no modified column")))?;
+            // Standard input's digest (none in an index of before it).
+            let digests = match b.column_by_name("digest") {
+                Some(_) => u64s(&b, "digest").map_err(in_file)?,
+                None => Vec::new(),
+            };
             for i in 0..b.num_rows() {
                 if files.len() >= MAX_FILES {
                     return Err(in_file(invalid(format!("more than {MAX_FILES} files"))));
@@ -248,6 +256,7 @@ impl Index {
                     bytes: bytes[i],
                     modified: (!modified.is_null(i)).then(|| modified.value(i)),
                     games: games[i],
+                    digest: digests.get(i).copied().flatten(),
                 });
             }
         }

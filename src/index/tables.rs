@@ -26,6 +26,8 @@ pub(super) struct FileOut {
     pub(super) bytes: Option<u64>,
     pub(super) modified: Option<i64>,
     pub(super) games: u32,
+    /// Standard input's content digest ([`super::content_digest`]).
+    pub(super) digest: Option<u64>,
 }
 
 /// zstd's fastest level: the index is written once, read often.
@@ -91,6 +93,7 @@ pub(super) fn files_schema() -> SchemaRef {
         Field::new("bytes", DataType::UInt64, true),
         Field::new("modified", DataType::Int64, true),
         Field::new("games", DataType::UInt32, false),
+        Field::new("digest", DataType::UInt64, true),
     ]))
 }
 
@@ -282,6 +285,7 @@ impl From<&read::FileRow> for FileOut {
             bytes: f.bytes,
             modified: f.modified,
             games: f.games,
+            digest: f.digest,
         }
     }
 }
@@ -378,6 +382,7 @@ pub(super) fn write_files(path: &Path, files: &[FileOut]) -> io::Result<()> {
         Arc::new(b.finish()),
         Arc::new(files.iter().map(|f| f.modified).collect::<Int64Array>()),
         Arc::new(UInt32Array::from_iter_values(files.iter().map(|f| f.games))),
+        Arc::new(files.iter().map(|f| f.digest).collect::<UInt64Array>()),
     ];
     write_one(path, "index-files", files_schema(), columns)
 }
