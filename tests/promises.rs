@@ -995,3 +995,119 @@ fn standard_input_indexed_twice_is_added_once() {
     piped(&b);
     assert_eq!(games(), 8);
 }
+
+/// Rewrites the index `ix` in `dir` with pyarrow as `mode` says
+/// (tests/promises.rs's hostile index tables).
+fn rewrite_index(dir: &Path, mode: &str) {
+    let script = r#"
+import sys, glob, json, pyarrow as pa, pyarrow.compute as pc, pyarrow.parquet as pq
+mode = sys.argv[1]
+gen = "ix/" + json.load(open("ix/index.json"))["generation"]
+def write(path, table, **kw):
+    meta = pq.read_metadata(path).metadata
+    pq.write_table(table.replace_schema_metadata(meta), path, compression="zstd", **kw)
+if mode in ("dictionary", "unfolding"):
+    path = gen + "/games.parquet"
+    t = pq.read_table(path)
+    big = '[["Event","' + "x" * (4 << 20) + '"]]'
+    t = t.set_column(t.schema.get_field_index("tags"), "tags", pa.array([big] * t.num_rows))
+    # One 4 MiB value named from every row (a dictionary page), or
+    # stored plain in every row and compressed away.
+    kw = {"dictionary_pagesize_limit": 1 << 30} if mode == "dictionary" else {"use_dictionary": False}
+    write(path, t, **kw)
+else:
+    # The key every game reaches: the start.
+    files = glob.glob(gen + "/postings-*.parquet")
+    best = max(((pc.max(pc.value_counts(pq.read_table(f)["key"]).field("counts")).as_py() or 0, f) for f in files))
+    path = best[1]
+    t = pq.read_table(path)
+    if mode == "repeated":
+        t = pa.concat_tables([t] * 50).sort_by([("key", "ascending"), ("id", "ascending"), ("ply", "ascending")])
+    else:
+        t = t.take(pa.array(range(t.num_rows - 1, -1, -1)))
+    write(path, t)
+"#;
+    let out = Command::new("python3")
+        .args(["-c", script, mode])
+        .current_dir(dir)
+        .env("PYTHONPATH", common::python_path(&[("pyarrow", "pyarrow")]))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Index tables are read within bounds whatever they hold: a value a
+/// dictionary names from every row is held once (tree and a pattern
+/// answer as before; it cost 7.4 GB and failed), a column that would
+/// unfold a thousandfold is refused before a page is read, postings that
+/// repeat a game are read once each, and postings out of order are
+/// refused as damage.
+#[test]
+fn index_tables_are_read_within_bounds_whatever_they_hold() {
+    let start = "c7c/2baaab2/4a4/9/9/9/4A4/2BAAAB2/C7C r 0-0 -";
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    generated(d, "oshi", 600, 3, "g.grec");
+    let fresh = || {
+        let _ = std::fs::remove_dir_all(d.join("ix"));
+        let (code, _, err) = run(d, &["index", "g.grec", "-o", "ix", "-q"]);
+        assert_eq!(code, 0, "{err}");
+    };
+    let answers = || {
+        let mut tree = run(d, &["tree", "--index", "ix", "--depth", "1"]);
+        // The rewritten tags declare no result: the table says so.
+        tree.1 = (tree.1.lines())
+            .filter(|l| !l.contains("with no declared result"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let pattern = run(
+            d,
+            &["filter", "--index", "ix", "--pattern", "a1=*", "--count"],
+        );
+        let reaches = run(
+            d,
+            &["filter", "--index", "ix", "--reaches", start, "--count"],
+        );
+        [tree, pattern, reaches]
+    };
+    fresh();
+    let before = answers();
+    assert_eq!(before[2].1.trim(), "600");
+    rewrite_index(d, "dictionary");
+    assert_eq!(
+        answers(),
+        before,
+        "a dictionary-encoded 4 MiB tag in every row"
+    );
+    fresh();
+    rewrite_index(d, "repeated");
+    assert_eq!(answers(), before, "every posting of the start 50 times");
+    fresh();
+    rewrite_index(d, "reversed");
+    let (code, _, err) = run(
+        d,
+        &["filter", "--index", "ix", "--reaches", start, "--count"],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("postings out of order") && err.contains("postings-"),
+        "{err}"
+    );
+    fresh();
+    rewrite_index(d, "unfolding");
+    for args in [
+        &["tree", "--index", "ix"][..],
+        &["filter", "--index", "ix", "--pattern", "a1=*", "--count"][..],
+    ] {
+        let (code, _, err) = run(d, args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(
+            err.contains("games.parquet") && err.contains("more than 1024 times"),
+            "{err}"
+        );
+    }
+}

@@ -8,7 +8,7 @@ use super::options::{InputArgs, Jobs, LenientArgs, OutputArg, Quiet};
 use super::run::{self, Run};
 use gamerec::filter::{known_winner, Criteria, Picked, Picker, TagTest};
 use gamerec::formats::{self, Format};
-use gamerec::index::{Hit, Index};
+use gamerec::index::{Index, Placed};
 use gamerec::inputs::{Item, Read};
 use gamerec::output::Output;
 use gamerec::passthrough::Tiler;
@@ -284,10 +284,11 @@ where
 
 /// The games the index says may match `--reaches` and `--pattern` (both,
 /// when both are given); `None` when the position cannot be read (said).
-fn candidates(index: &Index, args: &Args) -> io::Result<Option<Vec<Hit>>> {
-    let mut found: Option<Vec<Hit>> = None;
+fn candidates(index: &Index, args: &Args) -> io::Result<Option<Vec<Placed>>> {
+    let mut found: Option<Vec<Placed>> = None;
     if let Some(position) = &args.reaches {
-        match index.reaches(position)? {
+        let placed = &mut |row: gamerec::index::GameRow, _| row.placed();
+        match index.reaches_with(position, placed)? {
             Ok(hits) => found = Some(hits),
             Err(why) => {
                 messages::error(format!("--reaches: {why}"));
@@ -297,17 +298,15 @@ fn candidates(index: &Index, args: &Args) -> io::Result<Option<Vec<Hit>>> {
     }
     if let Some(pattern) = &args.pattern {
         let (hits, misfits) = index.pattern(pattern)?;
+        let hits: Vec<Placed> = hits.iter().map(|h| h.game.placed()).collect();
         for (game, why) in misfits {
             messages::warning(format!("--pattern: {why}: no {game} position matches it"));
         }
         found = Some(match found {
             None => hits,
             Some(before) => {
-                let ids: HashSet<u32> = hits.iter().map(|h| h.game.id).collect();
-                before
-                    .into_iter()
-                    .filter(|h| ids.contains(&h.game.id))
-                    .collect()
+                let ids: HashSet<u32> = hits.iter().map(|h| h.id).collect();
+                before.into_iter().filter(|h| ids.contains(&h.id)).collect()
             }
         });
     }

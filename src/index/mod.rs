@@ -34,7 +34,7 @@ mod turns;
 
 pub use build::{Builder, Built};
 pub use explore::explore;
-pub use read::{hit_columns, plain_text, tags_of, FileRow, GameRow, Hit, Index, Reading};
+pub use read::{hit_columns, plain_text, tags_of, FileRow, GameRow, Hit, Index, Placed, Reading};
 pub use store::{Lock, LOCK, MANIFEST};
 pub use trace::{trace, Entry};
 pub use turns::Turns;

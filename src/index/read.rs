@@ -11,10 +11,12 @@ use crate::pattern::Pattern;
 use crate::record::Tag;
 use crate::registry;
 use arrow_array::cast::AsArray;
-use arrow_array::types::{Int64Type, UInt32Type, UInt64Type};
+use arrow_array::types::{Int32Type, Int64Type, UInt32Type, UInt64Type};
 use arrow_array::{Array, RecordBatch};
+use arrow_schema::{DataType, Field, Schema};
 use parquet::arrow::arrow_reader::{
-    ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder, RowSelection, RowSelector,
+    ArrowReaderOptions, ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder, RowSelection,
+    RowSelector,
 };
 use parquet::arrow::ProjectionMask;
 use parquet::file::statistics::Statistics;
@@ -22,6 +24,7 @@ use std::collections::BTreeMap;
 use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// An archive in the index.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,6 +61,30 @@ pub struct GameRow {
     pub settings: String,
     pub tags: Option<String>,
     pub turns: Option<String>,
+}
+
+/// Where a game a query found is read back from: what `filter --index`
+/// keeps of each (a few words, not the row's texts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placed {
+    pub id: u32,
+    pub file: u32,
+    pub index: u32,
+    pub place: Option<(u64, u64, u64)>,
+    pub digest: Option<u64>,
+}
+
+impl GameRow {
+    /// Where to read the game back.
+    pub fn placed(&self) -> Placed {
+        Placed {
+            id: self.id,
+            file: self.file,
+            index: self.index,
+            place: self.place,
+            digest: self.digest,
+        }
+    }
 }
 
 /// A game that reached a position, and the first ply it did.
@@ -119,7 +146,44 @@ fn reopen(path: &Path, file: &File) -> io::Result<File> {
 }
 
 fn open_table(path: &Path, file: File) -> io::Result<ParquetRecordBatchReaderBuilder<File>> {
-    ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| named(path, io_error(e)))
+    let builder =
+        ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| named(path, io_error(e)))?;
+    unfolds_sanely(path, builder.metadata())?;
+    Ok(builder)
+}
+
+/// How many times its stored size a column of the index may unfold to
+/// when decompressed (gamerec's own tables reach about 35), past
+/// [`UNFOLD_FREE`] bytes.
+pub const MOST_UNFOLDING: u64 = 1024;
+
+/// Bytes a column may unfold to whatever its stored size.
+pub const UNFOLD_FREE: u64 = 64 << 20;
+
+/// Refuses a table a column of which would decompress to more than
+/// [`MOST_UNFOLDING`] times its stored bytes (and more than
+/// [`UNFOLD_FREE`]): a small file that unfolds into gigabytes is not an
+/// index gamerec wrote. Read from the footer, before any page is.
+fn unfolds_sanely(path: &Path, meta: &parquet::file::metadata::ParquetMetaData) -> io::Result<()> {
+    for g in meta.row_groups() {
+        for c in g.columns() {
+            let (stored, unfolded) = (
+                c.compressed_size().max(0) as u64,
+                c.uncompressed_size().max(0) as u64,
+            );
+            if unfolded > UNFOLD_FREE && unfolded > MOST_UNFOLDING.saturating_mul(stored) {
+                return Err(named(
+                    path,
+                    invalid(format!(
+                        "column {} unfolds from {stored} to {unfolded} bytes, more than {MOST_UNFOLDING} times: \
+                         not an index gamerec wrote (build it again)",
+                        c.column_path()
+                    )),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A u32 column of a batch of the index (nulls as [`NO_TURN`]).
@@ -215,6 +279,47 @@ impl Index {
         open_table(path, reopen(path, file)?)
     }
 
+    /// `games.parquet` to read from its start, its text columns decoded as
+    /// dictionaries: a value the file stores once and names from many rows
+    /// (a dictionary page) is held once, not copied into every row — a
+    /// small file cannot unfold into gigabytes. Rows are made from it one
+    /// at a time ([`GameColumns`]).
+    fn games_table(&self) -> io::Result<ParquetRecordBatchReaderBuilder<File>> {
+        let (path, file) = self
+            .tables
+            .get(GAMES)
+            .ok_or_else(|| invalid(format!("no table {GAMES}")))?;
+        let plain = self.table(GAMES)?;
+        let fields: Vec<Field> = (plain.schema().fields().iter())
+            .map(|f| match f.data_type() {
+                DataType::Utf8 => Field::new(
+                    f.name(),
+                    DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Utf8)),
+                    f.is_nullable(),
+                ),
+                _ => f.as_ref().clone(),
+            })
+            .collect();
+        let schema = Arc::new(Schema::new_with_metadata(
+            fields,
+            plain.schema().metadata().clone(),
+        ));
+        let options = ArrowReaderOptions::new().with_schema(schema);
+        let builder =
+            ParquetRecordBatchReaderBuilder::try_new_with_options(reopen(path, file)?, options)
+                .map_err(|e| named(path, io_error(e)))?;
+        // Values stored plain are as large decoded as the footer says
+        // (however well they compress): as many rows a batch as fit in
+        // TEXT_AT_ONCE by the largest row group's bytes a row.
+        let per_row = (builder.metadata().row_groups().iter())
+            .map(|g| g.total_byte_size().max(0) as u64 / g.num_rows().max(1) as u64)
+            .max()
+            .unwrap_or(0)
+            .max(1);
+        let rows = (TEXT_AT_ONCE as u64 / per_row).clamp(1, 1 << 14) as usize;
+        Ok(builder.with_batch_size(rows))
+    }
+
     /// A table's path, for messages.
     fn path_of(&self, name: &str) -> PathBuf {
         self.tables
@@ -306,6 +411,39 @@ impl Index {
         })
     }
 
+    /// Every game row, in order, handed on in chunks of at most
+    /// [`ROWS_AT_ONCE`] rows and [`TEXT_AT_ONCE`] bytes of text (a chunk
+    /// is worked on in parallel, so its texts are held at once).
+    fn each_games_chunk(
+        &self,
+        long: Columns,
+        f: &mut dyn FnMut(Vec<GameRow>) -> io::Result<()>,
+    ) -> io::Result<()> {
+        guard_io(GAMES, || {
+            let reader = self.games_table()?.build().map_err(io_error)?;
+            for b in reader {
+                let b = b.map_err(arrow_error)?;
+                let cols = GameColumns::of(&b, long)?;
+                let (mut chunk, mut bytes) = (Vec::new(), 0);
+                for i in 0..b.num_rows() {
+                    let size = cols.text_len(i);
+                    if !chunk.is_empty()
+                        && (bytes + size > TEXT_AT_ONCE || chunk.len() >= ROWS_AT_ONCE)
+                    {
+                        f(std::mem::take(&mut chunk))?;
+                        bytes = 0;
+                    }
+                    chunk.push(cols.row(i)?);
+                    bytes += size;
+                }
+                if !chunk.is_empty() {
+                    f(chunk)?;
+                }
+            }
+            Ok(())
+        })
+    }
+
     /// Every posting of partition `p`, in order.
     pub fn partition_postings(
         &self,
@@ -319,10 +457,32 @@ impl Index {
         Ok(postings_of(reader))
     }
 
-    /// The postings of `key`, sorted by game and ply.
+    /// The games `games.parquet` holds (its rows, from its footer).
+    fn game_count(&self) -> io::Result<u64> {
+        guard_io(GAMES, || {
+            let builder = self.table(GAMES)?;
+            let rows = builder.metadata().row_groups().iter();
+            Ok(rows.map(|g| g.num_rows().max(0) as u64).sum())
+        })
+    }
+
+    /// The first posting of `key` of each game that reached it (its
+    /// earliest ply), by game. Streamed and checked as read: a partition's
+    /// postings are sorted by key, game and ply, and name games the index
+    /// holds, so memory is at most a posting a game, however many a
+    /// damaged or hand-made file repeats.
     pub fn postings(&self, key: u64) -> io::Result<Vec<Posting>> {
+        let games = self.game_count()?;
+        let file = postings_file(partition(key));
+        let path = self.path_of(&file);
+        let damaged = |why: String| {
+            named(
+                &path,
+                invalid(format!("{why}: the index is damaged (build it again)")),
+            )
+        };
         guard_io("the postings", || {
-            let builder = self.table(&postings_file(partition(key)))?;
+            let builder = self.table(&file)?;
             let groups: Vec<usize> = builder
                 .metadata()
                 .row_groups()
@@ -342,10 +502,25 @@ impl Index {
                 .with_batch_size(1 << 16)
                 .build()
                 .map_err(io_error)?;
-            let mut out = Vec::new();
+            let mut out: Vec<Posting> = Vec::new();
+            let mut last: Option<(u64, u32, u32)> = None;
             for p in postings_of(reader) {
                 let p = p?;
-                if p.key == key {
+                let here = (p.key, p.id, p.ply);
+                if last.is_some_and(|l| l > here) {
+                    return Err(damaged(format!("postings out of order at key {key:016x}")));
+                }
+                last = Some(here);
+                if p.key != key {
+                    continue;
+                }
+                if u64::from(p.id) >= games {
+                    return Err(damaged(format!(
+                        "a posting names game {}, past its {games} games",
+                        p.id
+                    )));
+                }
+                if out.last().is_none_or(|o| o.id != p.id) {
                     out.push(p);
                 }
             }
@@ -357,7 +532,7 @@ impl Index {
     /// turns when `whole`.
     pub fn game_rows(&self, ids: &[u32], whole: bool) -> io::Result<Vec<GameRow>> {
         guard_io(GAMES, || {
-            let builder = self.table(GAMES)?;
+            let builder = self.games_table()?;
             let meta = builder.metadata().clone();
             let mut starts = Vec::new();
             let mut at = 0u64;
@@ -380,7 +555,6 @@ impl Index {
                 .with_projection(mask)
                 .with_row_groups(groups)
                 .with_row_selection(RowSelection::from(selectors))
-                .with_batch_size(1 << 14)
                 .build()
                 .map_err(io_error)?;
             let mut out = Vec::with_capacity(ids.len());
@@ -390,8 +564,10 @@ impl Index {
             };
             for b in reader {
                 let b = b.map_err(arrow_error)?;
-                let rows: Vec<usize> = (0..b.num_rows()).collect();
-                out.extend(game_rows(&b, &rows, long)?);
+                let cols = GameColumns::of(&b, long)?;
+                for i in 0..b.num_rows() {
+                    out.push(cols.row(i)?);
+                }
             }
             self.are_the_asked(&out, ids)?;
             Ok(out)
@@ -429,7 +605,7 @@ impl Index {
         f: &mut dyn FnMut(GameRow) -> io::Result<()>,
     ) -> io::Result<()> {
         guard_io(GAMES, || {
-            let builder = self.table(GAMES)?;
+            let builder = self.games_table()?;
             let schema = builder.parquet_schema();
             let leaves: Vec<usize> = (0..schema.num_columns())
                 .filter(|&i| turns || schema.column(i).name() != "turns")
@@ -438,9 +614,9 @@ impl Index {
             let reader = builder.with_projection(mask).build().map_err(io_error)?;
             for b in reader {
                 let b = b.map_err(arrow_error)?;
-                let rows: Vec<usize> = (0..b.num_rows()).collect();
-                for row in game_rows(&b, &rows, Columns { tags: true, turns })? {
-                    f(row)?;
+                let cols = GameColumns::of(&b, Columns { tags: true, turns })?;
+                for i in 0..b.num_rows() {
+                    f(cols.row(i)?)?;
                 }
             }
             Ok(())
@@ -483,6 +659,18 @@ impl Index {
     /// --reaches` reads it), with the first ply each reached it; `Err` with
     /// why when none reads it.
     pub fn reaches(&self, position: &str) -> io::Result<Result<Vec<Hit>, String>> {
+        self.reaches_with(position, &mut |game, ply| Hit { game, ply })
+    }
+
+    /// [`Index::reaches`], each game's row and ply kept as `keep` makes
+    /// them: the game rows are read [`ROWS_AT_ONCE`] at a time, so memory
+    /// follows what `keep` keeps (`filter --index` keeps where to read the
+    /// record, not the row's texts).
+    pub fn reaches_with<T>(
+        &self,
+        position: &str,
+        keep: &mut dyn FnMut(GameRow, u32) -> T,
+    ) -> io::Result<Result<Vec<T>, String>> {
         let mut keyed = Vec::new();
         let mut why = Vec::new();
         for (game, settings, _) in self.setups()? {
@@ -504,22 +692,21 @@ impl Index {
         }
         let mut hits = Vec::new();
         for (game, settings, key) in keyed {
-            let mut first: BTreeMap<u32, u32> = BTreeMap::new();
-            for p in self.postings(key)? {
-                first.entry(p.id).or_insert(p.ply);
-            }
-            let ids: Vec<u32> = first.keys().copied().collect();
-            for row in self.game_rows(&ids, false)? {
-                if row.game.as_deref() == Some(game) && row.settings == settings {
-                    let Some(&ply) = first.get(&row.id) else {
-                        return Err(invalid("a game row that no posting named"));
-                    };
-                    hits.push(Hit { game: row, ply });
+            // The first posting of each game, by game: its earliest ply.
+            let postings = self.postings(key)?;
+            hits.reserve_exact(postings.len());
+            for chunk in postings.chunks(ROWS_AT_ONCE) {
+                let ids: Vec<u32> = chunk.iter().map(|p| p.id).collect();
+                for (row, p) in self.game_rows(&ids, false)?.into_iter().zip(chunk) {
+                    if row.game.as_deref() == Some(game) && row.settings == settings {
+                        let id = row.id;
+                        hits.push((id, keep(row, p.ply)));
+                    }
                 }
             }
         }
-        hits.sort_by_key(|h| h.game.id);
-        Ok(Ok(hits))
+        hits.sort_unstable_by_key(|h| h.0);
+        Ok(Ok(hits.into_iter().map(|h| h.1).collect()))
     }
 
     /// The games a position of which matches `pattern`, each with the
@@ -531,16 +718,11 @@ impl Index {
         use rayon::prelude::*;
         let mut hits = Vec::new();
         let mut misfits: Vec<(String, String)> = Vec::new();
-        self.each_games_batch(&mut |b| {
-            let all: Vec<usize> = (0..b.num_rows()).collect();
-            let rows = game_rows(
-                b,
-                &all,
-                Columns {
-                    tags: true,
-                    turns: true,
-                },
-            )?;
+        let long = Columns {
+            tags: true,
+            turns: true,
+        };
+        self.each_games_chunk(long, &mut |rows| {
             let found: Vec<(GameRow, Result<Option<usize>, String>)> = rows
                 .into_par_iter()
                 .map(|row| {
@@ -553,8 +735,14 @@ impl Index {
                 .collect();
             for (row, m) in found {
                 match m {
+                    // A hit keeps its row less its tags and turns (what
+                    // the game held most of).
                     Ok(Some(ply)) => hits.push(Hit {
-                        game: row,
+                        game: GameRow {
+                            tags: None,
+                            turns: None,
+                            ..row
+                        },
                         ply: ply as u32,
                     }),
                     Ok(None) => {}
@@ -574,10 +762,10 @@ impl Index {
     /// How to read the games `hits` names from their archives, file by file
     /// in the index's order: each record from its place where the index
     /// has it and the file is plain record text, else the whole file.
-    pub fn plan(&self, hits: &[Hit]) -> Vec<Reading> {
-        let mut by_file: BTreeMap<u32, Vec<&Hit>> = BTreeMap::new();
+    pub fn plan(&self, hits: &[Placed]) -> Vec<Reading> {
+        let mut by_file: BTreeMap<u32, Vec<&Placed>> = BTreeMap::new();
         for h in hits {
-            by_file.entry(h.game.file).or_default().push(h);
+            by_file.entry(h.file).or_default().push(h);
         }
         by_file
             .into_iter()
@@ -586,11 +774,11 @@ impl Index {
                 let path = PathBuf::from(&f.path);
                 let mut pieces: Option<Vec<Piece>> = plain_text(&path).then(Vec::new);
                 for h in hits {
-                    match (h.game.place, pieces.as_mut()) {
+                    match (h.place, pieces.as_mut()) {
                         (Some(place), Some(p)) => p.push(Piece {
-                            index: h.game.index as usize,
+                            index: h.index as usize,
                             place,
-                            digest: h.game.digest,
+                            digest: h.digest,
                         }),
                         _ => pieces = None,
                     }
@@ -681,6 +869,14 @@ fn selection(
     (wanted.into_keys().collect(), selectors)
 }
 
+/// Game rows a query reads at once.
+pub const ROWS_AT_ONCE: usize = 4096;
+
+/// Bytes of tags and turns a query holds at once while it works on a
+/// chunk of games in parallel (a single game may hold more: up to a
+/// record's cap).
+pub const TEXT_AT_ONCE: usize = 64 << 20;
+
 /// The columns of a table of hits (Python's `Index.reaches()` and
 /// `.pattern()`): the game's `id` in the index, its `file` (as given when
 /// indexed) and `index` there, its `game` type, the first `ply` after
@@ -733,57 +929,134 @@ struct Columns {
     turns: bool,
 }
 
-fn game_rows(b: &RecordBatch, rows: &[usize], long: Columns) -> io::Result<Vec<GameRow>> {
-    let (id, file, index, plies) = (
-        u32s(b, "id")?,
-        u32s(b, "file")?,
-        u32s(b, "index")?,
-        u32s(b, "plies")?,
-    );
-    let (game, first, second) = (
-        texts(b, "game")?,
-        texts(b, "first_player")?,
-        texts(b, "second_player")?,
-    );
-    let (finish, error) = (texts(b, "finish")?, texts(b, "error")?);
-    let (offset, length, line) = (u64s(b, "offset")?, u64s(b, "length")?, u64s(b, "line")?);
-    let settings = texts(b, "settings")?;
-    // An index of before digests has no such column.
-    let digest = match b.column_by_name("digest") {
-        Some(_) => u64s(b, "digest")?,
-        None => vec![None; b.num_rows()],
-    };
-    let tags = if long.tags {
-        texts(b, "tags")?
-    } else {
-        Vec::new()
-    };
-    let turns = if long.turns {
-        texts(b, "turns")?
-    } else {
-        Vec::new()
-    };
-    Ok(rows
-        .iter()
-        .map(|&i| GameRow {
-            id: id[i],
-            file: file[i],
-            index: index[i],
-            game: game[i].clone(),
-            players: [first[i].clone(), second[i].clone()],
-            finish: finish[i].clone().unwrap_or_default(),
-            plies: plies[i],
-            error: error[i].clone(),
-            place: match (offset[i], length[i], line[i]) {
+/// A text column of a batch of `games.parquet`: plain, or decoded as a
+/// dictionary ([`Index::games_table`]).
+enum TextColumn<'a> {
+    Plain(&'a arrow_array::StringArray),
+    Dictionary(
+        &'a arrow_array::Int32DictionaryArray,
+        &'a arrow_array::StringArray,
+    ),
+    /// Not read (a long column left out).
+    Absent,
+}
+
+impl<'a> TextColumn<'a> {
+    fn of(b: &'a RecordBatch, name: &str) -> io::Result<TextColumn<'a>> {
+        let c = b
+            .column_by_name(name)
+            .ok_or_else(|| invalid(format!("no column {name}")))?;
+        if let Some(a) = c.as_string_opt::<i32>() {
+            return Ok(TextColumn::Plain(a));
+        }
+        let not_text = || invalid(format!("{name}: not text"));
+        let d = c.as_dictionary_opt::<Int32Type>().ok_or_else(not_text)?;
+        let values = d.values().as_string_opt::<i32>().ok_or_else(not_text)?;
+        Ok(TextColumn::Dictionary(d, values))
+    }
+
+    fn get(&self, i: usize) -> Option<&'a str> {
+        match self {
+            TextColumn::Plain(a) => (!a.is_null(i)).then(|| a.value(i)),
+            TextColumn::Dictionary(d, values) => {
+                let k = d.key(i)?;
+                (k < values.len() && !values.is_null(k)).then(|| values.value(k))
+            }
+            TextColumn::Absent => None,
+        }
+    }
+
+    /// Row `i`'s text, owned; longer than any record's can be (its tags
+    /// as JSON, each byte escaped at most six bytes long), the index is
+    /// damaged.
+    fn owned(&self, i: usize) -> io::Result<Option<String>> {
+        const MOST: usize = 6 * crate::record::MAX_RECORD_BYTES;
+        match self.get(i) {
+            Some(t) if t.len() > MOST => Err(invalid(format!(
+                "a text of {} bytes in games.parquet, longer than a record's can be: the index is damaged (build it again)",
+                t.len()
+            ))),
+            t => Ok(t.map(str::to_string)),
+        }
+    }
+}
+
+/// The columns of a batch of `games.parquet`, rows made from them one at
+/// a time.
+struct GameColumns<'a> {
+    id: Vec<u32>,
+    file: Vec<u32>,
+    index: Vec<u32>,
+    plies: Vec<u32>,
+    offset: Vec<Option<u64>>,
+    length: Vec<Option<u64>>,
+    line: Vec<Option<u64>>,
+    digest: Vec<Option<u64>>,
+    game: TextColumn<'a>,
+    players: [TextColumn<'a>; 2],
+    finish: TextColumn<'a>,
+    error: TextColumn<'a>,
+    settings: TextColumn<'a>,
+    tags: TextColumn<'a>,
+    turns: TextColumn<'a>,
+}
+
+impl<'a> GameColumns<'a> {
+    fn of(b: &'a RecordBatch, long: Columns) -> io::Result<GameColumns<'a>> {
+        let text = |name| TextColumn::of(b, name);
+        let long_text = |name, wanted: bool| match wanted {
+            true => TextColumn::of(b, name),
+            false => Ok(TextColumn::Absent),
+        };
+        Ok(GameColumns {
+            id: u32s(b, "id")?,
+            file: u32s(b, "file")?,
+            index: u32s(b, "index")?,
+            plies: u32s(b, "plies")?,
+            offset: u64s(b, "offset")?,
+            length: u64s(b, "length")?,
+            line: u64s(b, "line")?,
+            // An index of before digests has no such column.
+            digest: match b.column_by_name("digest") {
+                Some(_) => u64s(b, "digest")?,
+                None => vec![None; b.num_rows()],
+            },
+            game: text("game")?,
+            players: [text("first_player")?, text("second_player")?],
+            finish: text("finish")?,
+            error: text("error")?,
+            settings: text("settings")?,
+            tags: long_text("tags", long.tags)?,
+            turns: long_text("turns", long.turns)?,
+        })
+    }
+
+    /// The bytes of row `i`'s tags and turns (what a row holds most of).
+    fn text_len(&self, i: usize) -> usize {
+        let len = |c: &TextColumn<'_>| c.get(i).map_or(0, str::len);
+        len(&self.tags) + len(&self.turns)
+    }
+
+    fn row(&self, i: usize) -> io::Result<GameRow> {
+        Ok(GameRow {
+            id: self.id[i],
+            file: self.file[i],
+            index: self.index[i],
+            game: self.game.owned(i)?,
+            players: [self.players[0].owned(i)?, self.players[1].owned(i)?],
+            finish: self.finish.owned(i)?.unwrap_or_default(),
+            plies: self.plies[i],
+            error: self.error.owned(i)?,
+            place: match (self.offset[i], self.length[i], self.line[i]) {
                 (Some(o), Some(l), Some(n)) => Some((o, l, n)),
                 _ => None,
             },
-            digest: digest[i],
-            settings: settings[i].clone().unwrap_or_default(),
-            tags: tags.get(i).cloned().flatten(),
-            turns: turns.get(i).cloned().flatten(),
+            digest: self.digest[i],
+            settings: self.settings.owned(i)?.unwrap_or_default(),
+            tags: self.tags.owned(i)?,
+            turns: self.turns.owned(i)?,
         })
-        .collect())
+    }
 }
 
 /// The postings a reader reads, in order.
