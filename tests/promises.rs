@@ -562,6 +562,17 @@ fn index_merges_at_most_a_bounded_number_of_runs_at_once() {
     );
     let (code, _, err) = run(d, &["index", "-q", "big.grec", "-o", "whole"]);
     assert_eq!(code, 0, "{err}");
+    // The postings buffer stays within --memory: spilled before a game
+    // would pass it (it doubled past it, 2 MiB of 1).
+    let (code, _, said) = run(d, &["index", "--memory", "1", "big.grec", "-o", "again"]);
+    assert_eq!(code, 0, "{said}");
+    let most: f64 = said
+        .split("at most ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{said}"));
+    assert!(most <= 1.0, "{said}");
     assert_eq!(start_count(d, "ix"), 20_000);
     assert_eq!(tree_at_start(d, "ix"), tree_at_start(d, "whole"));
 }

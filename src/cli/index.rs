@@ -186,12 +186,14 @@ fn say_built(args: &Args, b: &gamerec::index::Built) {
         n => format!(", {:.1} bytes a position", b.bytes as f64 / n as f64),
     };
     messages::say(format!(
-        "gamerec: {} now holds {}, {}, {} reached ({} bytes{per})",
+        "gamerec: {} now holds {}, {}, {} reached ({} bytes{per}); postings held in memory: at most {:.1} MiB (--memory {})",
         args.output.display(),
         count(b.files as u64, "file"),
         count(b.games, "game"),
         count(b.postings, "position"),
-        b.bytes
+        b.bytes,
+        b.buffer as f64 / f64::from(1 << 20),
+        args.memory
     ));
 }
 

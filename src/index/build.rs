@@ -42,6 +42,8 @@ pub struct Builder {
     kept: Vec<u32>,
     /// Games per game type and settings.
     setups: BTreeMap<(String, String), u64>,
+    /// The most postings the buffer had room for.
+    most: usize,
 }
 
 /// What was built.
@@ -52,6 +54,9 @@ pub struct Built {
     pub postings: u64,
     /// Bytes of the index's files.
     pub bytes: u64,
+    /// The most bytes the postings buffer took (at most `--memory`, or
+    /// one game's postings where a game alone holds more).
+    pub buffer: u64,
 }
 
 /// The largest `memory` a builder takes (64 GiB).
@@ -123,6 +128,7 @@ impl Builder {
             old,
             kept: Vec::new(),
             setups,
+            most: 0,
         })
     }
 
@@ -283,11 +289,18 @@ impl Builder {
                 .try_reserve_exact(first)
                 .map_err(|_| invalid(format!("no memory for {first} postings")))?;
         }
+        // Spilled before the game's postings would pass the cap, so the
+        // buffer never grows past what --memory sets aside (a game longer
+        // than the cap on its own still fits: memory by the record cap).
+        if !self.postings.is_empty() && self.postings.len() + traced.keys.len() > self.cap {
+            self.spill()?;
+        }
         for (ply, &key) in traced.keys.iter().enumerate() {
             let turn = turn_ids.get(ply).copied().unwrap_or(NO_TURN);
             let ply = ply as u32;
             self.postings.push(Posting { key, id, ply, turn });
         }
+        self.most = self.most.max(self.postings.capacity());
         if self.postings.len() >= self.cap {
             self.spill()?;
         }
@@ -353,6 +366,7 @@ impl Builder {
             games: u64::from(games),
             postings: total,
             bytes,
+            buffer: (self.most * std::mem::size_of::<Posting>()) as u64,
         })
     }
 }
