@@ -1122,3 +1122,40 @@ fn index_tables_are_read_within_bounds_whatever_they_hold() {
         );
     }
 }
+
+/// `show --to gif` writes the GIF as its frames are drawn, not held whole
+/// to the end (141 MB held at 3,000 frames): its first bytes come after
+/// the first frame, and a reader that stops there stops it at once (a
+/// stream held whole would draw every frame first: about 60 s here, in a
+/// debug build; the bound is half of that).
+#[test]
+fn a_gif_is_written_as_its_frames_are_drawn() {
+    let dir = tempfile::tempdir().unwrap();
+    cycling(dir.path(), 300, "long.grec");
+    let mut child = gamerec()
+        .current_dir(dir.path())
+        .args(["show", "long.grec", "--to", "gif", "--ply", "2000"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let began = Instant::now();
+    let mut head = [0u8; 6];
+    std::io::Read::read_exact(child.stdout.as_mut().unwrap(), &mut head).unwrap();
+    assert_eq!(&head, b"GIF89a");
+    drop(child.stdout.take());
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(status.code() != Some(101), "{status:?}");
+            break;
+        }
+        assert!(
+            began.elapsed() < Duration::from_secs(30),
+            "still drawing after its reader left"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let mut err = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+    assert!(!err.contains("panicked"), "{err}");
+}

@@ -107,9 +107,6 @@ impl Draw {
         &self,
         loaded: &mut Loaded<'_, '_>,
     ) -> (Option<io::Result<Vec<u8>>>, Result<(), Failure>) {
-        if self.format == PictureFormat::Gif {
-            return self.animation(loaded);
-        }
         let shown = loaded.rules.scene_at(loaded.game, self.ply);
         let svg_opts = &self.gif.svg;
         let picture = shown.scene.as_ref().map(|scene| match self.format {
@@ -123,11 +120,14 @@ impl Draw {
         )
     }
 
-    /// The game's positions up to the asked one as an animated GIF.
+    /// The game's positions up to the asked one as an animated GIF,
+    /// written to `out` frame by frame as each is drawn (`None`: nothing
+    /// written).
     fn animation(
         &self,
         loaded: &mut Loaded<'_, '_>,
-    ) -> (Option<io::Result<Vec<u8>>>, Result<(), Failure>) {
+        out: &mut dyn Write,
+    ) -> (Option<io::Result<()>>, Result<(), Failure>) {
         let r = match loaded.rules.replayed(loaded.game) {
             Ok(r) => r,
             Err(p) => return (None, Err(Failure::Invalid(p))),
@@ -147,7 +147,9 @@ impl Draw {
             );
             return (None, Err(Failure::Usage(why)));
         }
-        let gif = raster::gif(&r, self.ply.map(|k| k - 1), &self.gif, Vec::new());
+        let buffered = io::BufWriter::new(out);
+        let gif = raster::gif(&r, self.ply.map(|k| k - 1), &self.gif, buffered)
+            .and_then(|mut b| b.flush());
         (
             Some(gif),
             r.problem.map_or(Ok(()), |p| Err(Failure::Invalid(p))),
@@ -225,6 +227,9 @@ pub fn run(mut args: Args) {
             last_delay: (args.delay * 4 / 10).min(u32::from(u16::MAX)) as u16,
         },
     };
+    if format == PictureFormat::Gif {
+        return animate(&args, &draw, &output);
+    }
     let mut picture: Option<io::Result<Vec<u8>>> = None;
     answer_into(
         &args.place,
@@ -246,4 +251,28 @@ pub fn run(mut args: Args) {
     };
     let written = out.write_all(&picture);
     messages::finished(written.and_then(|()| out.commit()));
+}
+
+/// `--to gif`: the animation streamed to the output as it is drawn (the
+/// output put in place when it is whole; nothing where the game cannot be
+/// drawn).
+fn animate(args: &Args, draw: &Draw, output: &Output) {
+    let Some(mut out) = run::create(output) else {
+        return;
+    };
+    let mut written: Option<io::Result<()>> = None;
+    answer_into(
+        &args.place,
+        args.color.color.for_stderr(),
+        &mut io::sink(),
+        |loaded, _| {
+            let (drawn, verdict) = draw.animation(loaded, &mut out);
+            written = drawn;
+            verdict
+        },
+    );
+    // Not drawn (said): the output is left as it was.
+    if let Some(w) = written {
+        messages::finished(w.and_then(|()| out.commit()));
+    }
 }

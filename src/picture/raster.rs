@@ -38,7 +38,7 @@ fn failed(e: impl std::fmt::Display) -> io::Error {
 /// An SVG's pixels at its own width and height, on `background` (`None`:
 /// transparent).
 /// The most positions an animated GIF shows (each drawn twice, ~70 ms
-/// at 480 px; the GIF is held whole until written).
+/// at 480 px; the GIF is written as its frames are drawn).
 pub const MAX_GIF_FRAMES: usize = 2_000;
 /// The widest PNG, in pixels (4,096² × 4 bytes: 64 MiB of pixels).
 pub const MAX_PNG_SIZE: u32 = 4096;
@@ -149,8 +149,10 @@ pub fn gif<W: Write>(
         u16::try_from(w).map_err(|_| too_big())?,
         u16::try_from(h).map_err(|_| too_big())?,
     );
-    let mut encoder = gif::Encoder::new(out, w16, h16, &[]).map_err(failed)?;
-    encoder.set_repeat(gif::Repeat::Infinite).map_err(failed)?;
+    let mut encoder = gif::Encoder::new(out, w16, h16, &[]).map_err(encoding)?;
+    encoder
+        .set_repeat(gif::Repeat::Infinite)
+        .map_err(encoding)?;
     let mut previous: Option<Vec<u8>> = None;
     let count = scenes(game, plies).len();
     for (i, scene) in scenes(game, plies).enumerate() {
@@ -173,8 +175,17 @@ pub fn gif<W: Write>(
             true => opts.last_delay,
             false => opts.delay,
         };
-        encoder.write_frame(&frame).map_err(failed)?;
+        encoder.write_frame(&frame).map_err(encoding)?;
         previous = Some(rgba);
     }
-    encoder.into_inner().map_err(failed)
+    encoder.into_inner().map_err(encoding)
+}
+
+/// An encoder's error: the output's own as it is (a closed pipe, a full
+/// disk), anything else as a picture that could not be made.
+fn encoding(e: gif::EncodingError) -> io::Error {
+    match e {
+        gif::EncodingError::Io(e) => e,
+        other => failed(other),
+    }
 }
