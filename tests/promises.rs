@@ -1159,3 +1159,31 @@ fn a_gif_is_written_as_its_frames_are_drawn() {
     std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// A name with a direction override (U+202E) or a control character is
+/// escaped in the ratings tables, never sent raw to the terminal (it
+/// turned the rest of its row around).
+#[test]
+fn ratings_tables_escape_control_and_direction_characters_in_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = generated(dir.path(), "oshi", 4, 2, "g.grec");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let named = text
+        .replace("[Red \"random\"]", "[Red \"A\u{202e}nn\u{7}\"]")
+        .replace("[White \"random\"]", "[White \"Bob\"]");
+    std::fs::write(&path, named).unwrap();
+    for extra in [&[][..], &["--history"][..]] {
+        let mut args = vec!["ratings", "g.grec"];
+        args.extend_from_slice(extra);
+        let (code, out, err) = run(dir.path(), &args);
+        assert_eq!(code, 0, "{err}");
+        assert!(!out.contains('\u{202e}') && !out.contains('\u{7}'), "{out}");
+        assert!(out.contains("A\\u{202e}nn"), "{out}");
+    }
+    // The rows (JSON) keep the name as it is.
+    let (_, json, _) = run(dir.path(), &["ratings", "g.grec", "--to", "json"]);
+    assert!(
+        json.contains("A\\u202enn") || json.contains("A\u{202e}nn"),
+        "{json}"
+    );
+}

@@ -242,6 +242,12 @@ pub fn untyped(a: &Archive) -> Option<String> {
     (n > 0).then(|| format!("{n} games of no known game type not rated"))
 }
 
+/// A name as a terminal shows it: control and direction characters
+/// escaped (a U+202E in a name would turn the rest of its row around).
+fn shown(name: &str) -> String {
+    crate::report::escape(name)
+}
+
 /// The human table of one game type's players, in the given order.
 pub fn human_players(a: &Archive, t: &TypeRatings, order: &[usize]) -> String {
     let mut s = headline(a, t);
@@ -258,7 +264,7 @@ pub fn human_players(a: &Archive, t: &TypeRatings, order: &[usize]) -> String {
         t.advantage_se
     );
     let width = (order.iter())
-        .map(|&i| a.players.name(t.players[i].player).chars().count())
+        .map(|&i| shown(a.players.name(t.players[i].player)).chars().count())
         .max()
         .unwrap_or(6)
         .clamp(6, 32);
@@ -276,7 +282,7 @@ pub fn human_players(a: &Archive, t: &TypeRatings, order: &[usize]) -> String {
     );
     for &i in order {
         let r = &t.players[i];
-        let name: String = a.players.name(r.player).chars().take(32).collect();
+        let name: String = shown(a.players.name(r.player)).chars().take(32).collect();
         let _ = writeln!(
             s,
             "{name:<width$}  {:>5}  {:>14}  {:>6}  {:>12}  {:>13}  {:>13}  {:>13}",
@@ -312,7 +318,7 @@ pub fn human_players(a: &Archive, t: &TypeRatings, order: &[usize]) -> String {
 pub fn human_history(a: &Archive, t: &TypeRatings) -> String {
     let mut s = headline(a, t);
     s.push_str("\n\n");
-    let name = |id: u32| -> String { a.players.name(id).chars().take(24).collect() };
+    let name = |id: u32| -> String { shown(a.players.name(id)).chars().take(24).collect() };
     let width = (t.history.iter())
         .map(|h| {
             name(h.player)
