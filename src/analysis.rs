@@ -335,7 +335,11 @@ struct Step<P> {
 
 struct Keep<G: Search> {
     before: Option<G::Position>,
-    steps: Vec<Step<G::Position>>,
+    /// The plies searched, kept as the game is replayed: only those the
+    /// settings name (the last K as they go by), so memory follows them,
+    /// not the game's length.
+    steps: std::collections::VecDeque<Step<G::Position>>,
+    plies: Plies,
     /// The side whose turns are `N.`, and whether the start has the other
     /// to move.
     numbering: Option<(Side, bool)>,
@@ -352,10 +356,23 @@ impl<G: Search> Visitor<G> for Keep<G> {
     }
 
     fn after_ply(&mut self, ply: usize, turn: &TurnIn<'_>, _: &G::Move, after: &G::Position) {
+        let wanted = match self.plies {
+            Plies::Range(a, b) => (a..=b).contains(&ply),
+            Plies::All | Plies::Last(_) => true,
+        };
+        if !wanted {
+            self.before = None;
+            return;
+        }
+        if let Plies::Last(k) = self.plies {
+            if self.steps.len() >= k {
+                self.steps.pop_front();
+            }
+        }
         if let Some(before) = self.before.take() {
             let (first, starts_second) = self.numbering.unwrap_or((Side::First, false));
             let (n, second, _) = replay::turn_at(ply - 1, first, starts_second);
-            self.steps.push(Step {
+            self.steps.push_back(Step {
                 ply,
                 number: (n, second),
                 turn: turn.text.to_string(),
@@ -372,15 +389,16 @@ impl<G: Search> Visitor<G> for Keep<G> {
 pub fn analyse<G: Search + Notation>(game: &mut dyn ReadGame<'_>, settings: &Settings) -> Analysis {
     let mut keep = Keep::<G> {
         before: None,
-        steps: Vec::new(),
+        steps: std::collections::VecDeque::new(),
+        plies: settings.plies,
         numbering: None,
     };
     let (replay, _, end) = replay::replay_game::<G, _>(game, &mut keep);
     let error = replay::earliest(end.error, replay.error);
-    let plies = keep.steps.len();
+    let plies = replay.plies;
     let depth = settings.depth.unwrap_or(G::DEPTH);
     keep.steps.retain(|s| settings.plies.covers(s.ply, plies));
-    let searched = search_steps::<G>(&keep.steps, settings, depth);
+    let searched = search_steps::<G>(keep.steps.make_contiguous(), settings, depth);
     Analysis {
         depth,
         plies,

@@ -1187,3 +1187,27 @@ fn ratings_tables_escape_control_and_direction_characters_in_names() {
         "{json}"
     );
 }
+
+/// `analyse --last K` keeps only the last K plies as the game is replayed
+/// (1,000,000 plies held 940 MB for `--last 1`): the plies it searches are
+/// the last K, the same as `--plies` names them.
+#[test]
+fn analyse_last_keeps_only_the_plies_it_searches() {
+    let dir = tempfile::tempdir().unwrap();
+    cycling(dir.path(), 250, "long.grec");
+    let json = |args: &[&str]| -> serde_json::Value {
+        let mut all = vec!["analyse", "long.grec", "--to", "json"];
+        all.extend_from_slice(args);
+        let (code, out, err) = run(dir.path(), &all);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        serde_json::from_str(out.lines().next().unwrap()).unwrap()
+    };
+    let last = json(&["--last", "3"]);
+    let named = json(&["--plies", "1998-2000"]);
+    assert_eq!(last["plies_played"], 2000);
+    let plies: Vec<u64> = (last["plies"].as_array().unwrap().iter())
+        .map(|p| p["ply"].as_u64().unwrap())
+        .collect();
+    assert_eq!(plies, [1998, 1999, 2000]);
+    assert_eq!(last["plies"], named["plies"]);
+}
