@@ -1,6 +1,6 @@
 #!/bin/sh
 # Renders one picture per game to PNG, as a reader sees them: `gamerec show`
-# at its default size (480 px wide), a generated game (seed 7) at ply 12
+# at its default size (40 px a board cell, at least 480 wide), a generated game (seed 7) at ply 12
 # (Vagabond Pai Sho also turned 45°, The Garden Gate's view), drawn by
 # Debian's headless Chromium.
 #   docs/pictures/make.sh [GAMEREC]   (default: target/release/gamerec)
