@@ -809,7 +809,8 @@ pub fn index(data: &[u8]) {
     ];
     for position in starts {
         if let Ok(Ok(hits)) = index.reaches(position) {
-            let _ = index.plan(&hits);
+            let placed: Vec<_> = hits.iter().map(|h| h.game.placed()).collect();
+            let _ = index.plan(&placed);
         }
     }
     if let Ok(pattern) = gamerec::pattern::Pattern::parse("a1=* e5=-") {
