@@ -10,7 +10,7 @@ use crate::game::Side;
 use crate::problem::Problem;
 use crate::record::Tag;
 use crate::registry;
-use crate::report::escape;
+use crate::report::{count, escape};
 use crate::tree::{Aim, Counts, Example, Explored, Walk};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashSet};
@@ -172,10 +172,10 @@ pub fn human(out: &mut dyn Write, e: &Explored, line: &[String]) -> io::Result<(
         percent(c.second, c.finished()),
     )?;
     if c.by_rules > 0 {
-        let (n, s) = (c.by_rules, if c.by_rules == 1 { "" } else { "s" });
+        let n = count(c.by_rules, "finished game");
         writeln!(
             out,
-            "({n} finished game{s} with no declared result: scored by the rules' ending)"
+            "({n} with no declared result: scored by the rules' ending)"
         )?;
     }
     let width = e
@@ -205,11 +205,8 @@ pub fn human(out: &mut dyn Write, e: &Explored, line: &[String]) -> io::Result<(
         )?;
     }
     if e.left_out > 0 {
-        let (n, s) = (e.left_out, if e.left_out == 1 { "" } else { "s" });
-        writeln!(
-            out,
-            "({n} more turn{s}, each played in fewer games than --min-games)"
-        )?;
+        let n = count(e.left_out as u64, "more turn");
+        writeln!(out, "({n}, each played in fewer games than --min-games)")?;
     }
     writeln!(out, "\nexamples: {}", examples(&e.examples))?;
     Ok(())

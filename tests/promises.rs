@@ -50,6 +50,24 @@ fn generated(dir: &Path, game: &str, games: usize, seed: u64, name: &str) -> Pat
     dir.join(name)
 }
 
+/// Runs a Python `script` with pyarrow in `dir`, with `args`; it must
+/// succeed.
+fn pyarrow(dir: &Path, script: &str, args: &[&str]) {
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .args(args)
+        .current_dir(dir)
+        .env("PYTHONPATH", common::python_path(&[("pyarrow", "pyarrow")]))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// A usage error: exit 2, no panic, a message that names what is wrong.
 fn refused(dir: &Path, args: &[&str], says: &str) {
     let (code, _, err) = run(dir, args);
@@ -663,17 +681,7 @@ table = pq.read_table(sys.argv[1])
 for codec in ["snappy", "gzip", "lz4", "brotli", "zstd", "none"]:
     pq.write_table(table, f"{sys.argv[2]}/{codec}.parquet", compression=codec)
 "#;
-    let out = Command::new("python3")
-        .args(["-c", script, "g.parquet", "."])
-        .current_dir(d)
-        .env("PYTHONPATH", common::python_path(&[("pyarrow", "pyarrow")]))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    pyarrow(d, script, &["g.parquet", "."]);
     for codec in ["snappy", "gzip", "lz4", "brotli", "zstd", "none"] {
         let file = format!("{codec}.parquet");
         let (code, text, err) = run(d, &["convert", "-q", &file]);
@@ -1038,17 +1046,7 @@ else:
         t = t.take(pa.array(range(t.num_rows - 1, -1, -1)))
     write(path, t)
 "#;
-    let out = Command::new("python3")
-        .args(["-c", script, mode])
-        .current_dir(dir)
-        .env("PYTHONPATH", common::python_path(&[("pyarrow", "pyarrow")]))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    pyarrow(dir, script, &[mode]);
 }
 
 /// Index tables are read within bounds whatever they hold: a value a

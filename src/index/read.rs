@@ -212,6 +212,14 @@ pub(super) fn texts(b: &RecordBatch, name: &str) -> io::Result<Vec<Option<String
         .collect())
 }
 
+/// A u64 column an index of before it lacks: nulls there.
+fn newer_u64s(b: &RecordBatch, name: &str) -> io::Result<Vec<Option<u64>>> {
+    match b.column_by_name(name) {
+        Some(_) => u64s(b, name),
+        None => Ok(vec![None; b.num_rows()]),
+    }
+}
+
 fn u64s(b: &RecordBatch, name: &str) -> io::Result<Vec<Option<u64>>> {
     let c = b
         .column_by_name(name)
@@ -347,10 +355,7 @@ impl Index {
                 .and_then(|c| c.as_primitive_opt::<Int64Type>().cloned())
                 .ok_or_else(|| in_file(invalid("no modified column")))?;
             // Standard input's digest (none in an index of before it).
-            let digests = match b.column_by_name("digest") {
-                Some(_) => u64s(&b, "digest").map_err(in_file)?,
-                None => Vec::new(),
-            };
+            let digests = newer_u64s(&b, "digest").map_err(in_file)?;
             for i in 0..b.num_rows() {
                 if files.len() >= MAX_FILES {
                     return Err(in_file(invalid(format!("more than {MAX_FILES} files"))));
@@ -361,7 +366,7 @@ impl Index {
                     bytes: bytes[i],
                     modified: (!modified.is_null(i)).then(|| modified.value(i)),
                     games: games[i],
-                    digest: digests.get(i).copied().flatten(),
+                    digest: digests[i],
                 });
             }
         }
@@ -1016,11 +1021,7 @@ impl<'a> GameColumns<'a> {
             offset: u64s(b, "offset")?,
             length: u64s(b, "length")?,
             line: u64s(b, "line")?,
-            // An index of before digests has no such column.
-            digest: match b.column_by_name("digest") {
-                Some(_) => u64s(b, "digest")?,
-                None => vec![None; b.num_rows()],
-            },
+            digest: newer_u64s(b, "digest")?,
             game: text("game")?,
             players: [text("first_player")?, text("second_player")?],
             finish: text("finish")?,
