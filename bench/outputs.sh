@@ -136,6 +136,35 @@ run usage.game validate --game nosuch fixtures/oshi
 run usage.encoding validate --encoding nosuch fixtures/oshi
 run usage.missing validate no/such/file.grec
 run usage.empty validate fixtures/oshi/empty.grec
+# Analysis, the explorer, the index, ratings and the report (players from
+# bench/players.py).
+dir=$PWD
+python3 bench/players.py "$OUT/inputs/oshi.grec" 40 > "$OUT/inputs/oshi-players.grec"
+python3 bench/players.py "$OUT/inputs/roshi.grec" 30 > "$OUT/inputs/roshi-players.grec"
+run analyse.human analyse --depth 2 --playouts 50 --seed 3 fixtures/oshi
+run analyse.json analyse --depth 2 --playouts 50 --seed 3 --to json --index 1 "$OUT/inputs/retsami.grec"
+run analyse.last analyse --depth 2 --playouts 20 --seed 3 --last 3 --index 4 "$OUT/inputs/roshi.grec"
+run analyse.annotate analyse --depth 1 --playouts 10 --seed 3 --annotate --index 2 "$OUT/inputs/oshi.grec"
+for g in oshi retsami iqishiqi roshi vagabond; do
+  run "tree.$g" tree --depth 2 "$OUT/inputs/$g.grec"
+  run "tree-json.$g" tree --depth 1 --to json "$OUT/inputs/$g.grec"
+done
+run tree.fixtures tree fixtures/
+run tree.player tree --player P3 --depth 1 "$OUT/inputs/oshi-players.grec"
+run index.build index -q -o "$OUT/index" fixtures/ "$OUT/inputs/oshi.grec"
+run index.tree tree --index "$OUT/index" --game oshi --depth 2
+pos=$("$GAMEREC" moves "$OUT/inputs/oshi.grec" --index 3 --ply 4 --show-position | head -1)
+run index.reaches filter --index "$OUT/index" --only-game oshi --reaches "$pos" --count
+run index.pattern filter --index "$OUT/index" --only-game oshi --pattern "e4=R* e5=-"
+run scan.reaches filter "$OUT/inputs/oshi.grec" --reaches "$pos"
+run ratings.fixtures ratings fixtures/
+run ratings.players ratings "$OUT/inputs/oshi-players.grec" "$OUT/inputs/roshi-players.grec"
+run ratings.history ratings --history "$OUT/inputs/oshi-players.grec"
+run ratings.predict ratings --predict "$OUT/inputs/roshi-players.grec"
+run ratings.csv ratings --to csv --min-games 5 "$OUT/inputs/oshi-players.grec"
+run_o report.players report.html report "$OUT/inputs/oshi-players.grec" "$OUT/inputs/roshi-players.grec"
+run_o report.player report-player.html report --player P3 "$OUT/inputs/oshi-players.grec"
+run_o report.fixtures report-fixtures.html report fixtures/
 dir=$PWD
 run all-fixtures.validate validate fixtures/
 run all-fixtures.stats stats -q fixtures/

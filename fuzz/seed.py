@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Seeds the fuzz targets' corpora from fixtures/, tests/data/*.perft and
+"""Seeds the fuzz targets' corpora from fixtures/, crates/rules/tests/data/*.perft and
 games gamerec generates: `fuzz/seed.py GAMEREC CORPUS` (GAMEREC: a built
 gamerec binary; CORPUS: the folder holding one folder per target). Seeds are
 written only into empty target folders, so that a corpus grown by fuzzing
@@ -183,7 +183,7 @@ def main():
             seeds["site"].append(bytes([links]) + b"".join(lines[i:i + 2]))
     seeds["validate"].append(seeds["site"][-1][1:])
     for game in GAMES:
-        perft = (ROOT / "tests" / "data" / f"{game}.perft").read_text()
+        perft = (ROOT / "crates" / "rules" / "tests" / "data" / f"{game}.perft").read_text()
         for block in perft.split("\nid ")[1:]:
             if "\ntag " in block:
                 continue

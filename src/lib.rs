@@ -39,15 +39,13 @@ pub mod pipeline;
 // How problems are shown:
 pub mod record;
 pub mod report;
-// Seeded random streams:
-pub mod random;
+// Seeded random streams (the rules crate's):
+pub use gamerec_rules::random;
 // The seam a game implements, and the games:
-pub mod game;
-pub mod games;
+pub use gamerec_rules::{game, games};
 // Generic over a game:
-pub mod perft;
+pub use gamerec_rules::{perft, search};
 pub mod replay;
-pub mod search;
 // ...and built on the replay:
 pub mod analysis;
 pub mod convert;
@@ -82,6 +80,3 @@ pub mod filter;
 pub mod index;
 pub mod passthrough;
 pub mod shard;
-
-#[cfg(test)]
-mod testkit;

@@ -5,18 +5,7 @@
 use serde::Serialize;
 use std::fmt;
 
-/// A byte range in the whole input (file or stdin), end exclusive.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Span {
-    pub start: usize,
-    pub end: usize,
-}
-
-impl Span {
-    pub fn new(start: usize, end: usize) -> Self {
-        Span { start, end }
-    }
-}
+pub use gamerec_rules::Span;
 
 macro_rules! codes {
     ($( $(#[$doc:meta])* $variant:ident = $text:literal, )*) => {

@@ -394,7 +394,7 @@ fn moves_for_retsami_count_an_acceptance_while_an_offer_is_pending() {
         out.lines().all(|m| !m.ends_with("~~")),
         "offers are not separate moves"
     );
-    // White's 7 moves after 1. h1-i3 (tests/data/retsami-counts.txt), plus ==.
+    // White's 7 moves after 1. h1-i3 (crates/rules/tests/data/retsami-counts.txt), plus ==.
     assert_eq!(out.lines().count(), 8);
     let each = stdout_of(
         [

@@ -1,5 +1,5 @@
 //! Perft of every game's move generator against the counts in
-//! `tests/data/<game>.perft` (established without the generator: by hand,
+//! `crates/rules/tests/data/<game>.perft` (established without the generator: by hand,
 //! by another implementation, or by trying every writable move through the
 //! rules — each entry says which). One generic test streams every game's
 //! file, as shakmaty's perft tests do; counts above a node limit are
@@ -32,7 +32,7 @@ fn record(entry: &Entry) -> Record {
 /// Checks one game's file; returns the deepest depth checked.
 fn check(game: &dyn AnyGame, all: bool) -> u32 {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
+        .join("crates/rules/tests/data")
         .join(format!("{}.perft", game.name()));
     let file = File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let lines = BufReader::new(file).lines().map(|l| l.unwrap());
@@ -80,7 +80,7 @@ fn every_game_matches_its_perft_file_to_depth_three_at_least() {
 fn generated_turns_are_played_and_read_back_along_walks_from_every_perft_position() {
     for game in GAMES {
         let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/data")
+            .join("crates/rules/tests/data")
             .join(format!("{}.perft", game.name()));
         let file = File::open(&path).unwrap();
         let lines = BufReader::new(file).lines().map(|l| l.unwrap());

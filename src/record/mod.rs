@@ -6,51 +6,16 @@ pub mod commands;
 mod lenient;
 mod parse;
 mod reader;
-mod text;
 
+pub use gamerec_rules::game::MovetextStyle;
+pub use gamerec_rules::{Tag, Text};
 pub use lenient::{read_leniently, Leniently};
 pub use parse::{each_game, parse_chunk, parse_chunk_with, End, GameReader, Token, TurnToken};
 pub use reader::{Chunk, ChunkReader, Locator, MAX_RECORD_BYTES, MAX_TAGS};
-pub use text::Text;
 
 pub use crate::problem::Span;
 use crate::problem::{Problem, Repair};
 use serde::Serialize;
-
-/// How a game's movetext is tokenised, beyond white space; the game is
-/// known from the tag section, so the caller decides from the tags.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct MovetextStyle {
-    /// `;` separates turns too (Vagabond, for Garden Gate exports).
-    pub semicolons: bool,
-    /// `,` separates turns too (AbstractPlay's Iqishiqi move lists,
-    /// `c8/i7,f5/j7`).
-    pub commas: bool,
-}
-
-/// One tag pair `[Name "value"]`. Its name and value are [`Text`]: kept
-/// in place when short, as most are (no allocation per tag).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Tag {
-    pub name: Text,
-    pub value: Text,
-    /// The whole `[...]`.
-    pub span: Span,
-    /// The value between the quotes.
-    pub value_span: Span,
-}
-
-impl Tag {
-    /// A tag made by gamerec, not read from an input (no place in one).
-    pub fn unplaced(name: &str, value: &str) -> Tag {
-        Tag {
-            name: name.into(),
-            value: value.into(),
-            span: Span::default(),
-            value_span: Span::default(),
-        }
-    }
-}
 
 /// A declared result: `1-0`, `0-1`, `1/2-1/2` or `*`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

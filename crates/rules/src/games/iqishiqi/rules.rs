@@ -1,0 +1,592 @@
+//! Iqishiqi's rules: drop a white stone, push the neutral stone along a line
+//! of sight from the new group by exactly the group's size; the end by
+//! corner, edge or stalemate.
+
+use super::geometry::{
+    and, bit, count, flood, has, indices, minus, neighbours, or, Bits, Cell, Dir, GRID, OFF,
+    ON_BOARD, RAYS, RAY_LEN, STEPS, STEP_DELTA,
+};
+use super::labels::Coords;
+use super::notation::Move;
+use super::position::Position;
+use super::Iqishiqi;
+use crate::game::{any_move, tag_value, Ending, Generator, RuleError, Rules, SetupError, Side};
+use crate::Tag;
+use std::fmt;
+
+/// Why a move is illegal. Cells are kept as written labels.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IqishiqiError {
+    NeutralCell {
+        drop: String,
+    },
+    Occupied {
+        drop: String,
+    },
+    NoStonesLeft,
+    NoLineOfSight {
+        drop: String,
+        size: u32,
+        neutral: String,
+    },
+    NoRoom {
+        drop: String,
+        size: u32,
+        room: u32,
+    },
+    Unreachable {
+        drop: String,
+        dest: String,
+        legal: Vec<String>,
+    },
+    Ambiguous {
+        drop: String,
+        legal: Vec<String>,
+    },
+}
+
+impl RuleError for IqishiqiError {
+    fn code(&self) -> &'static str {
+        match self {
+            IqishiqiError::NeutralCell { .. } => "neutral-cell",
+            IqishiqiError::Occupied { .. } => "occupied",
+            IqishiqiError::NoStonesLeft => "no-stones-left",
+            IqishiqiError::NoLineOfSight { .. } => "no-line-of-sight",
+            IqishiqiError::NoRoom { .. } => "no-room",
+            IqishiqiError::Unreachable { .. } => "unreachable-destination",
+            IqishiqiError::Ambiguous { .. } => "ambiguous-move",
+        }
+    }
+}
+
+fn or_list(items: &[String]) -> String {
+    match items {
+        [] => "nowhere".into(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+fn stones(n: u32) -> String {
+    format!("{n} {}", if n == 1 { "stone" } else { "stones" })
+}
+
+impl fmt::Display for IqishiqiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IqishiqiError::NeutralCell { drop } => {
+                write!(f, "{drop} holds the neutral stone; drop on an empty cell")
+            }
+            IqishiqiError::Occupied { drop } => write!(f, "{drop} already holds a white stone"),
+            IqishiqiError::NoStonesLeft => {
+                write!(f, "no white stones are left in the supply (StoneLimit)")
+            }
+            IqishiqiError::NoLineOfSight {
+                drop,
+                size,
+                neutral,
+            } => write!(
+                f,
+                "no stone of the new group ({drop}, {}) is the first stone in line of \
+                 sight from the neutral stone on {neutral}",
+                stones(*size)
+            ),
+            IqishiqiError::NoRoom { drop, size, room } => write!(
+                f,
+                "the new group ({drop}) has {}, so the neutral stone moves exactly {size} \
+                 cells, but away from the group it has room for at most {room}",
+                stones(*size)
+            ),
+            IqishiqiError::Unreachable { drop, dest, legal } => write!(
+                f,
+                "no legal push after the drop on {drop} ends on {dest}; the neutral stone \
+                 can go to {}",
+                or_list(legal)
+            ),
+            IqishiqiError::Ambiguous { drop, legal } => write!(
+                f,
+                "ambiguous move: after the drop on {drop} the neutral stone can go to {}; \
+                 write the destination, e.g. {drop}/{}",
+                or_list(legal),
+                legal.first().map_or("", String::as_str)
+            ),
+        }
+    }
+}
+
+/// How many steps along direction `d` span `diff` grid indices: divided by
+/// [`STEP_DELTA`]'s magnitudes as constants (a multiplication, not a
+/// division, per ray of every position).
+fn steps(diff: usize, d: usize) -> usize {
+    const _: () = assert!(
+        STEP_DELTA[0].unsigned_abs() == 15
+            && STEP_DELTA[1].unsigned_abs() == 15
+            && STEP_DELTA[2].unsigned_abs() == 16
+            && STEP_DELTA[3].unsigned_abs() == 16
+            && STEP_DELTA[4].unsigned_abs() == 1
+            && STEP_DELTA[5].unsigned_abs() == 1
+    );
+    match d {
+        0 | 1 => diff / 15,
+        2 | 3 => diff / 16,
+        _ => diff,
+    }
+}
+
+/// Along each of the six rays from the neutral stone: the first stone and
+/// its distance, and the empty on-board run before a stone or the edge.
+#[derive(Clone, Copy)]
+pub struct Rays {
+    first: [Option<(Cell, u32)>; 6],
+    run: [u32; 6],
+}
+
+impl Rays {
+    pub fn new(pos: &Position) -> Rays {
+        let mut first = [None; 6];
+        let mut run = [0; 6];
+        let n = pos.neutral.index();
+        for d in 0..6 {
+            let ray = &RAYS[n][d];
+            let on_ray = [0, 1, 2, 3].map(|w| pos.bits[w] & ray[w]);
+            // Grid indices grow along E, NNE and NNW and shrink along the
+            // others: the nearest stone is the lowest or the highest bit.
+            let nearest = if STEP_DELTA[d] > 0 {
+                (0..4)
+                    .find(|&w| on_ray[w] != 0)
+                    .map(|w| w * 64 + on_ray[w].trailing_zeros() as usize)
+            } else {
+                (0..4)
+                    .rev()
+                    .find(|&w| on_ray[w] != 0)
+                    .map(|w| w * 64 + 63 - on_ray[w].leading_zeros() as usize)
+            };
+            match nearest {
+                Some(i) => {
+                    let k = steps(i.abs_diff(n), d) as u32;
+                    first[d] = Some((Cell::at(i), k));
+                    run[d] = k - 1;
+                }
+                None => run[d] = u32::from(RAY_LEN[n][d]),
+            }
+        }
+        Rays { first, run }
+    }
+}
+
+/// What a position offers every drop, computed once when every drop is
+/// tried: the groups of white stones, the rays, and by direction the drops
+/// that would see the neutral stone along it. A drop is then checked by a
+/// few bit tests and the sizes of the groups next to it.
+pub struct Analysis {
+    /// Group id of each stone's cell, from 1; 0 on an empty cell and at
+    /// [`OFF`] (index 255), so that a neighbour off the board reads as
+    /// empty. At most 168 stones: ids and sizes fit a byte.
+    group: [u8; 256],
+    /// The size of each group, by id (id 0: no group, size 0).
+    size: [u8; 256],
+    rays: Rays,
+    /// By direction: the empty run from the neutral stone (a drop there
+    /// becomes the first stone in sight), as bits.
+    run: [Bits; 6],
+    /// By direction: the drops whose new group holds the first stone in
+    /// sight along it, as bits: the empty run, and the empty cells next to
+    /// the group of the first stone. A push needs that stone in the drop's
+    /// group, so no other drop pushes along it.
+    sight: [Bits; 6],
+}
+
+impl Analysis {
+    pub fn new(pos: &Position) -> Analysis {
+        let rays = Rays::new(pos);
+        let n = pos.neutral.index();
+        let empty = minus(ON_BOARD, or(pos.bits, bit(n)));
+        let run = std::array::from_fn(|d| match rays.first[d] {
+            // The ray up to its first stone.
+            Some((f, _)) => minus(RAYS[n][d], or(RAYS[f.index()][d], bit(f.index()))),
+            None => RAYS[n][d],
+        });
+        let mut an = Analysis {
+            group: [0; 256],
+            size: [0; 256],
+            rays,
+            run,
+            sight: run,
+        };
+        let mut left = pos.bits;
+        let mut id = 0u8;
+        while let Some(start) = indices(left).next() {
+            let g = flood(bit(start), pos.bits);
+            left = minus(left, g);
+            id += 1;
+            an.size[usize::from(id)] = count(&g) as u8;
+            for i in indices(g) {
+                an.group[i] = id;
+            }
+            let mut next_to = None;
+            for (d, first) in rays.first.iter().enumerate() {
+                if first.is_some_and(|(f, _)| has(&g, f.index())) {
+                    let cells = *next_to.get_or_insert_with(|| and(neighbours(g), empty));
+                    an.sight[d] = or(an.sight[d], cells);
+                }
+            }
+        }
+        an
+    }
+
+    /// The empty cells whose drop sees the neutral stone along some ray.
+    fn candidates(&self) -> Bits {
+        self.sight.iter().fold([0; 4], |all, s| or(all, *s))
+    }
+
+    /// The destinations of a drop on the empty cell at grid index `drop`,
+    /// at most one per direction, in direction order.
+    #[inline]
+    fn pushes(&self, pos: &Position, drop: usize, out: &mut Dests) {
+        // The new group's size: the drop, and each group next to it once.
+        let ids = STEPS[drop].map(|nb| self.group[usize::from(nb)]);
+        let mut size = 1;
+        for i in 0..ids.len() {
+            if !ids[..i].contains(&ids[i]) {
+                size += u32::from(self.size[usize::from(ids[i])]);
+            }
+        }
+        let n = pos.neutral.index();
+        for d in Dir::ALL {
+            if !has(&self.sight[d.index()], drop) {
+                continue;
+            }
+            let away = d.opposite();
+            let mut room = self.rays.run[away.index()];
+            if has(&self.run[away.index()], drop) {
+                // The new stone stands in the way.
+                room = steps(drop.abs_diff(n), away.index()) as u32 - 1;
+            }
+            if room >= size {
+                out.push(step_away(pos.neutral, away, size));
+            }
+        }
+    }
+}
+
+/// The cell `size` steps from the neutral stone's cell `from` along
+/// `away`, known to be on the board (within the empty run).
+fn step_away(from: Cell, away: Dir, size: u32) -> Cell {
+    let (dq, dr) = away.delta();
+    let s = size as i8;
+    Cell::new(from.q + dq * s, from.r + dr * s).expect("the empty run stays on the board")
+}
+
+/// The group a drop on the empty cell `drop` would make (the drop and every
+/// group next to it), found by a flood fill from the drop alone: its cells,
+/// as bits, and its size. For checking one drop without analysing the whole
+/// board. A stone at a time, not [`flood`]'s word at a time: one drop's
+/// group is mostly a few stones, and counting a set's bits is a long
+/// sequence where the target has no `popcnt` (callgrind: 6 % more
+/// instructions for `validate` on Iqishiqi with the word-at-a-time flood).
+fn new_group(pos: &Position, drop: Cell) -> (Bits, u32) {
+    let mut member = bit(drop.index());
+    // Each cell is pushed once: at most every cell of the board.
+    let mut stack = [0u8; GRID];
+    stack[0] = drop.index() as u8;
+    let mut top = 1;
+    let mut size = 0;
+    while top > 0 {
+        top -= 1;
+        let c = stack[top] as usize;
+        size += 1;
+        for &nb in &STEPS[c] {
+            let nb_i = usize::from(nb);
+            if nb != OFF && pos.stones[nb_i] && !has(&member, nb_i) {
+                member[nb_i / 64] |= 1 << (nb_i % 64);
+                stack[top] = nb;
+                top += 1;
+            }
+        }
+    }
+    (member, size)
+}
+
+/// The direction and distance of `c` from `from` along one of the six rays.
+fn ray(from: Cell, c: Cell) -> Option<(Dir, u32)> {
+    let (dq, dr) = (c.q - from.q, c.r - from.r);
+    let (d, k) = match (dq, dr) {
+        (0, 0) => return None,
+        (q, 0) if q > 0 => (Dir::E, q),
+        (q, 0) => (Dir::W, -q),
+        (q, r) if q == r && q > 0 => (Dir::Nne, q),
+        (q, r) if q == r => (Dir::Ssw, -q),
+        (0, r) if r > 0 => (Dir::Nnw, r),
+        (0, r) => (Dir::Sse, -r),
+        _ => return None,
+    };
+    Some((d, k as u32))
+}
+
+/// The destinations a drop gives: at most one per direction, kept inline
+/// (no allocation per move played).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Dests {
+    cells: [Option<Cell>; 6],
+    len: usize,
+}
+
+impl Dests {
+    fn push(&mut self, c: Cell) {
+        self.cells[self.len] = Some(c);
+        self.len += 1;
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn contains(&self, c: &Cell) -> bool {
+        self.iter().any(|d| d == *c)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = Cell> + '_ {
+        self.cells[..self.len].iter().flatten().copied()
+    }
+}
+
+/// Why a drop gives no push.
+enum NoPush {
+    NoLineOfSight { size: u32 },
+    NoRoom { size: u32, room: u32 },
+}
+
+/// The destinations of a drop on `drop` whose new group (`in_group`, of
+/// `size` stones) is known, or why there are none: for one drop, with the
+/// reason ([`Analysis::pushes`] tries every drop of a position).
+fn pushes_of(
+    pos: &Position,
+    rays: &Rays,
+    drop: Cell,
+    size: u32,
+    in_group: impl Fn(Cell) -> bool,
+    out: &mut Dests,
+) -> Result<(), NoPush> {
+    let on_ray = ray(pos.neutral, drop);
+    let mut sighted = false;
+    let mut best_room = 0;
+    let before = out.len();
+    for d in Dir::ALL {
+        // The first stone along d once the drop is made.
+        let first = match (on_ray, rays.first[d.index()]) {
+            (Some((rd, k)), Some((_, fk))) if rd == d && k < fk => Some(drop),
+            (Some((rd, _)), None) if rd == d => Some(drop),
+            (_, f) => f.map(|(c, _)| c),
+        };
+        if !first.is_some_and(&in_group) {
+            continue;
+        }
+        sighted = true;
+        let away = d.opposite();
+        let mut room = rays.run[away.index()];
+        if let Some((rd, k)) = on_ray {
+            if rd == away && k <= room {
+                room = k - 1; // the new stone blocks the push
+            }
+        }
+        best_room = best_room.max(room);
+        if room >= size {
+            out.push(step_away(pos.neutral, away, size));
+        }
+    }
+    match (out.len() > before, sighted) {
+        (true, _) => Ok(()),
+        (false, false) => Err(NoPush::NoLineOfSight { size }),
+        (false, true) => Err(NoPush::NoRoom {
+            size,
+            room: best_room,
+        }),
+    }
+}
+
+fn can_drop(pos: &Position) -> bool {
+    pos.stones_left != Some(0)
+}
+
+/// The legal destinations after a drop on `drop`, or why there are none.
+pub fn destinations(pos: &Position, drop: Cell) -> Result<Dests, IqishiqiError> {
+    let label = |c: Cell| pos.coords.label(c);
+    if drop == pos.neutral {
+        return Err(IqishiqiError::NeutralCell { drop: label(drop) });
+    }
+    if pos.has_stone(drop) {
+        return Err(IqishiqiError::Occupied { drop: label(drop) });
+    }
+    if !can_drop(pos) {
+        return Err(IqishiqiError::NoStonesLeft);
+    }
+    let (member, size) = new_group(pos, drop);
+    let mut dests = Dests::default();
+    match pushes_of(
+        pos,
+        &Rays::new(pos),
+        drop,
+        size,
+        |c| has(&member, c.index()),
+        &mut dests,
+    ) {
+        Ok(()) => Ok(dests),
+        Err(NoPush::NoLineOfSight { size }) => Err(IqishiqiError::NoLineOfSight {
+            drop: label(drop),
+            size,
+            neutral: label(pos.neutral),
+        }),
+        Err(NoPush::NoRoom { size, room }) => Err(IqishiqiError::NoRoom {
+            drop: label(drop),
+            size,
+            room,
+        }),
+    }
+}
+
+impl Rules for Iqishiqi {
+    const SETTINGS: &'static [&'static str] = &["Coords", "StoneLimit"];
+
+    type Error = IqishiqiError;
+
+    /// The standard start or the `Position` tag's, in the labels `Coords`
+    /// names and with the supply `StoneLimit` sets.
+    fn start(tags: &[Tag]) -> Result<Position, SetupError> {
+        let coords = match tag_value(tags, "Coords").map(str::to_ascii_lowercase) {
+            None => Coords::Ludii,
+            Some(v) if v == "ludii" => Coords::Ludii,
+            Some(v) if v == "abstractplay" => Coords::AbstractPlay,
+            Some(_) => {
+                return Err(SetupError {
+                    tag: "Coords",
+                    message: "Coords is `ludii` (the default) or `abstractplay`".into(),
+                    at: None,
+                })
+            }
+        };
+        let limit = match tag_value(tags, "StoneLimit") {
+            None => None,
+            Some(v) => Some(v.trim().parse::<u32>().map_err(|_| SetupError {
+                tag: "StoneLimit",
+                message: "StoneLimit is the number of white stones in the supply, like `75`".into(),
+                at: None,
+            })?),
+        };
+        match tag_value(tags, "Position") {
+            None => Ok(Position::start(coords, limit)),
+            Some(text) => Position::parse(text, coords, limit).map_err(SetupError::from),
+        }
+    }
+
+    fn side_to_move(pos: &Position) -> Side {
+        pos.to_move
+    }
+
+    /// Checks `mv` against every rule and plays it.
+    fn play(pos: &mut Position, mv: &Move) -> Result<(), IqishiqiError> {
+        let dests = destinations(pos, mv.drop)?;
+        let label = |c: Cell| pos.coords.label(c);
+        // The destinations' labels, for the error messages only.
+        let legal = || {
+            let mut l: Vec<String> = dests.iter().map(label).collect();
+            l.sort();
+            l
+        };
+        let dest = match mv.dest {
+            Some(d) if dests.contains(&d) => d,
+            Some(d) => {
+                return Err(IqishiqiError::Unreachable {
+                    drop: label(mv.drop),
+                    dest: label(d),
+                    legal: legal(),
+                })
+            }
+            None if dests.len() == 1 => dests.iter().next().expect("one destination"),
+            None => {
+                return Err(IqishiqiError::Ambiguous {
+                    drop: label(mv.drop),
+                    legal: legal(),
+                })
+            }
+        };
+        pos.place(mv.drop);
+        pos.neutral = dest;
+        if let Some(left) = pos.stones_left.as_mut() {
+            *left -= 1;
+        }
+        pos.to_move = pos.to_move.other();
+        Ok(())
+    }
+
+    /// Every legal move, each with its destination; `emit` returns `false` to
+    /// stop early.
+    fn generate(pos: &Position, emit: Generator<'_, Move>) {
+        if !can_drop(pos) {
+            return;
+        }
+        let an = Analysis::new(pos);
+        let mut dests = Dests::default();
+        for i in indices(an.candidates()) {
+            dests.clear();
+            an.pushes(pos, i, &mut dests);
+            let drop = Cell::at(i);
+            for dest in dests.iter() {
+                let mv = Move {
+                    drop,
+                    dest: Some(dest),
+                    coords: pos.coords,
+                };
+                if !emit(mv) {
+                    return;
+                }
+            }
+        }
+    }
+
+    fn has_legal_move(pos: &Position) -> bool {
+        if !can_drop(pos) {
+            return false;
+        }
+        // Fast path: a drop on the empty run along a ray is the first stone in
+        // sight there; it is legal when the run the other way has room for its
+        // group. Most positions have one; only those that do not are searched in
+        // full.
+        let rays = Rays::new(pos);
+        for d in Dir::ALL {
+            let room = rays.run[d.opposite().index()];
+            if room == 0 {
+                continue;
+            }
+            let mut c = pos.neutral;
+            for _ in 0..rays.run[d.index()] {
+                c = c.step(d).expect("the run is on the board");
+                let (_, size) = new_group(pos, c);
+                if size <= room {
+                    return true;
+                }
+            }
+        }
+        any_move(|emit| Self::generate(pos, emit))
+    }
+
+    /// Checked after each move, in this order: the neutral stone on a corner
+    /// (the pusher wins), on an edge (its owner wins), the next player without
+    /// a legal move (the pusher wins).
+    fn ending(pos: &Position) -> Option<Ending> {
+        let pusher = pos.to_move.other();
+        if pos.neutral.is_corner() {
+            return Some(Ending::win(pusher, "corner"));
+        }
+        if let Some(edge) = pos.neutral.edges().next() {
+            return Some(Ending::win(edge.owner(), "edge"));
+        }
+        if !Self::has_legal_move(pos) {
+            return Some(Ending::win(pusher, "stalemate"));
+        }
+        None
+    }
+}

@@ -1,0 +1,454 @@
+//! One test per rule and per illegal-move reason, and legal-move counts
+//! worked out by hand (crates/rules/tests/data/oshi-counts.txt).
+
+use super::position::{NoReturn, Position};
+use super::rules::OshiError;
+use super::{Move, Oshi, Square};
+use crate::game::{Notation, RuleError, Rules, Side};
+use crate::Tag;
+
+fn sq(s: &str) -> Square {
+    Square::parse(s).unwrap()
+}
+
+fn pos(text: &str) -> Position {
+    Position::parse(text).unwrap_or_else(|e| panic!("{text}: {e:?}"))
+}
+
+fn mv(text: &str) -> Move {
+    Oshi::parse_move(&Oshi::start(&[]).unwrap(), text).unwrap()
+}
+
+fn play(p: &mut Position, text: &str) -> Result<(), OshiError> {
+    Oshi::play(p, &mv(text))
+}
+
+fn play_all(p: &mut Position, moves: &str) {
+    for m in moves.split_whitespace() {
+        play(p, m).unwrap_or_else(|e| panic!("{m}: {e}"));
+    }
+}
+
+fn legal(p: &Position) -> Vec<String> {
+    crate::testkit::legal::<Oshi>(p).into_iter().collect()
+}
+
+fn code(r: Result<(), OshiError>) -> &'static str {
+    crate::testkit::refused(r)
+}
+
+// --- Moves --------------------------------------------------------------
+
+#[test]
+fn a_piece_moves_one_to_height_squares_orthogonally() {
+    let p = pos("9/9/9/9/4C4/9/9/9/9 r 0-0 -");
+    let moves = legal(&p);
+    assert_eq!(moves.len(), 12);
+    for to in [
+        "e6", "e7", "e8", "e4", "e3", "e2", "f5", "g5", "h5", "d5", "c5", "b5",
+    ] {
+        assert!(moves.contains(&format!("e5-{to}")), "{to}");
+    }
+    let p = pos("9/9/9/9/4A4/9/9/9/9 r 0-0 -");
+    assert_eq!(legal(&p), ["e5-d5", "e5-e4", "e5-e6", "e5-f5"]);
+}
+
+#[test]
+fn too_far_names_the_height() {
+    let mut p = Position::start(NoReturn::Own);
+    let e = play(&mut p, "c2-c5").unwrap_err();
+    assert_eq!(e.code(), "too-far");
+    assert_eq!(
+        e.to_string(),
+        "the piece on c2 is a 2-story and moves at most 2 squares, not 3"
+    );
+}
+
+#[test]
+fn diagonal_and_null_moves_are_refused() {
+    let mut p = Position::start(NoReturn::Own);
+    assert_eq!(code(play(&mut p, "e3-f4")), "not-straight");
+    assert_eq!(code(play(&mut p, "a1-c2")), "not-straight");
+    assert_eq!(code(play(&mut p, "e3-e3")), "null-move");
+}
+
+#[test]
+fn only_your_own_pieces_move() {
+    let mut p = Position::start(NoReturn::Own);
+    let e = play(&mut p, "e7-e6").unwrap_err();
+    assert_eq!(e.code(), "not-your-piece");
+    assert_eq!(
+        e.to_string(),
+        "the piece on e7 is White's; it is Red's turn"
+    );
+    assert_eq!(code(play(&mut p, "e5-e6")), "no-piece");
+}
+
+#[test]
+fn players_alternate() {
+    let mut p = Position::start(NoReturn::Own);
+    play(&mut p, "e3-e4").unwrap();
+    assert_eq!(p.to_move, Side::Second);
+    assert_eq!(code(play(&mut p, "e4-e5")), "not-your-piece");
+    play(&mut p, "e7-e6").unwrap();
+    assert_eq!(p.to_move, Side::First);
+}
+
+// --- Pushing ------------------------------------------------------------
+
+#[test]
+fn the_train_shifts_with_the_mover() {
+    // Red 3-story e5 pushes White e6 three squares: e6 ends on e9.
+    let mut p = pos("9/9/9/4a4/4C4/9/9/9/9 r 0-0 -");
+    play(&mut p, "e5-e8").unwrap();
+    assert_eq!(p.piece(sq("e8")).unwrap().height, 3);
+    assert_eq!(p.piece(sq("e9")).unwrap().owner, Side::Second);
+    assert!(p.piece(sq("e5")).is_none() && p.piece(sq("e6")).is_none());
+}
+
+#[test]
+fn a_train_longer_than_the_height_stops_the_move() {
+    // From the start, c2 (2-story) faces d2 e2 f2 g2: a train of 4.
+    let mut p = Position::start(NoReturn::Own);
+    let e = play(&mut p, "c2-d2").unwrap_err();
+    assert_eq!(e.code(), "train-too-long");
+    assert_eq!(
+        e.to_string(),
+        "the train ahead of c2 has 4 pieces; a 2-story pushes at most 2"
+    );
+    // A train of exactly the height is fine, of any colours.
+    let mut p = pos("9/9/9/9/9/4A4/4a4/4B4/9 r 0-0 -");
+    play(&mut p, "e2-e3").unwrap();
+    assert_eq!(p.piece(sq("e5")).unwrap().owner, Side::First);
+    assert_eq!(p.piece(sq("e4")).unwrap().owner, Side::Second);
+}
+
+#[test]
+fn a_gap_closing_during_the_move_can_make_a_later_step_illegal() {
+    // Red 2-story e4; White e5, then a gap, then e7 e8. Step 1 pushes one
+    // piece; at step 2 the train e6 e7 e8 has 3.
+    let mut p = pos("9/4a4/4a4/9/4a4/4B4/9/9/9 r 0-0 -");
+    let e = play(&mut p.clone(), "e4-e6").unwrap_err();
+    assert_eq!(e.code(), "train-too-long");
+    assert_eq!(
+        e.to_string(),
+        "at step 2 of the move from e4, the train ahead of e5 has 3 pieces; \
+         a 2-story pushes at most 2"
+    );
+    play(&mut p, "e4-e5").unwrap();
+    assert!(p.piece(sq("e6")).is_some() && p.piece(sq("e5")).is_some());
+}
+
+#[test]
+fn pushed_off_pieces_score_for_the_owners_opponent() {
+    // Red 3-story e7 pushes White e8 and e9: two White 1-stories leave.
+    let mut p = pos("4a4/4a4/4C4/9/9/9/9/9/9 r 0-0 -");
+    play(&mut p, "e7-e9").unwrap();
+    assert_eq!(p.score, [2, 0]);
+    assert_eq!(p.piece(sq("e9")).unwrap().height, 3);
+    // A player's own piece pushed off scores for the opponent.
+    let mut p = pos("4A4/4A4/4C4/9/9/9/9/9/9 r 0-0 -");
+    play(&mut p, "e7-e8").unwrap();
+    assert_eq!(p.score, [0, 1]);
+    // A mixed train: the 2-story scores for White, the 1-story for Red.
+    let mut p = pos("4B4/4a4/4C4/9/9/9/9/9/9 r 0-0 -");
+    play(&mut p, "e7-e9").unwrap();
+    assert_eq!(p.score, [1, 2]);
+}
+
+#[test]
+fn the_mover_never_leaves_the_board() {
+    // A 3-story on e9: 3 down, 3 left, 3 right, nothing up.
+    let p = pos("4C4/9/9/9/9/9/9/9/9 r 0-0 -");
+    let moves = legal(&p);
+    assert_eq!(moves.len(), 9);
+    assert!(moves.iter().all(|m| &m[3..] != "e9"));
+    // A 1-story on e8 behind a piece on e9 pushes it off but stays on e9.
+    let mut p = pos("4a4/4A4/9/9/9/9/9/9/9 r 0-0 -");
+    play(&mut p, "e8-e9").unwrap();
+    assert_eq!(p.piece(sq("e9")).unwrap().owner, Side::First);
+}
+
+// --- The no-return rule ---------------------------------------------------
+
+#[test]
+fn no_return_to_the_square_held_at_the_start_of_your_previous_turn() {
+    let mut p = Position::start(NoReturn::Own);
+    play_all(&mut p, "e3-e4 e7-e6");
+    let e = play(&mut p.clone(), "e4-e3").unwrap_err();
+    assert_eq!(e.code(), "no-return");
+    assert_eq!(
+        e.to_string(),
+        "the piece on e4 stood on e3 at the start of your previous turn and may \
+         not end its move there (no-return rule)"
+    );
+    // Another piece may go there; and after a turn spent elsewhere the
+    // piece may return.
+    play(&mut p.clone(), "e2-e3").unwrap_or_else(|e| panic!("{e}"));
+    play_all(&mut p, "a1-a2 e6-d6 e4-e3");
+}
+
+#[test]
+fn no_return_follows_a_piece_that_was_pushed_since() {
+    // Red's piece goes e4-e5; White's 3-story comes down e7-e4, pushing it
+    // to e3. It stood on e4 at the start of Red's previous turn, so it may
+    // not end on e4 now, even by pushing the 3-story out of the way.
+    let mut p = pos("9/9/4c4/9/9/4A4/9/9/9 r 0-0 -");
+    play_all(&mut p, "e4-e5 e7-e4");
+    assert_eq!(p.piece(sq("e3")).unwrap().owner, Side::First);
+    assert_eq!(code(play(&mut p.clone(), "e3-e4")), "no-return");
+    play(&mut p, "e3-d3").unwrap();
+}
+
+#[test]
+fn no_return_binds_only_the_moved_piece_not_those_it_pushes() {
+    // Red e3 pushes its own e4 up; next turn that pushed piece may go back.
+    let mut p = pos("a8/9/9/9/9/4A4/4A4/9/9 r 0-0 -");
+    play_all(&mut p, "e3-e4 a9-a8");
+    // The piece now on e5 stood on e4 when Red's previous turn started: it
+    // may not end on e4, but e4 is occupied anyway; d5 is fine.
+    play(&mut p.clone(), "e5-d5").unwrap();
+    // The mover (now on e4) may not return to e3.
+    assert_eq!(code(play(&mut p.clone(), "e4-e3")), "no-return");
+}
+
+#[test]
+fn pushed_pieces_cannot_be_moved_back_where_they_stood() {
+    // White's e6 is pushed by Red to e7; White may not move it back to e6
+    // under the default reading? It stood on e6 at the start of White's
+    // previous turn only if White has had a turn: give White one first.
+    let mut p = pos("a8/9/9/4a4/4A4/9/9/9/9 w 0-0 -");
+    play_all(&mut p, "a9-a8 e5-e6");
+    // White's e7 piece stood on e6 at the start of White's previous turn.
+    assert_eq!(code(play(&mut p.clone(), "e7-e6")), "no-return");
+}
+
+#[test]
+fn no_restriction_on_a_players_first_move() {
+    let mut p = pos("9/9/9/4a4/4A4/9/9/9/9 r 0-0 -");
+    play_all(&mut p, "e5-e6");
+    // White's piece, pushed from e6 to e7, may come back (pushing Red's
+    // piece away): White has had no previous turn.
+    play(&mut p, "e7-e6").unwrap();
+    assert_eq!(p.piece(sq("e5")).unwrap().owner, Side::First);
+}
+
+#[test]
+fn opponent_reading_uses_the_start_of_the_opponents_last_turn() {
+    // Own reading: Red's mover may not return. Opponent reading: it may.
+    let tags_with = |v: &str| {
+        vec![Tag {
+            name: "NoReturn".into(),
+            value: v.into(),
+            span: Default::default(),
+            value_span: Default::default(),
+        }]
+    };
+    let mut own = Oshi::start(&tags_with("own")).unwrap();
+    let mut opp = Oshi::start(&tags_with("Opponent")).unwrap();
+    assert_eq!(opp.no_return, NoReturn::Opponent);
+    play_all(&mut own, "e3-e4 e7-e6");
+    play_all(&mut opp, "e3-e4 e7-e6");
+    assert_eq!(code(play(&mut own, "e4-e3")), "no-return");
+    play(&mut opp, "e4-e3").unwrap();
+    // Under the opponent reading a piece pushed by the opponent may not be
+    // moved back where it stood when the opponent's turn began.
+    let mut p = pos("9/9/9/9/4a4/4A4/9/9/9 r 0-0 -");
+    p.no_return = NoReturn::Opponent;
+    play_all(&mut p, "e4-e5");
+    let e = play(&mut p.clone(), "e6-e5").unwrap_err();
+    assert_eq!(e.code(), "no-return");
+    assert!(e.to_string().contains("your opponent's last turn"), "{e}");
+    play(&mut p, "e6-d6").unwrap();
+    assert!(Oshi::start(&tags_with("sometimes")).is_err());
+}
+
+// --- End of the game ------------------------------------------------------
+
+#[test]
+fn seven_points_win_at_once() {
+    let mut p = pos("4a4/4a4/4C4/9/9/9/9/9/9 r 5-0 -");
+    assert_eq!(Oshi::ending(&p), None);
+    play(&mut p, "e7-e9").unwrap();
+    let e = Oshi::ending(&p).unwrap();
+    assert_eq!((e.winner, e.reason), (Some(Side::First), "points"));
+}
+
+#[test]
+fn pushing_your_own_piece_off_can_hand_the_opponent_the_win() {
+    // White has 6; Red's 3-story pushes its own 1-story off.
+    let mut p = pos("4A4/4C4/9/9/9/9/9/9/a8 r 0-6 -");
+    play(&mut p, "e8-e9").unwrap();
+    let e = Oshi::ending(&p).unwrap();
+    assert_eq!((e.winner, e.reason), (Some(Side::Second), "points"));
+}
+
+#[test]
+fn when_both_reach_seven_the_mover_wins() {
+    // Red has 6, White 6; Red pushes a mixed train: White's e9 (1 point for
+    // Red) and Red's own e8 (1 point for White).
+    let mut p = pos("4a4/4A4/4C4/9/9/9/9/9/9 r 6-6 -");
+    play(&mut p, "e7-e9").unwrap();
+    assert_eq!(p.score, [7, 7]);
+    let e = Oshi::ending(&p).unwrap();
+    assert_eq!((e.winner, e.reason), (Some(Side::First), "points"));
+}
+
+#[test]
+fn a_player_with_no_legal_move_loses() {
+    let p = pos("9/9/9/9/9/9/a8/a8/Aaa6 r 0-0 -");
+    assert!(legal(&p).is_empty());
+    let e = Oshi::ending(&p).unwrap();
+    assert_eq!((e.winner, e.reason), (Some(Side::Second), "no-legal-move"));
+    // The no-return rule alone can leave a player without a move.
+    let p = pos("9/9/9/9/9/9/a8/a8/Aa7 r 0-0 R(a1=b1)");
+    assert!(legal(&p).is_empty(), "{:?}", legal(&p));
+}
+
+// --- Counts ---------------------------------------------------------------
+
+#[test]
+fn legal_move_counts_match_hand_counts() {
+    let data = include_str!("../../../tests/data/oshi-counts.txt");
+    let mut checked = 0;
+    for (position, count) in crate::testkit::counts(data) {
+        let p = pos(position);
+        assert_eq!(legal(&p).len(), count, "{position}: {:?}", legal(&p));
+        checked += 1;
+    }
+    assert!(checked >= 10);
+}
+
+/// The generator against brute force: every (from, to) pair that `play`
+/// accepts, and only those, over positions reached by pseudo-random play.
+#[test]
+fn generator_agrees_with_play_on_every_square_pair() {
+    let mut rng = crate::testkit::Random::new(12345);
+    let mut positions = 0;
+    for game in 0..40 {
+        let reading = if game % 2 == 0 {
+            NoReturn::Own
+        } else {
+            NoReturn::Opponent
+        };
+        let mut p = Position::start(reading);
+        for _ in 0..80 {
+            if Oshi::ending(&p).is_some() {
+                break;
+            }
+            let mut brute = Vec::new();
+            for from in Square::all() {
+                for to in Square::all() {
+                    let m = Move { from, to };
+                    if Oshi::play(&mut p.clone(), &m).is_ok() {
+                        brute.push(format!("{from}-{to}"));
+                    }
+                }
+            }
+            brute.sort();
+            let generated = legal(&p);
+            assert_eq!(generated, brute, "{}", p.write());
+            // The quick answer agrees.
+            assert_eq!(Oshi::has_legal_move(&p), !generated.is_empty());
+            positions += 1;
+            let pick = &generated[rng.below(generated.len())];
+            play(&mut p, pick).unwrap();
+        }
+    }
+    assert!(positions > 1000);
+}
+
+#[test]
+fn position_notation_survives_a_played_game() {
+    let mut p = Position::start(NoReturn::Own);
+    play_all(&mut p, "e3-e4 e7-e6 e4-e5 e6-d6 a1-a4");
+    let again = Position::parse(&p.write()).unwrap();
+    // Same pieces, side, score and no-return squares (ids may differ).
+    assert_eq!(again.write(), p.write());
+    assert_eq!(legal(&again), legal(&p));
+}
+
+#[test]
+fn facts_name_the_pushed_off_piece_and_stats_add_the_points() {
+    use crate::testkit::{played, stat};
+    // The points-win fixture's first five plies: a7-a9 pushes White's
+    // 3-story on a9 off (3 points to Red).
+    let (facts, counts) = played::<super::Oshi>(&[], "a1-a4 e7-e6 a4-a7 e6-e5 a7-a9");
+    assert_eq!(facts[0].kind, "move");
+    assert!(facts[0].effects.is_empty());
+    let push = &facts[4];
+    assert_eq!(
+        (push.kind.as_str(), push.canonical.as_str()),
+        ("push", "a7-a9")
+    );
+    assert_eq!(push.effects.len(), 1);
+    let e = &push.effects[0];
+    assert_eq!(e.what, "pushed-off");
+    assert_eq!(e.piece.as_deref(), Some("White 3-story"));
+    assert_eq!(e.from.as_deref(), Some("a9"));
+    assert_eq!(e.points, Some(3));
+    let s = |n| stat::<super::Oshi>(&counts, n);
+    assert_eq!(s("points_first"), Some(3));
+    assert_eq!(s("points_second"), Some(0));
+    assert_eq!(s("pushed_off_by_first"), Some(1));
+    assert_eq!(s("pushes_first"), Some(1));
+    assert_eq!(s("pushes_second"), Some(0));
+}
+
+#[test]
+fn a_push_within_the_board_names_where_each_piece_went() {
+    // Red's 2-story c2 comes up to c5, White's 2-story c8 down to c6; Red's
+    // c5 steps onto c6 and pushes it back to c7.
+    let (facts, _) = crate::testkit::played::<super::Oshi>(&[], "c2-c4 c8-c6 c4-c5 e7-e6 c5-c6");
+    let f = &facts[4];
+    assert_eq!(f.kind, "push");
+    let moved: Vec<_> = f
+        .effects
+        .iter()
+        .map(|e| {
+            (
+                e.what.as_str(),
+                e.from.clone().unwrap(),
+                e.to.clone().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(moved, vec![("pushed", "c6".to_string(), "c7".to_string())]);
+    assert_eq!(f.effects[0].piece.as_deref(), Some("White 2-story"));
+}
+
+#[test]
+fn piece_locations_follow_the_board_through_random_games() {
+    let positions = crate::testkit::random_positions::<Oshi>(21, 30);
+    assert!(positions.len() > 1000);
+    let mut pushed_off = 0;
+    for p in &positions {
+        let mut on_board = 0;
+        for sq in Square::all() {
+            if let Some(piece) = p.piece(sq) {
+                on_board += 1;
+                assert_eq!(p.at[piece.id as usize], Some(sq), "{}", p.write());
+                assert!(p.ids[piece.owner.index()] & (1 << piece.id) != 0);
+                assert!(p.ids[piece.owner.other().index()] & (1 << piece.id) == 0);
+            }
+        }
+        let located = p.at.iter().filter(|a| a.is_some()).count();
+        assert_eq!(located, on_board, "{}", p.write());
+        pushed_off += 16 - on_board;
+    }
+    // The games did push pieces off, so that case was exercised.
+    assert!(pushed_off > 0);
+}
+
+/// Every move that can be written: each square to each square.
+fn candidates(_: &Position) -> Vec<Move> {
+    Square::all()
+        .flat_map(|from| Square::all().map(move |to| Move { from, to }))
+        .collect()
+}
+
+#[test]
+fn perft_counts_agree_with_trying_every_move() {
+    let checked = crate::testkit::check_perft_file::<Oshi>("oshi", 50_000, &candidates);
+    assert!(checked >= 3, "{checked}");
+}

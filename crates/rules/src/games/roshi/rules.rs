@@ -1,0 +1,775 @@
+//! Roshi's rules: the setup turns, then one or two different actions a turn
+//! (place, slide, push), a pass only when nothing else is possible; a roshi
+//! for exactly one player wins; two passes in a row draw.
+
+use super::geometry::{Dims, Sq, Zone};
+use super::notation::{Action, Kind, Move};
+use super::position::{Cell, Phase, Position, SlideRule};
+use super::Roshi;
+use crate::game::{tag_value, Ending, Generator, RuleError, Rules, SetupError, Side};
+use crate::Tag;
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RoshiError {
+    SameActionTwice { kind: &'static str },
+    TooManyActions { n: usize },
+    EmptySupply,
+    Occupied { at: Sq },
+    PushTwo { target: Sq, dest: Sq },
+    OffBoard { at: Sq, dims: Dims },
+    StoneOutOfZone { at: Sq, zone: Zone },
+    NotAdjacent { pusher: Sq, target: Sq },
+    NotYourPiece { at: Sq, owner: Side },
+    NoPiece { at: Sq },
+    NothingToPush { at: Sq },
+    SlideStone { at: Sq },
+    NullSlide { at: Sq },
+    BlockedSlide { from: Sq, to: Sq },
+    BentSlide { from: Sq, to: Sq },
+    PassWithAction,
+    SetupShape { message: &'static str },
+}
+
+impl RuleError for RoshiError {
+    fn code(&self) -> &'static str {
+        match self {
+            RoshiError::SameActionTwice { .. } => "same-action-twice",
+            RoshiError::TooManyActions { .. } => "too-many-actions",
+            RoshiError::EmptySupply => "empty-supply",
+            RoshiError::Occupied { .. } => "occupied",
+            RoshiError::PushTwo { .. } => "push-two",
+            RoshiError::OffBoard { .. } => "off-board",
+            RoshiError::StoneOutOfZone { .. } => "stone-out-of-zone",
+            RoshiError::NotAdjacent { .. } => "not-adjacent",
+            RoshiError::NotYourPiece { .. } => "not-your-piece",
+            RoshiError::NoPiece { .. } => "no-piece",
+            RoshiError::NothingToPush { .. } => "nothing-to-push",
+            RoshiError::SlideStone { .. } => "slide-stone",
+            RoshiError::NullSlide { .. } => "null-slide",
+            RoshiError::BlockedSlide { .. } => "blocked-slide",
+            RoshiError::BentSlide { .. } => "bent-slide",
+            RoshiError::PassWithAction => "pass-with-action",
+            RoshiError::SetupShape { .. } => "bad-setup-turn",
+        }
+    }
+}
+
+impl fmt::Display for RoshiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RoshiError::SameActionTwice { kind } => write!(
+                f,
+                "two {kind} actions in one turn: a turn's two actions are of different types"
+            ),
+            RoshiError::TooManyActions { n } => {
+                write!(f, "{n} actions in one turn: a turn has one or two")
+            }
+            RoshiError::EmptySupply => write!(f, "you have no pieces left to place"),
+            RoshiError::Occupied { at } => write!(f, "{at} is not empty"),
+            RoshiError::PushTwo { target, dest } => write!(
+                f,
+                "pushing {target} would move the piece on {dest} too: a push moves one piece"
+            ),
+            RoshiError::OffBoard { at, dims } => write!(f, "{at} is off the {dims} board"),
+            RoshiError::StoneOutOfZone { at, zone } => write!(
+                f,
+                "{at} is outside the roshi zone {zone}: the roshi stone never leaves it"
+            ),
+            RoshiError::NotAdjacent { pusher, target } => write!(
+                f,
+                "{pusher} is not orthogonally next to {target}: a piece pushes only a \
+                 neighbour on its rank or file"
+            ),
+            RoshiError::NotYourPiece { at, owner } => write!(
+                f,
+                "the piece on {at} is {}'s: you move and push with your own pieces",
+                super::SIDES[owner.index()]
+            ),
+            RoshiError::NoPiece { at } => write!(f, "there is no piece on {at}"),
+            RoshiError::NothingToPush { at } => write!(f, "there is nothing on {at} to push"),
+            RoshiError::SlideStone { at } => write!(
+                f,
+                "the roshi stone on {at} neither slides nor pushes: it moves only when pushed"
+            ),
+            RoshiError::NullSlide { at } => {
+                write!(f, "a slide moves the piece on {at} to another square")
+            }
+            RoshiError::BlockedSlide { from, to } => {
+                write!(f, "no way through empty squares leads from {from} to {to}")
+            }
+            RoshiError::BentSlide { from, to } => write!(
+                f,
+                "{from} and {to} are not on one rank or file: under [Slide \"line\"] a \
+                 piece slides in a straight line"
+            ),
+            RoshiError::PassWithAction => write!(
+                f,
+                "a pass is allowed only when no action at all is possible, and one is"
+            ),
+            RoshiError::SetupShape { message } => f.write_str(message),
+        }
+    }
+}
+
+const DIRS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+
+fn on_board(pos: &Position, s: Sq) -> Result<(), RoshiError> {
+    if pos.dims.contains(s) {
+        Ok(())
+    } else {
+        Err(RoshiError::OffBoard {
+            at: s,
+            dims: pos.dims,
+        })
+    }
+}
+
+fn empty(pos: &Position, s: Sq) -> Result<(), RoshiError> {
+    on_board(pos, s)?;
+    if pos.is_empty(s) {
+        Ok(())
+    } else {
+        Err(RoshiError::Occupied { at: s })
+    }
+}
+
+fn own_piece(pos: &Position, s: Sq) -> Result<(), RoshiError> {
+    on_board(pos, s)?;
+    match pos.at(s) {
+        Cell::Empty => Err(RoshiError::NoPiece { at: s }),
+        Cell::Stone => Err(RoshiError::SlideStone { at: s }),
+        Cell::Piece(owner) if owner != pos.to_move => {
+            Err(RoshiError::NotYourPiece { at: s, owner })
+        }
+        Cell::Piece(_) => Ok(()),
+    }
+}
+
+/// Whether `to` is reachable from `from` by orthogonal steps through empty
+/// squares (or, under `line`, along one rank or file).
+fn slide_reaches(pos: &Position, from: Sq, to: Sq) -> Result<(), RoshiError> {
+    match pos.slide {
+        SlideRule::Line => {
+            if from.file != to.file && from.rank != to.rank {
+                return Err(RoshiError::BentSlide { from, to });
+            }
+            let (df, dr) = (
+                (to.file as i8 - from.file as i8).signum(),
+                (to.rank as i8 - from.rank as i8).signum(),
+            );
+            let mut s = from;
+            while s != to {
+                s = s.offset(df, dr).expect("between two squares");
+                if !pos.is_empty(s) {
+                    return Err(RoshiError::BlockedSlide { from, to });
+                }
+            }
+            Ok(())
+        }
+        SlideRule::Path => {
+            if !pos.dims.contains(from) || !pos.dims.contains(to) {
+                return Err(RoshiError::BlockedSlide { from, to });
+            }
+            let reach = reach_mask(&empty_rows(pos), pos.dims.ranks, from);
+            match reach[usize::from(to.rank)] >> to.file & 1 {
+                1 => Ok(()),
+                _ => Err(RoshiError::BlockedSlide { from, to }),
+            }
+        }
+    }
+}
+
+/// Rows of bits, one rank a row (files ≤ 19).
+type Rows = [u32; super::geometry::MAX_SIDE as usize];
+
+/// The empty squares of `pos`, a rank a row.
+fn empty_rows(pos: &Position) -> Rows {
+    let (files, ranks) = (usize::from(pos.dims.files), usize::from(pos.dims.ranks));
+    let width = usize::from(super::geometry::MAX_SIDE);
+    let mut empty = [0u32; super::geometry::MAX_SIDE as usize];
+    for (r, row) in empty.iter_mut().enumerate().take(ranks) {
+        let cells = &pos.cells[r * width..r * width + files];
+        for (f, &cell) in cells.iter().enumerate() {
+            *row |= u32::from(cell == Cell::Empty) << f;
+        }
+    }
+    empty
+}
+
+/// The empty squares a piece on `from` reaches by orthogonal steps through
+/// `empty`: a flood fill a rank at a time, the empty squares of each rank
+/// as bits, spread along a rank's empty runs and to the ranks above and
+/// below until nothing changes. No allocation, a handful of word operations
+/// per rank.
+fn reach_mask(empty: &Rows, ranks: u8, from: Sq) -> Rows {
+    let ranks = usize::from(ranks);
+    // The seeds: the empty squares next to `from` (every bit of `reach` is
+    // an empty square from here on).
+    let mut reach = [0u32; super::geometry::MAX_SIDE as usize];
+    let (fr, ff) = (usize::from(from.rank), from.file);
+    reach[fr] = ((1 << ff << 1) | (1 << ff >> 1)) & empty[fr];
+    if fr > 0 {
+        reach[fr - 1] = (1 << ff) & empty[fr - 1];
+    }
+    if fr + 1 < ranks {
+        reach[fr + 1] = (1 << ff) & empty[fr + 1];
+    }
+    // Spreads rank `r` from its own bits and its neighbours', along its
+    // empty runs: adding the seeds to the run bits carries through each run
+    // upwards from its seeds (the bits the carry clears); downwards the
+    // same on the bits reversed.
+    let spread = |reach: &Rows, r: usize, e: u32| {
+        let mut seeds = reach[r];
+        if r > 0 {
+            seeds |= reach[r - 1] & e;
+        }
+        if r + 1 < ranks {
+            seeds |= reach[r + 1] & e;
+        }
+        let up = |s: u32, e: u32| (e & !e.wrapping_add(s)) | s;
+        up(seeds, e) | up(seeds.reverse_bits(), e.reverse_bits()).reverse_bits()
+    };
+    loop {
+        let mut changed = false;
+        // Up the ranks, then down: reach crosses the board both ways in one
+        // round.
+        for r in (0..ranks).chain((0..ranks).rev()) {
+            let y = spread(&reach, r, empty[r]);
+            if y != reach[r] {
+                reach[r] = y;
+                changed = true;
+            }
+        }
+        if !changed {
+            return reach;
+        }
+    }
+}
+
+/// How many slides the side to move has in `pos`: under the path rule the
+/// squares each piece's flood fill reaches, counted as bits.
+fn count_slides(pos: &Position) -> usize {
+    let me = Cell::Piece(pos.to_move);
+    let mine = pos.dims.squares().filter(|&s| pos.at(s) == me);
+    match pos.slide {
+        SlideRule::Line => mine.map(|s| slide_targets(pos, s).len()).sum(),
+        SlideRule::Path => {
+            let empty = empty_rows(pos);
+            mine.map(|s| {
+                let reach = reach_mask(&empty, pos.dims.ranks, s);
+                reach.iter().map(|r| r.count_ones() as usize).sum::<usize>()
+            })
+            .sum()
+        }
+    }
+}
+
+/// Checks one action of a normal turn and applies it to `pos`.
+fn act(pos: &mut Position, a: Action) -> Result<(), RoshiError> {
+    let me = pos.to_move;
+    match a {
+        Action::Stone(_) => Err(RoshiError::SetupShape {
+            message: "the roshi stone is placed only in Red's setup turn (`R@SQ,@SQ`)",
+        }),
+        Action::Place(s) => {
+            if pos.supply[me.index()] == 0 {
+                return Err(RoshiError::EmptySupply);
+            }
+            empty(pos, s)?;
+            pos.set(s, Cell::Piece(me));
+            pos.supply[me.index()] -= 1;
+            Ok(())
+        }
+        Action::Slide(from, to) => {
+            own_piece(pos, from)?;
+            on_board(pos, to)?;
+            if from == to {
+                return Err(RoshiError::NullSlide { at: from });
+            }
+            empty(pos, to)?;
+            slide_reaches(pos, from, to)?;
+            pos.set(from, Cell::Empty);
+            pos.set(to, Cell::Piece(me));
+            Ok(())
+        }
+        Action::Push(p, t) => {
+            on_board(pos, p)?;
+            on_board(pos, t)?;
+            match pos.at(p) {
+                Cell::Empty => return Err(RoshiError::NoPiece { at: p }),
+                Cell::Stone => return Err(RoshiError::SlideStone { at: p }),
+                Cell::Piece(owner) if owner != me => {
+                    return Err(RoshiError::NotYourPiece { at: p, owner })
+                }
+                Cell::Piece(_) => {}
+            }
+            let (df, dr) = (t.file as i8 - p.file as i8, t.rank as i8 - p.rank as i8);
+            if df.abs() + dr.abs() != 1 {
+                return Err(RoshiError::NotAdjacent {
+                    pusher: p,
+                    target: t,
+                });
+            }
+            let target = pos.at(t);
+            if target == Cell::Empty {
+                return Err(RoshiError::NothingToPush { at: t });
+            }
+            let dest =
+                t.offset(df, dr)
+                    .filter(|&d| pos.dims.contains(d))
+                    .ok_or(RoshiError::OffBoard {
+                        at: t.offset(df, dr).unwrap_or(t),
+                        dims: pos.dims,
+                    })?;
+            if !pos.is_empty(dest) {
+                return Err(RoshiError::PushTwo { target: t, dest });
+            }
+            if target == Cell::Stone && !pos.zone.contains(dest) {
+                return Err(RoshiError::StoneOutOfZone {
+                    at: dest,
+                    zone: pos.zone,
+                });
+            }
+            pos.set(dest, target);
+            pos.set(t, Cell::Empty);
+            Ok(())
+        }
+    }
+}
+
+fn setup_turn(pos: &mut Position, mv: &Move) -> Result<(), RoshiError> {
+    match (pos.to_move, mv.actions()) {
+        (Side::First, &[Action::Stone(z), Action::Place(s)]) => {
+            on_board(pos, z)?;
+            if !pos.zone.contains(z) {
+                return Err(RoshiError::StoneOutOfZone {
+                    at: z,
+                    zone: pos.zone,
+                });
+            }
+            empty(pos, z)?;
+            pos.set(z, Cell::Stone);
+            act(pos, Action::Place(s))
+        }
+        (Side::First, _) => Err(RoshiError::SetupShape {
+            message: "Red takes the field with `R@SQ,@SQ`: the roshi stone on an empty \
+                      square of the zone, then one red piece",
+        }),
+        (Side::Second, &[Action::Place(a), Action::Place(b)]) => {
+            act(pos, Action::Place(a))?;
+            act(pos, Action::Place(b))
+        }
+        (Side::Second, _) => Err(RoshiError::SetupShape {
+            message: "Blue takes the field with `@SQ,@SQ`: two blue pieces on empty squares",
+        }),
+    }
+}
+
+/// Every legal single action of the types in `kinds`.
+fn actions(pos: &Position, kinds: &[Kind], emit: &mut dyn FnMut(Action) -> bool) -> bool {
+    let me = pos.to_move;
+    let mine: Vec<Sq> = pos
+        .dims
+        .squares()
+        .filter(|&s| pos.at(s) == Cell::Piece(me))
+        .collect();
+    for &kind in kinds {
+        match kind {
+            Kind::Place if pos.supply[me.index()] > 0 => {
+                for s in pos.dims.squares().filter(|&s| pos.is_empty(s)) {
+                    if !emit(Action::Place(s)) {
+                        return false;
+                    }
+                }
+            }
+            Kind::Slide => {
+                for &from in &mine {
+                    for to in slide_targets(pos, from) {
+                        if !emit(Action::Slide(from, to)) {
+                            return false;
+                        }
+                    }
+                }
+            }
+            Kind::Push => {
+                for &p in &mine {
+                    for (df, dr) in DIRS {
+                        let Some(t) = p.offset(df, dr).filter(|&t| pos.dims.contains(t)) else {
+                            continue;
+                        };
+                        let target = pos.at(t);
+                        if target == Cell::Empty {
+                            continue;
+                        }
+                        let Some(d) = t.offset(df, dr).filter(|&d| pos.is_empty(d)) else {
+                            continue;
+                        };
+                        if target == Cell::Stone && !pos.zone.contains(d) {
+                            continue;
+                        }
+                        if !emit(Action::Push(p, t)) {
+                            return false;
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    true
+}
+
+/// Every empty square a piece on `from` can slide to.
+fn slide_targets(pos: &Position, from: Sq) -> Vec<Sq> {
+    let mut out = Vec::new();
+    match pos.slide {
+        SlideRule::Line => {
+            for (df, dr) in DIRS {
+                let mut s = from;
+                while let Some(n) = s.offset(df, dr).filter(|&n| pos.is_empty(n)) {
+                    out.push(n);
+                    s = n;
+                }
+            }
+        }
+        SlideRule::Path => {
+            let mut seen = [false; super::geometry::CELLS];
+            seen[from.index()] = true;
+            let mut todo = vec![from];
+            while let Some(s) = todo.pop() {
+                for (df, dr) in DIRS {
+                    if let Some(n) = s.offset(df, dr).filter(|&n| pos.is_empty(n)) {
+                        if !std::mem::replace(&mut seen[n.index()], true) {
+                            out.push(n);
+                            todo.push(n);
+                        }
+                    }
+                }
+            }
+            out.sort_unstable();
+        }
+    }
+    out
+}
+
+const ALL: [Kind; 3] = [Kind::Place, Kind::Slide, Kind::Push];
+
+/// Every legal single action of a normal turn.
+#[cfg(test)]
+pub fn legal_actions(pos: &Position) -> Vec<Action> {
+    let mut out = Vec::new();
+    actions(pos, &ALL, &mut |a| {
+        out.push(a);
+        true
+    });
+    out
+}
+
+fn has_action(pos: &Position) -> bool {
+    !actions(pos, &ALL, &mut |_| false)
+}
+
+/// Whether `side` has a roshi: five or more squares in a row (rank, file or
+/// diagonal) holding the stone and otherwise only `side`'s pieces.
+#[cfg(test)]
+pub fn has_roshi(pos: &Position, side: Side) -> bool {
+    pos.stone()
+        .is_some_and(|stone| roshi_through(pos, stone, side))
+}
+
+/// [`has_roshi`] with the stone's square already known.
+pub(super) fn roshi_through(pos: &Position, stone: Sq, side: Side) -> bool {
+    let run = |df: i8, dr: i8| {
+        let mut n = 0;
+        let mut s = stone;
+        while let Some(next) = s.offset(df, dr).filter(|&x| pos.dims.contains(x)) {
+            if pos.at(next) != Cell::Piece(side) {
+                break;
+            }
+            n += 1;
+            s = next;
+        }
+        n
+    };
+    [(1, 0), (0, 1), (1, 1), (1, -1)]
+        .into_iter()
+        .any(|(df, dr)| 1 + run(df, dr) + run(-df, -dr) >= 5)
+}
+
+fn bad(tag: &'static str, message: &str) -> SetupError {
+    SetupError {
+        tag,
+        message: message.into(),
+        at: None,
+    }
+}
+
+/// The `Board`, `Zone` and `Slide` tags.
+fn settings(tags: &[Tag]) -> Result<(Option<Dims>, Option<Zone>, SlideRule), SetupError> {
+    let dims = match tag_value(tags, "Board") {
+        None => None,
+        Some(v) => Some(Dims::parse(v).ok_or_else(|| {
+            bad(
+                "Board",
+                "Board is the board's size, like `7x7` or `9x9` (5 to 19 a side)",
+            )
+        })?),
+    };
+    let zone = match tag_value(tags, "Zone") {
+        None => None,
+        Some(v) => Some(Zone::parse(v).ok_or_else(|| {
+            bad(
+                "Zone",
+                "Zone is a rectangle given by two opposite corners, like `c3-e5`",
+            )
+        })?),
+    };
+    let slide = match tag_value(tags, "Slide").map(str::to_ascii_lowercase) {
+        None => SlideRule::Path,
+        Some(v) if v == "path" => SlideRule::Path,
+        Some(v) if v == "line" => SlideRule::Line,
+        Some(_) => return Err(bad("Slide", "Slide is `path` (the default) or `line`")),
+    };
+    Ok((dims, zone, slide))
+}
+
+impl Rules for Roshi {
+    const SETTINGS: &'static [&'static str] = &["Board", "Zone", "Slide"];
+
+    type Error = RoshiError;
+
+    /// The standard start on the `Board` with the `Zone`, or the `Position`
+    /// tag's (which the `Board` and `Zone` tags, when given, must agree with);
+    /// `Slide` chooses the slide rule.
+    fn start(tags: &[Tag]) -> Result<Position, SetupError> {
+        let (dims, zone, slide) = settings(tags)?;
+        if let Some(text) = tag_value(tags, "Position") {
+            let pos = Position::parse(text, slide)?;
+            if dims.is_some_and(|d| d != pos.dims) {
+                return Err(bad(
+                    "Board",
+                    "the Board tag and the Position disagree on the size",
+                ));
+            }
+            if zone.is_some_and(|z| z != pos.zone) {
+                return Err(bad(
+                    "Zone",
+                    "the Zone tag and the Position disagree on the zone",
+                ));
+            }
+            return Ok(pos);
+        }
+        let dims = dims.unwrap_or(Dims { files: 7, ranks: 7 });
+        let zone = zone.unwrap_or_else(|| Zone::default_for(dims));
+        if !zone.fits(dims) {
+            return Err(bad("Zone", "the zone must lie on the board"));
+        }
+        Ok(Position::start(dims, zone, slide))
+    }
+
+    fn side_to_move(pos: &Position) -> Side {
+        pos.to_move
+    }
+
+    /// Checks `mv` against every rule and plays it.
+    fn play(pos: &mut Position, mv: &Move) -> Result<(), RoshiError> {
+        let mut next = pos.clone();
+        if next.phase == Phase::Setup {
+            setup_turn(&mut next, mv)?;
+            if next.to_move == Side::Second {
+                next.phase = Phase::Play;
+            }
+        } else if mv.is_pass() {
+            if has_action(pos) {
+                return Err(RoshiError::PassWithAction);
+            }
+            next.drawn = pos.last_pass;
+            next.last_pass = true;
+        } else {
+            let acts = mv.actions();
+            if acts.len() > 2 {
+                return Err(RoshiError::TooManyActions { n: acts.len() });
+            }
+            if acts.len() == 2 && acts[0].kind() == acts[1].kind() && acts[0].kind() != Kind::Stone
+            {
+                return Err(RoshiError::SameActionTwice {
+                    kind: acts[0].kind().name(),
+                });
+            }
+            for &a in acts {
+                act(&mut next, a)?;
+            }
+            next.last_pass = false;
+        }
+        next.to_move = pos.to_move.other();
+        *pos = next;
+        Ok(())
+    }
+
+    fn generate(pos: &Position, emit: Generator<'_, Move>) {
+        if pos.phase == Phase::Setup {
+            let empties: Vec<Sq> = pos.dims.squares().filter(|&s| pos.is_empty(s)).collect();
+            match pos.to_move {
+                Side::First => {
+                    for &z in empties.iter().filter(|&&z| pos.zone.contains(z)) {
+                        for &s in empties.iter().filter(|&&s| s != z) {
+                            if !emit(Move::new(&[Action::Stone(z), Action::Place(s)])) {
+                                return;
+                            }
+                        }
+                    }
+                }
+                Side::Second => {
+                    // Two identical pieces: each pair once, in board order.
+                    for (i, &a) in empties.iter().enumerate() {
+                        for &b in &empties[i + 1..] {
+                            if !emit(Move::new(&[Action::Place(a), Action::Place(b)])) {
+                                return;
+                            }
+                        }
+                    }
+                }
+            }
+            return;
+        }
+        let mut firsts = Vec::new();
+        actions(pos, &ALL, &mut |a| {
+            firsts.push(a);
+            true
+        });
+        if firsts.is_empty() {
+            emit(Move::PASS);
+            return;
+        }
+        for a1 in firsts {
+            if !emit(Move::new(&[a1])) {
+                return;
+            }
+            let mut after = pos.clone();
+            act(&mut after, a1).expect("a generated action is legal");
+            let others: Vec<Kind> = ALL.into_iter().filter(|&k| k != a1.kind()).collect();
+            let go_on = actions(&after, &others, &mut |a2| emit(Move::new(&[a1, a2])));
+            if !go_on {
+                return;
+            }
+        }
+    }
+
+    /// The pairs counted, not built: a setup turn's by their number (a
+    /// zone square times another empty square; two of the empty squares),
+    /// a turn in play as each first action and, after it, how many second
+    /// actions of another kind there are (placements by the number of
+    /// empty squares).
+    fn count_legal_moves(pos: &Position) -> usize {
+        let empties = pos.dims.squares().filter(|&s| pos.is_empty(s)).count();
+        if pos.phase == Phase::Setup {
+            return match pos.to_move {
+                Side::First => {
+                    let zone = pos
+                        .dims
+                        .squares()
+                        .filter(|&s| pos.is_empty(s) && pos.zone.contains(s));
+                    zone.count() * empties.saturating_sub(1)
+                }
+                Side::Second => empties * empties.saturating_sub(1) / 2,
+            };
+        }
+        let mut firsts = Vec::new();
+        actions(pos, &ALL, &mut |a| {
+            firsts.push(a);
+            true
+        });
+        if firsts.is_empty() {
+            return 1; // the pass
+        }
+        let mut after = pos.clone();
+        let mut n = 0;
+        for a1 in firsts {
+            after.clone_from(pos);
+            act(&mut after, a1).expect("a generated action is legal");
+            n += 1;
+            for kind in ALL.into_iter().filter(|&k| k != a1.kind()) {
+                n += match kind {
+                    // A slide or a push before it leaves as many squares
+                    // empty (a placement is never followed by another).
+                    Kind::Place if after.supply[after.to_move.index()] > 0 => empties,
+                    Kind::Place => 0,
+                    Kind::Slide => count_slides(&after),
+                    _ => {
+                        let mut k = 0;
+                        actions(&after, &[kind], &mut |_| {
+                            k += 1;
+                            true
+                        });
+                        k
+                    }
+                };
+            }
+        }
+        n
+    }
+
+    /// After a turn: exactly one player with a roshi wins; two passes in a row
+    /// draw.
+    fn ending(pos: &Position) -> Option<Ending> {
+        if pos.drawn {
+            return Some(Ending::draw("double-pass"));
+        }
+        let stone = pos.stone()?;
+        match (
+            roshi_through(pos, stone, Side::First),
+            roshi_through(pos, stone, Side::Second),
+        ) {
+            (true, false) => Some(Ending::win(Side::First, "roshi")),
+            (false, true) => Some(Ending::win(Side::Second, "roshi")),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testkit::Random;
+
+    /// Path slides: `slide_reaches` accepts exactly the squares the
+    /// generator's own search (`slide_targets`) lists, on random boards of
+    /// every shape from 5×5 to 19×19, sparse and crowded.
+    #[test]
+    fn slide_reaches_agrees_with_slide_targets_on_random_boards() {
+        let mut rng = Random::new(361);
+        let mut checked = 0;
+        for files in [5u8, 7, 9, 13, 19] {
+            for ranks in [5u8, 8, 19] {
+                for fill in [10, 35, 60] {
+                    let dims = Dims { files, ranks };
+                    let zone = Zone {
+                        lo: Sq { file: 0, rank: 0 },
+                        hi: Sq { file: 0, rank: 0 },
+                    };
+                    let mut pos = Position::start(dims, zone, SlideRule::Path);
+                    for sq in dims.squares() {
+                        if rng.below(100) < fill {
+                            pos.cells[sq.index()] = Cell::Piece(Side::First);
+                        }
+                    }
+                    for from in dims.squares().filter(|&s| !pos.is_empty(s)).take(6) {
+                        let targets = slide_targets(&pos, from);
+                        for to in dims.squares() {
+                            let reached = slide_reaches(&pos, from, to).is_ok();
+                            assert_eq!(
+                                reached,
+                                targets.contains(&to),
+                                "{dims} {from}-{to}: {}",
+                                pos.write()
+                            );
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
+    }
+}

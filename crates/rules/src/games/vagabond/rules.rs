@@ -1,0 +1,804 @@
+//! Vagabond Pai Sho as The Garden Gate plays it: deploys, the moves of every
+//! tile, captures, freezing, protection, Sky Bison zones, the Lotus win,
+//! draws by agreement; a side with no legal move is stuck.
+
+use super::geometry::{Point, DIAGONALS, GRID, STEPS};
+use super::notation::{Body, Move};
+use super::position::Position;
+use super::tiles::{Code, Options, Tile};
+use super::Vagabond;
+use crate::game::{tag_value, Ending, Generator, RuleError, Rules, SetupError, Side};
+use crate::Tag;
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VagabondError {
+    WrongPrefix {
+        written: (u32, Side),
+        due: (u32, Side),
+    },
+    NoTile {
+        at: Point,
+    },
+    NotYourTile {
+        at: Point,
+        owner: Side,
+    },
+    NotInReserve {
+        code: Code,
+    },
+    Occupied {
+        at: Point,
+    },
+    BisonGate {
+        code: Code,
+        at: Point,
+    },
+    GateDeploy {
+        code: Code,
+        at: Point,
+    },
+    DragonZone {
+        at: Point,
+    },
+    NullMove {
+        at: Point,
+    },
+    CannotMove {
+        code: Code,
+    },
+    Frozen {
+        code: Code,
+        by: Point,
+    },
+    OwnTile {
+        at: Point,
+    },
+    CannotCapture {
+        code: Code,
+    },
+    LotusNotDeployed {
+        flower: bool,
+    },
+    Protected {
+        at: Point,
+        by: Point,
+    },
+    EmptyGate {
+        at: Point,
+    },
+    BisonZone {
+        bison: Point,
+    },
+    PathBlocked {
+        from: Point,
+        to: Point,
+        chrysanthemum: bool,
+    },
+    OutOfRange {
+        code: Code,
+        range: u32,
+        distance: u32,
+    },
+    DragonRange {
+        from: Point,
+        to: Point,
+    },
+    WheelDiagonal {
+        from: Point,
+        to: Point,
+    },
+    BadgermoleMove {
+        from: Point,
+        to: Point,
+    },
+    NoOfferPending,
+}
+
+impl RuleError for VagabondError {
+    fn code(&self) -> &'static str {
+        match self {
+            VagabondError::WrongPrefix { .. } => "wrong-move-prefix",
+            VagabondError::NoTile { .. } => "no-tile",
+            VagabondError::NotYourTile { .. } => "not-your-tile",
+            VagabondError::NotInReserve { .. } => "not-in-reserve",
+            VagabondError::Occupied { .. } => "occupied",
+            VagabondError::BisonGate { .. } => "bison-not-in-gate",
+            VagabondError::GateDeploy { .. } => "deploy-on-gate",
+            VagabondError::DragonZone { .. } => "dragon-deploy-zone",
+            VagabondError::NullMove { .. } => "null-move",
+            VagabondError::CannotMove { .. } => "cannot-move",
+            VagabondError::Frozen { .. } => "frozen",
+            VagabondError::OwnTile { .. } => "own-tile",
+            VagabondError::CannotCapture { .. } => "cannot-capture",
+            VagabondError::LotusNotDeployed { .. } => "lotus-not-deployed",
+            VagabondError::Protected { .. } => "protected",
+            VagabondError::EmptyGate { .. } => "empty-gate",
+            VagabondError::BisonZone { .. } => "bison-zone",
+            VagabondError::PathBlocked { .. } => "path-blocked",
+            VagabondError::OutOfRange { .. } | VagabondError::DragonRange { .. } => "out-of-range",
+            VagabondError::WheelDiagonal { .. } => "wheel-diagonal",
+            VagabondError::BadgermoleMove { .. } => "badgermole-move",
+            VagabondError::NoOfferPending => "no-offer-pending",
+        }
+    }
+}
+
+fn side_name(s: Side) -> &'static str {
+    super::SIDES[s.index()]
+}
+
+fn prefix((n, s): (u32, Side)) -> String {
+    format!("{n}{}.", if s == Side::First { 'H' } else { 'G' })
+}
+
+impl VagabondError {
+    /// A turn that is not the mover's to make: its prefix, tile or reserve.
+    fn fmt_turn(&self, f: &mut fmt::Formatter<'_>) -> Option<fmt::Result> {
+        use VagabondError::*;
+        Some(match self {
+            WrongPrefix { written, due } => write!(
+                f,
+                "the prefix says {}, but this turn is {}",
+                prefix(*written),
+                prefix(*due)
+            ),
+            NoTile { at } => write!(f, "there is no tile on {at}"),
+            NotYourTile { at, owner } => write!(
+                f,
+                "the tile on {at} is {}'s; it is {}'s turn",
+                side_name(*owner),
+                side_name(owner.other())
+            ),
+            NotInReserve { code } => write!(f, "you have no {} left in reserve", code.name()),
+            Occupied { at } => write!(f, "{at} is not empty"),
+            NoOfferPending => write!(
+                f,
+                "`==` accepts a draw offered on the opponent's last turn, and none was offered"
+            ),
+            _ => return None,
+        })
+    }
+
+    /// Where a tile may not deploy, or what it may not capture.
+    fn fmt_deploy_capture(&self, f: &mut fmt::Formatter<'_>) -> Option<fmt::Result> {
+        use VagabondError::*;
+        Some(match self {
+            BisonGate { code, at } => write!(
+                f,
+                "a {} deploys only on an empty gate (Temple), and {at} is not one",
+                code.name()
+            ),
+            GateDeploy { code, at } => write!(
+                f,
+                "{at} is a gate (Temple): only a Sky Bison deploys there, not a {}",
+                code.name()
+            ),
+            DragonZone { at } => write!(
+                f,
+                "the White Dragon deploys within 5 of one of your Fire Lilies, and {at} is not"
+            ),
+            OwnTile { at } => write!(f, "{at} holds your own tile: it cannot be captured"),
+            CannotCapture { code } => write!(
+                f,
+                "a {} cannot capture: only a Sky Bison, Wheel or White Dragon can",
+                code.name()
+            ),
+            LotusNotDeployed { flower: true } => write!(
+                f,
+                "cannot capture a flower before your White Lotus is deployed"
+            ),
+            LotusNotDeployed { flower: false } => write!(
+                f,
+                "cannot capture this tile before both White Lotuses are deployed"
+            ),
+            Protected { at, by } => write!(
+                f,
+                "the flower on {at} is protected by its owner's Badgermole on {by}"
+            ),
+            _ => return None,
+        })
+    }
+
+    /// How a tile may not move.
+    fn fmt_movement(&self, f: &mut fmt::Formatter<'_>) -> Option<fmt::Result> {
+        use VagabondError::*;
+        Some(match self {
+            NullMove { at } => write!(f, "the tile on {at} must move to another point"),
+            CannotMove { code } => write!(f, "a {} never moves", code.name()),
+            Frozen { code, by } => write!(
+                f,
+                "the {} is frozen by the opponent's Chrysanthemum on {by}",
+                code.name()
+            ),
+            EmptyGate { at } => write!(
+                f,
+                "{at} is an empty gate (Temple): no tile may end a move there"
+            ),
+            BisonZone { bison } => write!(
+                f,
+                "the destination is inside the territorial zone (6 points) of the enemy \
+                 Sky Bison on {bison}"
+            ),
+            PathBlocked {
+                from,
+                to,
+                chrysanthemum: true,
+            } => write!(
+                f,
+                "no path of at most 6 steps leads from {from} to {to}: a Sky Bison never \
+                 leaves a point next to an enemy Chrysanthemum, so it cannot capture one"
+            ),
+            PathBlocked { from, to, .. } => write!(f, "the path from {from} to {to} is blocked"),
+            OutOfRange {
+                code,
+                range,
+                distance,
+            } => write!(
+                f,
+                "a {} moves at most {range} {}, and this is {distance} away",
+                code.name(),
+                if *range == 1 { "step" } else { "steps" }
+            ),
+            DragonRange { from, to } => write!(
+                f,
+                "the White Dragon on {from} can go only within 5 of one of your Fire \
+                 Lilies that is within 5 of it, and {to} is not"
+            ),
+            WheelDiagonal { from, to } => write!(
+                f,
+                "the Wheel must move diagonally (as many steps in x as in y): {from} to {to} is not"
+            ),
+            BadgermoleMove { from, to } => write!(
+                f,
+                "the Badgermole moves one step, or slides along a line to stop right \
+                 before a flower; {from} to {to} is neither"
+            ),
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for VagabondError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let said = (self.fmt_turn(f))
+            .or_else(|| self.fmt_deploy_capture(f))
+            .or_else(|| self.fmt_movement(f));
+        // Every error is one of the three kinds.
+        said.unwrap_or_else(|| write!(f, "{self:?}"))
+    }
+}
+
+/// What move generation looks up around the mover's tiles, computed at
+/// most once per position and only when needed (a search for any legal
+/// move usually stops at the first deploy): the mover's Fire Lilies and
+/// the active enemy Sky Bisons.
+struct Around<'p> {
+    pos: &'p Position,
+    lilies: std::cell::OnceCell<Vec<Point>>,
+    bisons: std::cell::OnceCell<Vec<Point>>,
+}
+
+impl<'p> Around<'p> {
+    fn new(pos: &'p Position) -> Self {
+        Around {
+            pos,
+            lilies: std::cell::OnceCell::new(),
+            bisons: std::cell::OnceCell::new(),
+        }
+    }
+
+    fn lilies(&self) -> impl Iterator<Item = Point> + Clone + '_ {
+        let me = self.pos.to_move;
+        (self
+            .lilies
+            .get_or_init(|| own_fire_lilies(self.pos, me).collect()))
+        .iter()
+        .copied()
+    }
+
+    fn bisons(&self) -> impl Iterator<Item = Point> + Clone + '_ {
+        let me = self.pos.to_move;
+        (self
+            .bisons
+            .get_or_init(|| active_enemy_bisons(self.pos, me).collect()))
+        .iter()
+        .copied()
+    }
+}
+
+/// Emits every deploy: one per tile code in reserve and point it may
+/// deploy on; `false` when `emit` stopped.
+fn deploys(pos: &Position, around: &Around<'_>, emit: Generator<'_, Move>) -> bool {
+    let me = pos.to_move;
+    for code in Code::ALL {
+        if pos.reserve[me.index()][code.index()] == 0 {
+            continue;
+        }
+        for at in Point::all().filter(|&p| pos.at(p).is_none()) {
+            let ok = if code.is_flyer() {
+                at.is_gate()
+            } else {
+                !at.is_gate() && (code != Code::D || near(around.lilies(), at).next().is_some())
+            };
+            if ok && !emit(Move::plain(Body::Deploy { code, at })) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Marks in `cand` the points tile `t` on `a` may move to as its kind
+/// moves (captures and gates are checked after).
+fn candidates(pos: &Position, t: Tile, a: Point, around: &Around<'_>, cand: &mut [bool; GRID]) {
+    let empty = |p: Point| pos.at(p).is_none();
+    match t.code {
+        Code::L => a.neighbours().for_each(|n| cand[n.index()] = true),
+        Code::B => {
+            a.neighbours().for_each(|n| cand[n.index()] = true);
+            for step in STEPS {
+                let mut p = a;
+                while let Some(n) = p.step(step).filter(|&n| empty(n)) {
+                    if n.step(step)
+                        .and_then(|x| pos.at(x))
+                        .is_some_and(|x| x.code.is_flower())
+                    {
+                        cand[n.index()] = true;
+                    }
+                    p = n;
+                }
+            }
+        }
+        Code::W => {
+            for step in DIAGONALS {
+                let mut p = a;
+                while let Some(n) = p.step(step) {
+                    cand[n.index()] = true;
+                    if !empty(n) {
+                        break;
+                    }
+                    p = n;
+                }
+            }
+        }
+        Code::D => {
+            for f in near(around.lilies(), a) {
+                within(f, 5).for_each(|p| cand[p.index()] = true);
+            }
+        }
+        Code::Y => within(a, 5).for_each(|p| cand[p.index()] = true),
+        Code::S => bison_reach(pos, a, pos.to_move, cand),
+        Code::C | Code::F => {}
+    }
+}
+
+/// The opponent's Chrysanthemum next to `p` that freezes a flyer of `me`.
+fn enemy_chrysanthemum_next_to(pos: &Position, p: Point, me: Side) -> Option<Point> {
+    p.neighbours().find(|&n| {
+        pos.at(n)
+            .is_some_and(|t| t.code == Code::C && t.owner != me)
+    })
+}
+
+/// Where the tile on `p` is frozen from (a Sky Bison or Lemur next to an
+/// enemy Chrysanthemum).
+fn frozen_by(pos: &Position, p: Point) -> Option<Point> {
+    let t = pos.at(p)?;
+    if !t.code.is_flyer() {
+        return None;
+    }
+    enemy_chrysanthemum_next_to(pos, p, t.owner)
+}
+
+/// The Badgermole protecting the flower on `p`.
+fn protected_by(pos: &Position, p: Point) -> Option<Point> {
+    let t = pos.at(p)?;
+    if !t.code.is_flower() {
+        return None;
+    }
+    p.neighbours().find(|&n| {
+        pos.at(n)
+            .is_some_and(|b| b.code == Code::B && b.owner == t.owner)
+    })
+}
+
+fn capture_check(pos: &Position, mover: Tile, at: Point) -> Result<(), VagabondError> {
+    let target = pos.at(at).expect("a tile to capture");
+    if target.owner == mover.owner {
+        return Err(VagabondError::OwnTile { at });
+    }
+    if !mover.code.can_capture() {
+        return Err(VagabondError::CannotCapture { code: mover.code });
+    }
+    let me = mover.owner.index();
+    let lotus_ok = if target.code.is_flower() {
+        pos.lotus_deployed[me]
+    } else {
+        pos.lotus_deployed[0] && pos.lotus_deployed[1]
+    };
+    if !lotus_ok {
+        return Err(VagabondError::LotusNotDeployed {
+            flower: target.code.is_flower(),
+        });
+    }
+    if let Some(by) = protected_by(pos, at) {
+        return Err(VagabondError::Protected { at, by });
+    }
+    Ok(())
+}
+
+/// The opponent's active Sky Bisons (off their gates, not frozen): each
+/// zones out `me`'s Sky Bisons within 6.
+fn active_enemy_bisons(pos: &Position, me: Side) -> impl Iterator<Item = Point> + '_ {
+    Point::all().filter(move |&q| {
+        pos.at(q)
+            .is_some_and(|t| t.code == Code::S && t.owner != me)
+            && !q.is_gate()
+            && frozen_by(pos, q).is_none()
+    })
+}
+
+/// The Sky Bison among `bisons` whose zone holds `b`.
+fn zone_holding(mut bisons: impl Iterator<Item = Point>, b: Point) -> Option<Point> {
+    bisons.find(|q| q.distance(b) <= 6)
+}
+
+/// Every point a Sky Bison on `a` reaches in at most 6 steps: intermediate
+/// points empty and on the board, and never departing from a point next to
+/// an enemy Chrysanthemum. Marks them in `reach`.
+fn bison_reach(pos: &Position, a: Point, me: Side, reach: &mut [bool; GRID]) {
+    let mut dist = [u8::MAX; GRID];
+    dist[a.index()] = 0;
+    let mut queue = std::collections::VecDeque::from([a]);
+    while let Some(u) = queue.pop_front() {
+        let d = dist[u.index()];
+        if d >= 6 || (u != a && enemy_chrysanthemum_next_to(pos, u, me).is_some()) {
+            continue;
+        }
+        for v in u.neighbours() {
+            if v == a {
+                continue;
+            }
+            reach[v.index()] = true;
+            if pos.at(v).is_none() && dist[v.index()] == u8::MAX {
+                dist[v.index()] = d + 1;
+                queue.push_back(v);
+            }
+        }
+    }
+}
+
+/// The points within `d` steps of `p` (Manhattan distance).
+fn within(p: Point, d: i32) -> impl Iterator<Item = Point> {
+    (-d..=d).flat_map(move |dx| {
+        let left = d - dx.abs();
+        (-left..=left).filter_map(move |dy| Point::new(i32::from(p.x) + dx, i32::from(p.y) + dy))
+    })
+}
+
+/// The points marked in a grid of flags, in grid order (which is
+/// [`Point::all`]'s), eight flags looked at at a time.
+fn marked(flags: &[bool; GRID]) -> impl Iterator<Item = Point> + '_ {
+    (0..GRID.div_ceil(8))
+        .filter(move |&w| {
+            let end = (w * 8 + 8).min(GRID);
+            flags[w * 8..end].iter().any(|&f| f)
+        })
+        .flat_map(move |w| (w * 8..(w * 8 + 8).min(GRID)).filter(move |&i| flags[i]))
+        .map(|i| Point {
+            x: (i / 17) as i8 - 8,
+            y: (i % 17) as i8 - 8,
+        })
+}
+
+/// `me`'s Fire Lilies on the board.
+fn own_fire_lilies(pos: &Position, me: Side) -> impl Iterator<Item = Point> + '_ {
+    Point::all().filter(move |&f| {
+        pos.at(f)
+            .is_some_and(|t| t.code == Code::F && t.owner == me)
+    })
+}
+
+/// Those of `lilies` within 5 of `p`.
+fn near(lilies: impl Iterator<Item = Point>, p: Point) -> impl Iterator<Item = Point> {
+    lilies.filter(move |f| f.distance(p) <= 5)
+}
+
+/// Whether the Badgermole on `a` may slide to the empty `b`: same line,
+/// empty between, and a flower right beyond `b`.
+fn badgermole_sight(pos: &Position, a: Point, b: Point) -> bool {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    if (dx != 0 && dy != 0) || (dx, dy) == (0, 0) {
+        return false;
+    }
+    let step = (dx.signum(), dy.signum());
+    let mut p = a;
+    loop {
+        p = match p.step(step) {
+            Some(p) => p,
+            None => return false,
+        };
+        if p == b {
+            break;
+        }
+        if pos.at(p).is_some() {
+            return false;
+        }
+    }
+    b.step(step)
+        .and_then(|beyond| pos.at(beyond))
+        .is_some_and(|t| t.code.is_flower())
+}
+
+fn check_deploy(pos: &Position, code: Code, at: Point) -> Result<(), VagabondError> {
+    let me = pos.to_move;
+    if pos.reserve[me.index()][code.index()] == 0 {
+        return Err(VagabondError::NotInReserve { code });
+    }
+    if pos.at(at).is_some() {
+        return Err(VagabondError::Occupied { at });
+    }
+    if code.is_flyer() {
+        if !at.is_gate() {
+            return Err(VagabondError::BisonGate { code, at });
+        }
+    } else if at.is_gate() {
+        return Err(VagabondError::GateDeploy { code, at });
+    }
+    if code == Code::D && near(own_fire_lilies(pos, me), at).next().is_none() {
+        return Err(VagabondError::DragonZone { at });
+    }
+    Ok(())
+}
+
+fn check_shift(pos: &Position, a: Point, b: Point) -> Result<(), VagabondError> {
+    let me = pos.to_move;
+    let t = pos.at(a).ok_or(VagabondError::NoTile { at: a })?;
+    if t.owner != me {
+        return Err(VagabondError::NotYourTile {
+            at: a,
+            owner: t.owner,
+        });
+    }
+    if a == b {
+        return Err(VagabondError::NullMove { at: a });
+    }
+    if matches!(t.code, Code::C | Code::F) {
+        return Err(VagabondError::CannotMove { code: t.code });
+    }
+    if let Some(by) = frozen_by(pos, a) {
+        return Err(VagabondError::Frozen { code: t.code, by });
+    }
+    if pos.at(b).is_some() {
+        capture_check(pos, t, b)?;
+    } else if b.is_gate() {
+        return Err(VagabondError::EmptyGate { at: b });
+    }
+    check_reach(pos, t, a, b)
+}
+
+/// Whether tile `t` on `a` reaches `b` as its kind moves.
+#[inline]
+fn check_reach(pos: &Position, t: Tile, a: Point, b: Point) -> Result<(), VagabondError> {
+    let me = pos.to_move;
+    let distance = a.distance(b);
+    let too_far = |range| VagabondError::OutOfRange {
+        code: t.code,
+        range,
+        distance,
+    };
+    match t.code {
+        Code::S => bison_reaches(pos, a, b),
+        Code::Y if distance > 5 => Err(too_far(5)),
+        Code::D if !near(own_fire_lilies(pos, me), a).any(|f| f.distance(b) <= 5) => {
+            Err(VagabondError::DragonRange { from: a, to: b })
+        }
+        Code::W => wheel_reaches(pos, a, b),
+        Code::B if distance != 1 && !badgermole_sight(pos, a, b) => {
+            Err(VagabondError::BadgermoleMove { from: a, to: b })
+        }
+        Code::L if distance != 1 => Err(too_far(1)),
+        _ => Ok(()),
+    }
+}
+
+/// A Sky Bison on `a` reaches `b`: outside every active enemy Bison's
+/// zone, at most 6 away, along a path of at most 6 steps.
+fn bison_reaches(pos: &Position, a: Point, b: Point) -> Result<(), VagabondError> {
+    let me = pos.to_move;
+    if let Some(bison) = zone_holding(active_enemy_bisons(pos, me), b) {
+        return Err(VagabondError::BisonZone { bison });
+    }
+    let distance = a.distance(b);
+    if distance > 6 {
+        return Err(VagabondError::OutOfRange {
+            code: Code::S,
+            range: 6,
+            distance,
+        });
+    }
+    let mut reach = [false; GRID];
+    bison_reach(pos, a, me, &mut reach);
+    if !reach[b.index()] {
+        let chrysanthemum = pos.at(b).is_some_and(|x| x.code == Code::C);
+        return Err(VagabondError::PathBlocked {
+            from: a,
+            to: b,
+            chrysanthemum,
+        });
+    }
+    Ok(())
+}
+
+/// A Wheel on `a` reaches `b`: diagonally, over empty points.
+fn wheel_reaches(pos: &Position, a: Point, b: Point) -> Result<(), VagabondError> {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    if dx.abs() != dy.abs() {
+        return Err(VagabondError::WheelDiagonal { from: a, to: b });
+    }
+    let step = (dx.signum(), dy.signum());
+    let mut p = a.step(step).expect("between two board points");
+    while p != b {
+        if pos.at(p).is_some() {
+            return Err(VagabondError::PathBlocked {
+                from: a,
+                to: b,
+                chrysanthemum: false,
+            });
+        }
+        p = p.step(step).expect("between two board points");
+    }
+    Ok(())
+}
+
+impl Rules for Vagabond {
+    const SETTINGS: &'static [&'static str] = &["Options"];
+
+    type Error = VagabondError;
+
+    /// The standard start or the `Position` tag's, under the `Options`.
+    fn start(tags: &[Tag]) -> Result<Position, SetupError> {
+        let options = match tag_value(tags, "Options") {
+            None => Options::default(),
+            Some(v) => Options::parse(v).map_err(|m| SetupError {
+                tag: "Options",
+                message: format!(
+                    "{m}: Options are DoubleTiles and SwapBisonWithLemur, comma-separated"
+                ),
+                at: None,
+            })?,
+        };
+        match tag_value(tags, "Position") {
+            None => Ok(Position::start(options)),
+            Some(text) => Ok(Position::parse(text, options)?),
+        }
+    }
+
+    fn side_to_move(pos: &Position) -> Side {
+        pos.to_move
+    }
+
+    /// Checks `mv` against every rule and plays it.
+    fn play(pos: &mut Position, mv: &Move) -> Result<(), VagabondError> {
+        let me = pos.to_move;
+        let due = (pos.turn / 2, me);
+        if let Some(written) = mv.prefix {
+            if written != due {
+                return Err(VagabondError::WrongPrefix { written, due });
+            }
+        }
+        match mv.body {
+            Body::Accept => {
+                if !pos.offer_pending {
+                    return Err(VagabondError::NoOfferPending);
+                }
+                pos.drawn = true;
+            }
+            Body::Deploy { code, at } => {
+                check_deploy(pos, code, at)?;
+                pos.reserve[me.index()][code.index()] -= 1;
+                pos.board[at.index()] = Some(Tile { owner: me, code });
+                if code == Code::L {
+                    pos.lotus_deployed[me.index()] = true;
+                }
+            }
+            Body::Shift { from, to } => {
+                check_shift(pos, from, to)?;
+                let captured = pos.board[to.index()].take();
+                pos.board[to.index()] = pos.board[from.index()].take();
+                if captured.is_some_and(|t| t.code == Code::L) {
+                    pos.winner = Some(me);
+                }
+            }
+        }
+        // An offer made with the winning move is void.
+        pos.offer_pending = mv.offer && pos.winner.is_none() && mv.body != Body::Accept;
+        pos.turn += 1;
+        pos.to_move = me.other();
+        Ok(())
+    }
+
+    fn generate(pos: &Position, emit: Generator<'_, Move>) {
+        let me = pos.to_move;
+        if pos.offer_pending && !emit(Move::plain(Body::Accept)) {
+            return;
+        }
+        let around = Around::new(pos);
+        if !deploys(pos, &around, emit) {
+            return;
+        }
+        // Moves.
+        for a in Point::all() {
+            let Some(t) = pos.at(a).filter(|t| t.owner == me) else {
+                continue;
+            };
+            if matches!(t.code, Code::C | Code::F) || frozen_by(pos, a).is_some() {
+                continue;
+            }
+            let mut cand = [false; GRID];
+            candidates(pos, t, a, &around, &mut cand);
+            for b in marked(&cand) {
+                if b == a {
+                    continue;
+                }
+                let ok = match pos.at(b) {
+                    Some(_) => capture_check(pos, t, b).is_ok(),
+                    None => !b.is_gate(),
+                } && (t.code != Code::S || zone_holding(around.bisons(), b).is_none());
+                if ok && !emit(Move::plain(Body::Shift { from: a, to: b })) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// The Lotus captured wins; an accepted offer draws; a side with no legal
+    /// move is stuck, with no result.
+    fn ending(pos: &Position) -> Option<Ending> {
+        if let Some(w) = pos.winner {
+            return Some(Ending::win(w, "lotus-captured"));
+        }
+        if pos.drawn {
+            return Some(Ending::draw("draw-accepted"));
+        }
+        if !Self::has_legal_move(pos) {
+            return Some(Ending::stuck("stuck"));
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod scan_tests {
+    use super::*;
+
+    #[test]
+    fn marked_gives_the_flagged_points_in_board_order() {
+        let mut flags = [false; GRID];
+        let picked: Vec<Point> = Point::all().filter(|p| (p.x * 3 + p.y) % 7 == 0).collect();
+        for p in &picked {
+            flags[p.index()] = true;
+        }
+        assert_eq!(marked(&flags).collect::<Vec<_>>(), picked);
+        assert_eq!(marked(&[false; GRID]).count(), 0);
+        let last = Point::all().last().unwrap();
+        let mut one = [false; GRID];
+        one[last.index()] = true;
+        assert_eq!(marked(&one).collect::<Vec<_>>(), [last]);
+    }
+
+    #[test]
+    fn within_is_the_points_at_most_that_far() {
+        for centre in [
+            Point { x: 0, y: 0 },
+            Point { x: 7, y: -3 },
+            Point { x: 0, y: 8 },
+        ] {
+            let mut got: Vec<Point> = within(centre, 5).collect();
+            got.sort_by_key(|p| p.index());
+            let want: Vec<Point> = Point::all().filter(|p| p.distance(centre) <= 5).collect();
+            assert_eq!(got, want);
+        }
+    }
+}

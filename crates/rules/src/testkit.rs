@@ -1,0 +1,178 @@
+//! Helpers shared by the games' unit tests.
+
+use crate::game::{Facts, MoveFacts, Notation, RuleError, Rules, Statistics};
+
+/// The `POSITION | COUNT` lines of a crates/rules/tests/data/*-counts.txt file (blank
+/// lines and `#` comments skipped).
+pub fn counts(data: &str) -> Vec<(&str, usize)> {
+    data.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|line| {
+            let (position, count) = line.split_once('|').expect("POSITION | COUNT");
+            (position.trim(), count.trim().parse().expect("a count"))
+        })
+        .collect()
+}
+
+/// A seeded random source for tests: `gen`'s PCG stream and its unbiased
+/// `below`.
+pub struct Random(rand_pcg::Pcg64Mcg);
+
+impl Random {
+    pub fn new(seed: u64) -> Random {
+        Random(crate::random::stream(seed, 0))
+    }
+
+    /// A number in `0..n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        crate::random::below(&mut self.0, n)
+    }
+}
+
+/// The canonical spellings of every legal move of `G` in `pos`, sorted.
+pub fn legal<G: Rules + Notation>(pos: &G::Position) -> std::collections::BTreeSet<String> {
+    let mut out = Vec::new();
+    G::legal_moves(pos, &mut out);
+    out.iter()
+        .map(|m| {
+            let mut s = String::new();
+            G::write_move(m, &mut s);
+            s
+        })
+        .collect()
+}
+
+/// The code of a refused move; panics when the move was accepted.
+pub fn refused<E: RuleError>(r: Result<(), E>) -> &'static str {
+    match r {
+        Ok(()) => panic!("the move must be refused"),
+        Err(e) => e.code(),
+    }
+}
+
+/// A tag pair with no place in any input.
+pub fn tag(name: &str, value: &str) -> crate::Tag {
+    crate::Tag {
+        name: name.into(),
+        value: value.into(),
+        span: Default::default(),
+        value_span: Default::default(),
+    }
+}
+
+/// Plays `moves` from the start `tags` give (each must be legal) and returns
+/// what each move did and the game's statistics at the end.
+pub fn played<G: Facts>(tags: &[(&str, &str)], moves: &str) -> (Vec<MoveFacts>, Vec<Option<u64>>) {
+    let tags: Vec<_> = tags.iter().map(|(n, v)| tag(n, v)).collect();
+    let mut pos = G::start(&tags).unwrap_or_else(|e| panic!("bad start: {}", e.message));
+    let mut stats = G::Stats::default();
+    let mut facts = Vec::new();
+    for (i, text) in moves.split_whitespace().enumerate() {
+        let before = pos.clone();
+        let mv = G::parse_move(&pos, text).unwrap_or_else(|e| panic!("{text}: {}", e.message));
+        if let Err(e) = G::play(&mut pos, &mv) {
+            panic!("{text} refused: {e}");
+        }
+        facts.push(G::describe(&before, &mv, &pos));
+        G::count(&mut stats, &before, &mv, &pos, i + 1);
+    }
+    G::count_end(&mut stats, &pos);
+    (facts, stats.values())
+}
+
+/// The value of the statistic `name` of `G`.
+pub fn stat<G: Facts>(counts: &[Option<u64>], name: &str) -> Option<u64> {
+    let i = G::Stats::COLUMNS
+        .iter()
+        .position(|s| s.name == name)
+        .unwrap_or_else(|| panic!("no statistic {name}"));
+    counts[i]
+}
+
+/// Perft counted without the move generator: every candidate move
+/// `candidates` lists for a position (a superset of the legal ones: every
+/// move that can be written, perhaps narrowed by what the board plainly
+/// shows) is tried through `play`, and those it accepts are counted. A
+/// position the rules have ended has no moves.
+pub fn naive_perft<G: Rules>(
+    pos: &G::Position,
+    depth: u32,
+    candidates: &dyn Fn(&G::Position) -> Vec<G::Move>,
+) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if G::ending(pos).is_some() {
+        return 0;
+    }
+    candidates(pos)
+        .iter()
+        .map(|mv| {
+            let mut next = pos.clone();
+            match G::play(&mut next, mv) {
+                Ok(()) => naive_perft::<G>(&next, depth - 1, candidates),
+                Err(_) => 0,
+            }
+        })
+        .sum()
+}
+
+/// Checks the `source naive` entries of `crates/rules/tests/data/<game>.perft` up to
+/// `limit` leaves against [`naive_perft`]; returns how many counts were
+/// checked. Set `GAMEREC_PERFT_NAIVE_ALL=1` to check every such count
+/// (slow: run it in release, `cargo test --release perft_counts`).
+pub fn check_perft_file<G: Rules>(
+    game: &str,
+    limit: u64,
+    candidates: &dyn Fn(&G::Position) -> Vec<G::Move>,
+) -> usize {
+    let path = format!("{}/tests/data/{game}.perft", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let all = std::env::var_os("GAMEREC_PERFT_NAIVE_ALL").is_some();
+    let mut checked = 0;
+    for entry in crate::perft::entries(text.lines().map(String::from)) {
+        let entry = entry.unwrap_or_else(|e| panic!("{path}: {e}"));
+        if entry.source.as_deref() != Some("naive") {
+            continue;
+        }
+        let tags: Vec<_> = entry.tag_pairs().iter().map(|(n, v)| tag(n, v)).collect();
+        let pos = G::start(&tags).unwrap_or_else(|e| panic!("{}: {}", entry.id, e.message));
+        for &(depth, expected) in &entry.counts {
+            if expected > limit && !all {
+                continue;
+            }
+            let got = naive_perft::<G>(&pos, depth, candidates);
+            assert_eq!(got, expected, "{path}: {} perft {depth}", entry.id);
+            checked += 1;
+        }
+    }
+    checked
+}
+
+/// Every position played from in random games `1..=games` of `seed`: from
+/// the standard start, a uniformly chosen legal move each turn, until the
+/// rules end the game or 200 plies are played (gamerec's `gen` without
+/// `--finish`: the same games).
+pub fn random_positions<G: Rules>(seed: u64, games: u64) -> Vec<G::Position> {
+    let mut out = Vec::new();
+    let mut moves = Vec::new();
+    for index in 1..=games {
+        let mut rng = crate::random::stream(seed, index);
+        let mut pos = G::start(&[]).expect("the standard start needs no tag");
+        let mut plies = 0;
+        while G::ending(&pos).is_none() && plies < 200 {
+            moves.clear();
+            G::legal_moves(&pos, &mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            out.push(pos.clone());
+            let pick = crate::random::below(&mut rng, moves.len());
+            if let Err(e) = G::play(&mut pos, &moves[pick]) {
+                panic!("a generated move is illegal: {e}");
+            }
+            plies += 1;
+        }
+    }
+    out
+}
