@@ -2,15 +2,19 @@
 //! abstract board games — Roshi, Oshi, Iqishiqi, Vagabond Pai Sho and
 //! Retsami.
 //!
-//! The layers: [`record`] reads the envelope (tags, movetext, comments,
-//! results) and knows no game; [`game`] is the seam a game plugs into, one
-//! small trait per concern; [`games`] holds the games; [`replay`] drives any
-//! game through a record; [`convert`], [`gen`] and [`perft`] build on it;
-//! [`registry`] lists the games and lets the rest pick one by name;
-//! [`formats`] reads and writes every format, one module each (the table
-//! [`formats::FORMATS`]); [`sources`] and [`output`] are whole inputs and
-//! outputs; [`inputs`] is the one reading path every front end takes.
-//! ARCHITECTURE.md has the whole map.
+//! The rules of the games are a crate of their own, `gamerec_rules` (the
+//! seam traits, the five games, perft and the exact search); this crate
+//! reads, writes and analyses records of them. Its source is a folder per
+//! layer, each using only the layers before it: `base/` (problems,
+//! decoding), `envelope/` (the record envelope, the chunk pipeline),
+//! `play/` (everything generic over a game: replay, repairs, the sink
+//! every conversion writes to, analysis, generation, patterns, selection,
+//! the opening walk), `picture/`, the registry (the one list of games),
+//! `io/` (diagnostics, reading, formats, sources, inputs, outputs) and
+//! `tasks/` (the library side of each command, named as the command).
+//! The layers are private: this file is the facade the front ends (the
+//! command line, the Python package, the fuzz targets, the benchmarks and
+//! the tests) use. ARCHITECTURE.md has the whole map.
 //!
 //! ```
 //! use gamerec::inputs;
@@ -29,54 +33,22 @@
 //! assert_eq!(chunk.locate(problem.span.start), (3, 19));
 //! ```
 
-// The layers, lowest first: a module uses only modules of the layers above
-// it (tests/architecture.rs checks it; ARCHITECTURE.md explains them).
-// What is wrong, and the raw input:
-pub mod decode;
-pub mod problem;
-// The envelope, and cutting an input into records:
-pub mod pipeline;
-// How problems are shown:
-pub mod record;
-pub mod report;
-// Seeded random streams (the rules crate's):
-pub use gamerec_rules::random;
-// The seam a game implements, and the games:
-pub use gamerec_rules::{game, games};
-// Generic over a game:
-pub use gamerec_rules::{perft, search};
-pub mod replay;
-// ...and built on the replay:
-pub mod analysis;
-pub mod convert;
-pub mod gen;
-pub mod lenient;
-pub mod pattern;
+mod base;
+mod envelope;
+mod io;
 pub mod picture;
-pub mod select;
-pub mod tree;
-// The list of games, and choosing one by name:
+mod play;
 pub mod registry;
-// What reading a game needs, and a game's report:
-pub mod analysed;
-pub mod archive;
-pub mod explored;
-// Every format, read and written:
-pub mod formats;
-// Statistics; where output goes:
-pub mod output;
-pub mod overview;
-pub mod ratings;
-pub mod stats;
-// Whole inputs, as every front end opens them:
-pub mod sources;
-// The one reading path:
-pub mod inputs;
-// What commands do with whole inputs: records written as they were,
-// selected, without duplicates, in shards:
-pub mod dedup;
-pub mod export;
-pub mod filter;
-pub mod index;
-pub mod passthrough;
-pub mod shard;
+mod tasks;
+
+// The facade. The rules crate's modules:
+pub use gamerec_rules::{game, games, perft, random, search};
+// Base things and the envelope:
+pub use base::{decode, problem};
+pub use envelope::{pipeline, record};
+// Generic over a game:
+pub use play::{analysis, gen, lenient, pattern, replay, select, sink, walk};
+// Inputs and outputs:
+pub use io::{diagnostics, formats, inputs, output, passthrough, reading, sources};
+// The commands' library sides, one module per command:
+pub use tasks::{analyse, convert, dedup, filter, index, ratings, report, shard, stats, tree};

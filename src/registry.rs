@@ -5,21 +5,21 @@
 //! conversion, generation or perft for its game. Adding a game is one line
 //! in [`GAMES`] (and its folder under `src/games/`).
 
-use crate::analysis::{self, Analysis, Best, Settings};
-use crate::convert::{self, Converted, GameSink, TraceOptions};
-use crate::game::{
+use crate::base::problem::{Problem, Repair};
+use crate::envelope::record::{End, ReadGame, Record, Tag};
+use crate::picture::{self, Replayed, Shown};
+use crate::play::analysis::{self, Analysis, Best, Settings};
+use crate::play::gen::{self, GenOptions};
+use crate::play::lenient::{self, Lenient};
+use crate::play::replay::{self, LegalMoves, PlyCount, Replay};
+use crate::play::select::{self, Examined, Probe, SameBy};
+use crate::play::sink::{self, Converted, GameSink, TraceOptions};
+use crate::play::walk;
+use gamerec_rules::game::{
     Facts, Game, MovetextStyle, Picture, Rules, Search, SiteFormat, SiteNotation, Stat,
 };
-use crate::games::{iqishiqi, oshi, retsami, roshi, vagabond};
-use crate::gen::{self, GenOptions};
-use crate::lenient::{self, Lenient};
-use crate::perft::{self, Divided};
-use crate::picture::{self, Replayed, Shown};
-use crate::problem::{Problem, Repair};
-use crate::record::{End, ReadGame, Record, Tag};
-use crate::replay::{self, LegalMoves, PlyCount, Replay};
-use crate::select::{self, Examined, Probe, SameBy};
-use crate::tree;
+use gamerec_rules::games::{iqishiqi, oshi, retsami, roshi, vagabond};
+use gamerec_rules::perft::{self, Divided};
 use std::marker::PhantomData;
 use std::ops::ControlFlow;
 
@@ -137,21 +137,21 @@ pub trait AnyGame: Sync {
     /// Walks a game as it is read for the opening explorer (`tree`, the
     /// viewer's panel): its result, and what it played at the positions
     /// `aim` names, within its first `depth` plies.
-    fn walk(&self, game: &mut dyn ReadGame<'_>, aim: tree::Aim<'_>, depth: usize) -> tree::Walk;
+    fn walk(&self, game: &mut dyn ReadGame<'_>, aim: walk::Aim<'_>, depth: usize) -> walk::Walk;
     /// Replays a whole game as it is read, keying every position, for the
     /// position index (`gamerec index`).
-    fn trace(&self, game: &mut dyn ReadGame<'_>) -> tree::Traced;
-    /// The key ([`crate::game::Search::notation_key`]) of a position
+    fn trace(&self, game: &mut dyn ReadGame<'_>) -> walk::Traced;
+    /// The key ([`gamerec_rules::game::Search::notation_key`]) of a position
     /// written in this game's `Position` notation, read under these
     /// settings tags (Iqishiqi's `Coords` say how its cells are named), as
     /// `filter --reaches` reads it; why not, when it cannot be read.
     fn position_key(&self, settings: &[Tag], text: &str) -> Result<u64, String>;
-    /// [`tree::line_target`] for this game.
-    fn line_target(&self, tags: &[Tag], line: &[String]) -> tree::LineTarget;
-    /// [`crate::pattern::first_match`] for this game.
+    /// [`walk::line_target`] for this game.
+    fn line_target(&self, tags: &[Tag], line: &[String]) -> walk::LineTarget;
+    /// [`crate::play::pattern::first_match`] for this game.
     fn first_match(
         &self,
-        pattern: &crate::pattern::Pattern,
+        pattern: &crate::play::pattern::Pattern,
         tags: &[Tag],
         turns: &str,
     ) -> Result<Option<usize>, String>;
@@ -192,7 +192,7 @@ pub trait Positions {
 pub struct Registered<G: Game> {
     /// The game's site notation, when it is registered with one: the
     /// adapter, and the function the trace calls for each ply.
-    site: Option<(&'static dyn AnySite, convert::SiteMove<G>)>,
+    site: Option<(&'static dyn AnySite, sink::SiteMove<G>)>,
 }
 
 impl<G: Game> Registered<G> {
@@ -300,7 +300,7 @@ impl<G: Facts + Picture + Search> AnyGame for Registered<G> {
 
     fn tell(&self, game: &mut dyn ReadGame<'_>, opts: TraceOptions, sink: &mut dyn GameSink) {
         let site_move = self.site.map(|(_, f)| f);
-        convert::tell::<G>(game, opts, site_move, sink)
+        sink::tell::<G>(game, opts, site_move, sink)
     }
 
     fn convert(
@@ -311,7 +311,7 @@ impl<G: Facts + Picture + Search> AnyGame for Registered<G> {
         opts: TraceOptions,
     ) -> Converted {
         let site_move = self.site.map(|(_, f)| f);
-        convert::convert::<G>(index, record, parse_error, opts, site_move)
+        sink::convert::<G>(index, record, parse_error, opts, site_move)
     }
 
     fn legal_moves_at(
@@ -383,7 +383,7 @@ impl<G: Facts + Picture + Search> AnyGame for Registered<G> {
     }
 
     fn stats(&self) -> &'static [Stat] {
-        <G::Stats as crate::game::Statistics>::COLUMNS
+        <G::Stats as gamerec_rules::game::Statistics>::COLUMNS
     }
 
     fn site(&self) -> Option<&'static dyn AnySite> {
@@ -408,12 +408,12 @@ impl<G: Facts + Picture + Search> AnyGame for Registered<G> {
         analysis::analyse::<G>(game, settings)
     }
 
-    fn walk(&self, game: &mut dyn ReadGame<'_>, aim: tree::Aim<'_>, depth: usize) -> tree::Walk {
-        tree::walk::<G>(game, aim, depth)
+    fn walk(&self, game: &mut dyn ReadGame<'_>, aim: walk::Aim<'_>, depth: usize) -> walk::Walk {
+        walk::walk::<G>(game, aim, depth)
     }
 
-    fn trace(&self, game: &mut dyn ReadGame<'_>) -> tree::Traced {
-        tree::trace::<G>(game)
+    fn trace(&self, game: &mut dyn ReadGame<'_>) -> walk::Traced {
+        walk::trace::<G>(game)
     }
 
     fn position_key(&self, settings: &[Tag], text: &str) -> Result<u64, String> {
@@ -427,15 +427,15 @@ impl<G: Facts + Picture + Search> AnyGame for Registered<G> {
 
     fn first_match(
         &self,
-        pattern: &crate::pattern::Pattern,
+        pattern: &crate::play::pattern::Pattern,
         tags: &[Tag],
         turns: &str,
     ) -> Result<Option<usize>, String> {
-        crate::pattern::first_match::<G>(pattern, tags, turns)
+        crate::play::pattern::first_match::<G>(pattern, tags, turns)
     }
 
-    fn line_target(&self, tags: &[Tag], line: &[String]) -> tree::LineTarget {
-        tree::line_target::<G>(tags, line)
+    fn line_target(&self, tags: &[Tag], line: &[String]) -> walk::LineTarget {
+        walk::line_target::<G>(tags, line)
     }
 
     fn best_at(
@@ -486,7 +486,7 @@ pub fn convert(
 ) -> Converted {
     match rules {
         Ok(game) => game.convert(index, record, parse_error, opts),
-        Err(p) => convert::without_rules(index, record, parse_error, p),
+        Err(p) => sink::without_rules(index, record, parse_error, p),
     }
 }
 
@@ -500,7 +500,7 @@ pub fn tell(
 ) {
     match rules {
         Ok(r) => r.tell(game, opts, sink),
-        Err(p) => convert::tell_without_rules(game, p, sink),
+        Err(p) => sink::tell_without_rules(game, p, sink),
     }
 }
 

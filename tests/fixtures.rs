@@ -1,8 +1,8 @@
 //! Replays every fixture under fixtures/<game>/ and compares each game with
 //! the expectation written beside it in fixtures/<game>/expected.tsv.
 
-use gamerec::archive::GameReport;
 use gamerec::inputs;
+use gamerec::reading::GameReport;
 use gamerec::record::Chunk;
 use std::collections::BTreeMap;
 use std::fs;

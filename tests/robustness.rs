@@ -2,14 +2,14 @@
 //! through every convert and stats writer), and a stream of many games is
 //! read game by game.
 
-use gamerec::archive;
-use gamerec::convert::TraceOptions;
 use gamerec::formats::text::TextWriter;
 use gamerec::formats::{self, csv, json, Cx, Format};
 use gamerec::inputs;
 use gamerec::problem::Problem;
+use gamerec::reading;
 use gamerec::record::Parsed;
 use gamerec::registry::{convert, AnyGame};
+use gamerec::sink::TraceOptions;
 use gamerec::stats;
 use proptest::prelude::*;
 use std::io::Read;
@@ -21,7 +21,7 @@ fn read_whole(
     format: Format,
     each: &mut dyn FnMut(Parsed, Result<&'static dyn AnyGame, Problem>),
 ) {
-    let opts = archive::Options::default();
+    let opts = reading::Options::default();
     let cx = Cx {
         input: "x",
         format,

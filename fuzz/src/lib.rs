@@ -1,13 +1,11 @@
 //! What the fuzz targets share: each target hands its bytes to one of
 //! these functions, which run them through the same library code the
-//! command line uses (its diagnostics included: `gamerec::report`) and
+//! command line uses (its diagnostics included: `gamerec::diagnostics`) and
 //! assert what must hold for any input. A panic is a
 //! finding; so is an overflow (the targets build with overflow checks).
 
-use gamerec::archive::{report, JsonError, Options};
-use gamerec::convert::out::Rendered;
-use gamerec::convert::{Collect, GameSink, Head, Tail, TraceOptions, TurnOut};
 use gamerec::decode::{self, Encoding};
+use gamerec::diagnostics::problem_report;
 use gamerec::formats::json::{self, JsonSink};
 use gamerec::formats::links::LinkSink;
 use gamerec::formats::records::RecordSink;
@@ -16,9 +14,11 @@ use gamerec::formats::{self, Cx, Format, Reading};
 use gamerec::game::SiteFiles;
 use gamerec::lenient::Lenient;
 use gamerec::problem::Problem;
+use gamerec::reading::{report, JsonError, Options};
 use gamerec::record::{Chunk, ReadGame};
 use gamerec::registry::{tell, AnyGame, GAMES};
-use gamerec::report::problem_report;
+use gamerec::sink::out::Rendered;
+use gamerec::sink::{Collect, GameSink, Head, Tail, TraceOptions, TurnOut};
 use gamerec::stats::{game_row, summary_cell, Summary};
 use std::io::{self, BufRead, Cursor};
 use std::ops::ControlFlow;
@@ -473,7 +473,7 @@ pub fn stats(data: &[u8]) {
         ..TRACE
     };
     let mut summary = Summary::default();
-    let mut gathered = gamerec::overview::Gathered::default();
+    let mut gathered = gamerec::report::Gathered::default();
     let _ = read_mapped(
         Cursor::new(&input[..]),
         Format::Text,
@@ -503,7 +503,7 @@ pub fn stats(data: &[u8]) {
 /// The games' ratings (with history and predictions) and their report:
 /// a history row per rated game per player, every rating a number, and a
 /// page that ends.
-fn ratings_and_report(gathered: gamerec::overview::Gathered) {
+fn ratings_and_report(gathered: gamerec::report::Gathered) {
     use gamerec::ratings::{self, systems::Options, table};
     let opts = Options {
         history: true,
@@ -521,14 +521,14 @@ fn ratings_and_report(gathered: gamerec::overview::Gathered) {
         }
     }
     let _ = table::predict_rows(&rated);
-    let opts = gamerec::overview::PageOptions {
+    let opts = gamerec::report::PageOptions {
         title: "fuzz".into(),
         player: None,
         players: 3,
         ratings: Options::default(),
     };
     let types = gathered.by_type().len();
-    let (page, _) = gamerec::overview::page(gathered, &opts);
+    let (page, _) = gamerec::report::page(gathered, &opts);
     assert!(page.ends_with("</html>\n"));
     assert_eq!(page.matches("<section id=\"type-").count(), types);
 }
@@ -816,7 +816,7 @@ pub fn index(data: &[u8]) {
     if let Ok(pattern) = gamerec::pattern::Pattern::parse("a1=* e5=-") {
         let _ = index.pattern(&pattern);
     }
-    let query = gamerec::explored::Query {
+    let query = gamerec::tree::Query {
         line: Vec::new(),
         depth: 6,
         player: None,

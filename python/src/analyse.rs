@@ -7,7 +7,7 @@ use crate::sources::sources_of;
 use crate::{how, RecordError};
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
-use gamerec::analysed::{self, Analysed};
+use gamerec::analyse::{self, Analysed};
 use gamerec::analysis::{Plies, Settings};
 use gamerec::formats::parquet::{Rows, BATCH_GAMES};
 use gamerec::formats::Visit;
@@ -117,16 +117,16 @@ fn analysis_batches(
     how: &How<'_>,
     settings: &Settings,
 ) -> io::Result<(SchemaRef, Vec<RecordBatch>)> {
-    let mut rows = Rows::new(&analysed::columns());
+    let mut rows = Rows::new(&analyse::columns());
     let mut batches = Vec::new();
-    let map = |v: Visit<'_, '_>| analysed::analyse(v.game, v.rules, settings);
+    let map = |v: Visit<'_, '_>| analyse::analyse(v.game, v.rules, settings);
     reading::read(inputs, how, map, |item: Item<'_, Analysed>| {
         let seen = match item {
             Item::Game(seen) => seen,
             Item::Empty { .. } => return Ok(ControlFlow::Continue(())),
             Item::Failed { input, error } => return Err(calls::failed(input, error)),
         };
-        for row in analysed::rows(seen.input, seen.index, seen.chunk, &seen.value) {
+        for row in analyse::rows(seen.input, seen.index, seen.chunk, &seen.value) {
             rows.push(&row)?;
             if rows.pending() >= BATCH_GAMES {
                 batches.extend(rows.batch()?);

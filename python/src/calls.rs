@@ -11,16 +11,16 @@ use arrow_array::ffi_stream::FFI_ArrowArrayStream;
 use arrow_array::{RecordBatch, RecordBatchIterator};
 use arrow_schema::SchemaRef;
 use crossbeam_channel::{bounded, Receiver, Sender};
-use gamerec::archive::{self, GameReport, JsonGame};
-use gamerec::convert::Converted;
-use gamerec::export::{self, Event, Export};
+use gamerec::convert::{Event, Export};
 use gamerec::formats::parquet::{table_metadata, Rows, BATCH_GAMES};
 use gamerec::formats::write::Framed;
 use gamerec::formats::{self as table, Dest, Format, Visit};
-use gamerec::inputs::{self as reading, How, Item};
+use gamerec::inputs::{self as reader, How, Item};
 use gamerec::output::Output;
+use gamerec::reading::{self, GameReport, JsonGame};
 use gamerec::record::Chunk;
 use gamerec::registry;
+use gamerec::sink::Converted;
 use gamerec::sources::{self, Source};
 use gamerec::stats::{game_kinds, game_row, summary_kinds, traced, Summary};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -82,7 +82,7 @@ impl Games {
 /// there, and the rest is read.
 fn read_thread(inputs: &[Source], how: How<'static>, tx: Sender<Next>) {
     let default_game = how.opts.default_game;
-    let _ = reading::read(
+    let _ = reader::read(
         inputs,
         &how,
         |v: Visit<'_, '_>| build(v, default_game),
@@ -162,8 +162,8 @@ pub fn validate<'py>(
     let values = py.detach(|| -> io::Result<Vec<Value>> {
         let mut out = Vec::new();
         let nothing = Chunk::from_bytes(Vec::new());
-        let map = |v: Visit<'_, '_>| archive::report(v.game, v.rules, false);
-        reading::read(&inputs, &how, map, |item| {
+        let map = |v: Visit<'_, '_>| reading::report(v.game, v.rules, false);
+        reader::read(&inputs, &how, map, |item| {
             let (input, chunk, report) = match item {
                 Item::Game(seen) => {
                     let mut report = seen.value;
@@ -262,7 +262,7 @@ fn stats_batches(
     let mut batches = Vec::new();
     let mut totals = Summary::default();
     let map = |v: Visit<'_, '_>| traced(v.game, v.rules);
-    reading::read(inputs, how, map, |item| {
+    reader::read(inputs, how, map, |item| {
         let (input, index, mut game): (&str, usize, Converted) = match item {
             Item::Game(seen) => (seen.input, seen.index, seen.value),
             Item::Empty { .. } => return Ok(ControlFlow::Continue(())),
@@ -366,11 +366,11 @@ pub fn convert(
         };
         let Some(path) = &path else {
             let out = framed(to_format, Vec::new())?;
-            let (bytes, _) = export::run(&inputs, &how, export, out, &mut tell)?;
+            let (bytes, _) = gamerec::convert::run(&inputs, &how, export, out, &mut tell)?;
             return Ok(Some(bytes));
         };
         let out = framed(to_format, output.create()?)?;
-        let (writer, _) = export::run(&inputs, &how, export, out, &mut tell)?;
+        let (writer, _) = gamerec::convert::run(&inputs, &how, export, out, &mut tell)?;
         // An input that could not be read: the file is not put in place.
         if let Some(e) = failures.drain(..).next() {
             return Err(io::Error::new(

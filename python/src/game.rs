@@ -4,15 +4,15 @@
 //! asked for; its problem ([`GameError`]) and its outcome ([`PyOutcome`]).
 
 use crate::RecordError;
-use gamerec::archive::Options;
-use gamerec::convert::{Collect, Converted, TraceOptions};
 use gamerec::formats::json::{game_value, ErrorOut};
 use gamerec::formats::{self, text, Cx, Format, Visit};
 use gamerec::picture::raster::{self, GifOptions};
 use gamerec::picture::svg::{self, SvgOptions};
 use gamerec::problem::{Code, Problem};
+use gamerec::reading::Options;
 use gamerec::record::ReadGame;
 use gamerec::registry::{tell, AnyGame};
+use gamerec::sink::{Collect, Converted, TraceOptions};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -483,8 +483,8 @@ impl Game {
         };
         let value = py.detach(|| {
             self.again(|rules, game| {
-                let a = gamerec::analysed::analyse(game, Ok(rules), &settings);
-                let json = gamerec::analysed::JsonAnalysis::new(&self.file, self.index, None, &a);
+                let a = gamerec::analyse::analyse(game, Ok(rules), &settings);
+                let json = gamerec::analyse::JsonAnalysis::new(&self.file, self.index, None, &a);
                 serde_json::to_value(json).map_err(|e| PyValueError::new_err(e.to_string()))
             })
         })?;

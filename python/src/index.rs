@@ -4,10 +4,10 @@
 
 use crate::calls;
 use crate::RecordError;
-use gamerec::explored;
 use gamerec::formats::parquet::Rows;
 use gamerec::index::{self, Hit, Index};
 use gamerec::pattern::Pattern;
+use gamerec::tree;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyCapsule;
@@ -95,9 +95,9 @@ pub fn index_tree_arrow<'py>(
     let query = crate::tree::query(depth, play, player, side)?;
     let index = opened(path)?;
     let table = py.detach(|| {
-        let mut rows = Rows::new(&explored::columns());
+        let mut rows = Rows::new(&tree::columns());
         for e in index::explore(&index, &query, min_games)? {
-            for row in explored::rows(&e) {
+            for row in tree::rows(&e) {
                 rows.push(&row)?;
             }
         }

@@ -17,10 +17,10 @@ mod sources;
 mod tree;
 
 use game::{Game, GameError, PyOutcome};
-use gamerec::archive::Options;
 use gamerec::decode::Encoding;
 use gamerec::formats;
 use gamerec::inputs::How;
+use gamerec::reading::Options;
 use gamerec::registry;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyValueError};

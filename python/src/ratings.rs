@@ -5,15 +5,15 @@
 use crate::calls::{self, failed};
 use crate::sources::sources_of;
 use crate::{how, RecordError};
-use gamerec::convert::Converted;
 use gamerec::formats::parquet::Rows;
 use gamerec::formats::Visit;
 use gamerec::inputs::{self as reading, How, Item};
 use gamerec::output::Output;
-use gamerec::overview::{self, Gathered, PageOptions};
 use gamerec::ratings::systems::{EloK, Options, Period};
 use gamerec::ratings::table::{self, Rows as Kind};
 use gamerec::ratings::{self, Archive, Players, Sort};
+use gamerec::report::{self, Gathered, PageOptions};
+use gamerec::sink::Converted;
 use gamerec::sources::Source;
 use gamerec::stats::traced_with;
 use pyo3::exceptions::PyValueError;
@@ -158,7 +158,7 @@ pub fn report_html<'py>(
     };
     let page = py.detach(|| {
         each_game(&inputs, &how, true, |name, g| gathered.add(name, &g))?;
-        Ok::<_, io::Error>(overview::page(gathered, &opts))
+        Ok::<_, io::Error>(report::page(gathered, &opts))
     });
     match page {
         Ok((_, Some(note))) => Err(PyValueError::new_err(note)),

@@ -6,14 +6,14 @@ use crate::sources::sources_of;
 use crate::{how, RecordError};
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
-use gamerec::explored::{self, Query, Walked};
 use gamerec::formats::parquet::Rows;
 use gamerec::formats::Visit;
 use gamerec::inputs::{self as reading, How, Item};
 use gamerec::output::Output;
 use gamerec::select::Probe;
 use gamerec::sources::Source;
-use gamerec::tree::Explorer;
+use gamerec::tree::{self, Query, Walked};
+use gamerec::walk::Explorer;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyCapsule;
@@ -79,7 +79,7 @@ fn tree_batches(
     min_games: u64,
 ) -> io::Result<(SchemaRef, Vec<RecordBatch>)> {
     let mut explorer = Explorer::default();
-    let map = |v: Visit<'_, '_>| explored::walk(v, query);
+    let map = |v: Visit<'_, '_>| tree::walk(v, query);
     reading::read(inputs, how, map, |item: Item<'_, Walked>| {
         let seen = match item {
             Item::Game(seen) => seen,
@@ -91,9 +91,9 @@ fn tree_batches(
         }
         Ok(ControlFlow::Continue(()))
     })?;
-    let mut rows = Rows::new(&explored::columns());
+    let mut rows = Rows::new(&tree::columns());
     for e in explorer.finish(min_games) {
-        for row in explored::rows(&e) {
+        for row in tree::rows(&e) {
             rows.push(&row)?;
         }
     }

@@ -7,15 +7,15 @@
 use super::messages;
 use super::options::{Color, InputArgs, Jobs, OutputArg, Quiet, SearchArgs};
 use super::run::{self, Run};
-use gamerec::analysed::{self, Analysed, JsonAnalysis};
+use gamerec::analyse::{self, Analysed, JsonAnalysis};
 use gamerec::analysis::{Mark, Plies, PlyAnalysis, Settings};
-use gamerec::convert::out::Rendered;
+use gamerec::diagnostics::{escape, place, problem_report};
 use gamerec::formats::parquet::Table;
 use gamerec::inputs::{Item, Seen};
 use gamerec::output::{Output, Writer};
 use gamerec::record::Chunk;
-use gamerec::report::{escape, place, problem_report};
 use gamerec::search::Value;
+use gamerec::sink::out::Rendered;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -107,7 +107,7 @@ impl Sink {
             (false, true) => Sink::Parquet(Box::new(Table::new(
                 writer,
                 "analysis",
-                &analysed::columns(),
+                &analyse::columns(),
             )?)),
             (false, false) => Sink::Lines(io::BufWriter::new(writer)),
         })
@@ -129,7 +129,7 @@ impl Sink {
             }
             Sink::Lines(out) => human(out, args, input, index, chunk, a)?,
             Sink::Parquet(table) => {
-                for row in analysed::rows(input, index, chunk, a) {
+                for row in analyse::rows(input, index, chunk, a) {
                     table.push(&row)?;
                 }
             }
@@ -202,10 +202,10 @@ pub fn run(args: Args) {
         }
         Some(match args.annotate {
             true => {
-                let (a, text) = analysed::annotate(v.game, v.rules, &settings);
+                let (a, text) = analyse::annotate(v.game, v.rules, &settings);
                 (a, Some(text))
             }
-            false => (analysed::analyse(v.game, v.rules, &settings), None),
+            false => (analyse::analyse(v.game, v.rules, &settings), None),
         })
     };
     let mut seen_games = 0;

@@ -4,11 +4,11 @@
 
 use super::messages;
 use super::options::EncodingArg;
+use gamerec::diagnostics::problem_report;
 use gamerec::inputs::{self, How};
 use gamerec::problem::{Code, Problem};
 use gamerec::record::{title, Chunk, ReadGame, Record, RecordSource};
 use gamerec::registry::{self, AnyGame};
-use gamerec::report::problem_report;
 use gamerec::sources::Source;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -188,7 +188,7 @@ fn nth_game(
     let how = How {
         encoding: encoding.encoding(),
         opts: match game {
-            None => gamerec::archive::Options::default(),
+            None => gamerec::reading::Options::default(),
             Some(g) => options_for(g)?,
         },
         ..How::default()
@@ -214,9 +214,9 @@ fn nth_game(
     answered.ok_or_else(|| Failure::Usage(format!("{name}: there is no game {n}")))
 }
 
-fn options_for(game: &str) -> Result<gamerec::archive::Options, Failure> {
+fn options_for(game: &str) -> Result<gamerec::reading::Options, Failure> {
     let rules = find(game)?;
-    Ok(gamerec::archive::Options {
+    Ok(gamerec::reading::Options {
         default_game: Some(rules),
         ..Default::default()
     })

@@ -5,13 +5,13 @@
 use super::messages;
 use super::options::{Color, InputArgs, Jobs, LenientArgs, OutputArg, Quiet};
 use super::run::{self, Run};
-use gamerec::export::{Event, Export, Tally};
+use gamerec::convert::{Event, Export, Tally};
+use gamerec::diagnostics::count;
+use gamerec::diagnostics::{problem_report, repair_lines};
 use gamerec::formats::write::Framed;
 use gamerec::formats::{self, Dest, Format};
 use gamerec::inputs::Item;
 use gamerec::output::Output;
-use gamerec::report::count;
-use gamerec::report::{problem_report, repair_lines};
 
 /// How input formats are detected: the library's table says.
 fn after_help() -> String {

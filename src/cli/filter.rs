@@ -6,6 +6,7 @@
 use super::messages;
 use super::options::{InputArgs, Jobs, LenientArgs, OutputArg, Quiet};
 use super::run::{self, Run};
+use gamerec::diagnostics::{repair_lines, Repaired};
 use gamerec::filter::{known_winner, Criteria, Picked, Picker, TagTest};
 use gamerec::formats::{self, Format};
 use gamerec::index::{Index, Placed};
@@ -13,7 +14,6 @@ use gamerec::inputs::{Item, Read};
 use gamerec::output::Output;
 use gamerec::passthrough::Tiler;
 use gamerec::pattern::Pattern;
-use gamerec::report::{repair_lines, Repaired};
 use gamerec::select::Probe;
 use gamerec::sources::Source;
 use std::collections::HashSet;

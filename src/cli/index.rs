@@ -7,10 +7,10 @@
 use super::messages;
 use super::options::{Color, InputArgs, Jobs, Quiet};
 use super::run::{self, Run};
+use gamerec::diagnostics::count;
 use gamerec::index::{self, Builder, Entry};
 use gamerec::inputs::Item;
 use gamerec::output::Output;
-use gamerec::report::count;
 use gamerec::sources::Source;
 use std::collections::HashMap;
 use std::ops::ControlFlow;

@@ -7,7 +7,7 @@
 //! Every message starts `gamerec:` and has its control characters escaped:
 //! hostile bytes in a file name or a token never reach the terminal raw.
 
-use gamerec::report::Escaped;
+use gamerec::diagnostics::Escaped;
 use std::fmt::Display;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};

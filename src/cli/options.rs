@@ -5,10 +5,10 @@
 //! from the library's table of formats.
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-use gamerec::archive::Options;
 use gamerec::decode::Encoding;
 use gamerec::formats;
 use gamerec::lenient::Lenient;
+use gamerec::reading::Options;
 use std::io::{self, IsTerminal};
 use std::path::PathBuf;
 

@@ -9,8 +9,8 @@ use super::messages;
 use super::options::{Color, InputArgs, Jobs, OutputArg, Quiet};
 use super::run::{self, Run};
 use gamerec::output::Output;
-use gamerec::overview::{self, Gathered, PageOptions};
 use gamerec::ratings::systems::{EloK, Options, Period};
+use gamerec::report::{self, Gathered, PageOptions};
 use std::io::Write;
 
 #[derive(clap::Args)]
@@ -70,7 +70,7 @@ pub fn run(args: Args) {
         },
     };
     let result = read.and_then(|_| {
-        let (page, note) = overview::page(gathered, &opts);
+        let (page, note) = report::page(gathered, &opts);
         if let Some(n) = note {
             messages::warning(n);
         }

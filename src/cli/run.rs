@@ -10,14 +10,14 @@
 use super::messages;
 use super::options::{InputArgs, Jobs, LenientArgs};
 use super::progress::Progress;
-use gamerec::archive::Options;
+use gamerec::convert::{self, Export};
 use gamerec::decode::Encoding;
-use gamerec::export::{self, Export};
 use gamerec::formats::write::Framed;
 use gamerec::formats::{self, Format, Visit};
 use gamerec::inputs::{self, How, Item, Read, Seen};
 use gamerec::output::{Output, Writer};
 use gamerec::passthrough::Sink;
+use gamerec::reading::Options;
 use gamerec::registry::{self, AnyGame};
 use gamerec::shard::{self, Done, Failed, Plan, Tell};
 use gamerec::sources::{self, Said, Source};
@@ -100,7 +100,7 @@ impl Run {
     pub fn traced(
         &self,
         (quiet, color, branching): (bool, bool, bool),
-        mut add: impl FnMut(&str, gamerec::convert::Converted),
+        mut add: impl FnMut(&str, gamerec::sink::Converted),
     ) -> io::Result<Read> {
         let map = |v: Visit<'_, '_>| {
             let sides = v.rules.as_ref().map_or(["", ""], |r| r.sides());
@@ -110,7 +110,7 @@ impl Run {
                 .flatten();
             (traced, title)
         };
-        let each = |item: Item<'_, (gamerec::convert::Converted, Option<String>)>| {
+        let each = |item: Item<'_, (gamerec::sink::Converted, Option<String>)>| {
             let Some(game) = game(item) else {
                 return Ok(ControlFlow::Continue(()));
             };
@@ -182,28 +182,28 @@ impl Run {
 }
 
 impl Run {
-    /// Converts every game into `out` (the library's `export::run`), their
+    /// Converts every game into `out` (the library's `convert::run`), their
     /// bytes counted on the bar; an input that cannot be read is said
     /// (exit 2), one with no game makes the exit code 1 (and is told).
     pub fn export<W: std::io::Write + Send>(
         &self,
         export: Export,
         out: Framed<W>,
-        tell: &mut dyn FnMut(export::Event<'_>),
-    ) -> io::Result<(W, export::Tally)> {
+        tell: &mut dyn FnMut(convert::Event<'_>),
+    ) -> io::Result<(W, convert::Tally)> {
         let bar = &self.progress;
         let count = move |raw| bar.count(raw);
-        let done = export::run(
+        let done = convert::run(
             &self.sources,
             &self.how(&count),
             export,
             out,
             &mut |event| {
                 match &event {
-                    export::Event::Input(Item::Failed { input, error }) => {
+                    convert::Event::Input(Item::Failed { input, error }) => {
                         messages::error(format!("{input}: {error}"))
                     }
-                    export::Event::Input(Item::Empty { .. }) => messages::invalid(),
+                    convert::Event::Input(Item::Empty { .. }) => messages::invalid(),
                     _ => {}
                 }
                 tell(event)
@@ -317,7 +317,7 @@ pub fn report_invalid(
 ) {
     messages::invalid();
     messages::to_stderr(|err| {
-        gamerec::report::problem_report(err, input, chunk, index, title, problem, color)
+        gamerec::diagnostics::problem_report(err, input, chunk, index, title, problem, color)
     });
 }
 
@@ -326,7 +326,7 @@ pub fn report_invalid(
 pub fn no_game_warning(input: &str, skipped: usize) {
     let why = match skipped {
         0 => "no game here: the input is empty".to_string(),
-        n => gamerec::archive::no_games(n).message,
+        n => gamerec::reading::no_games(n).message,
     };
     messages::warning(format!("{input}: {why}"));
 }
@@ -382,8 +382,8 @@ pub fn second(
 /// Adds a walked game to `explorer`, reporting it when the plies walked
 /// hold an error (`tree`, `view --tree`).
 pub fn explore(
-    explorer: &mut gamerec::tree::Explorer,
-    seen: &Seen<'_, gamerec::explored::Walked>,
+    explorer: &mut gamerec::walk::Explorer,
+    seen: &Seen<'_, gamerec::tree::Walked>,
     color: bool,
 ) {
     let w = &seen.value;

@@ -5,13 +5,13 @@ use super::messages;
 use super::options::{Color, InputArgs, Jobs, LenientArgs, OutputArg, Quiet};
 use super::run::{self, Run};
 use clap::ValueEnum;
-use gamerec::convert::Converted;
+use gamerec::diagnostics::{problem_report, repair_lines, Repaired};
 use gamerec::formats::{Format, Visit};
 use gamerec::inputs::Item;
 use gamerec::output::Output;
 use gamerec::problem::Repair;
 use gamerec::record::title;
-use gamerec::report::{problem_report, repair_lines, Repaired};
+use gamerec::sink::Converted;
 use gamerec::stats::{traced, Writer, Written};
 use std::ops::ControlFlow;
 

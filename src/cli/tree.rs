@@ -7,14 +7,14 @@
 use super::messages;
 use super::options::{Color, InputArgs, Jobs, OutputArg};
 use super::run::{self, Run};
-use gamerec::explored::{self, Query, Walked};
 use gamerec::formats::parquet::Table;
 use gamerec::index::{self, Index};
 use gamerec::inputs::Item;
 use gamerec::output::Output;
 use gamerec::output::Writer;
 use gamerec::select::Probe;
-use gamerec::tree::{Explored, Explorer};
+use gamerec::tree::{self, Query, Walked};
+use gamerec::walk::{Explored, Explorer};
 use std::io::{self, Write};
 use std::ops::ControlFlow;
 
@@ -80,7 +80,7 @@ enum Format {
 }
 
 pub fn run(args: Args) {
-    if let Some(side) = args.side.as_deref().filter(|s| !explored::side_named(s)) {
+    if let Some(side) = args.side.as_deref().filter(|s| !tree::side_named(s)) {
         return messages::error(format!(
             "--side `{side}`: give `first`, `second` or a side's name (`Red`, `Host`, …)"
         ));
@@ -102,7 +102,7 @@ pub fn run(args: Args) {
     let query = query(&args);
     let line = &query.line;
     let run = run.progress(output.is_terminal());
-    let map = |v: gamerec::formats::Visit<'_, '_>| explored::walk(v, &query);
+    let map = |v: gamerec::formats::Visit<'_, '_>| tree::walk(v, &query);
     let mut explorer = Explorer::default();
     let color = args.color.color.for_stderr();
     let each = |item: Item<'_, Walked>| {
@@ -146,7 +146,7 @@ fn fresh(index: Index) -> io::Result<Index> {
 fn found(args: &Args, writer: Writer, found: Vec<Explored>, line: &[String]) -> io::Result<Writer> {
     if let Some(first) = line
         .first()
-        .filter(|t| found.is_empty() && !explored::some_game_reads(t))
+        .filter(|t| found.is_empty() && !tree::some_game_reads(t))
     {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -179,9 +179,9 @@ fn write(
     line: &[String],
 ) -> io::Result<Writer> {
     if format == Format::Parquet {
-        let mut table = Table::new(writer, "tree", &explored::columns())?;
+        let mut table = Table::new(writer, "tree", &tree::columns())?;
         for e in found {
-            for row in explored::rows(e) {
+            for row in tree::rows(e) {
                 table.push(&row)?;
             }
         }
@@ -191,14 +191,14 @@ fn write(
     for (i, e) in found.iter().enumerate() {
         match format {
             Format::Json => {
-                serde_json::to_writer(&mut out, &explored::to_json(e, line))?;
+                serde_json::to_writer(&mut out, &tree::to_json(e, line))?;
                 writeln!(out)?;
             }
             _ => {
                 if i > 0 {
                     writeln!(out)?;
                 }
-                explored::human(&mut out, e, line)?;
+                tree::human(&mut out, e, line)?;
             }
         }
     }

@@ -6,12 +6,12 @@
 use super::messages;
 use super::options::{Color, HumanOrJson as Format, InputArgs, Jobs, LenientArgs, Quiet};
 use super::run::Run;
-use gamerec::archive::{self, Counts, GameReport, JsonGame};
+use gamerec::diagnostics::{place, problem_report, repair_lines, Repaired};
 use gamerec::inputs::{Item, Read};
 use gamerec::output::Output;
+use gamerec::reading::{self, Counts, GameReport, JsonGame};
 use gamerec::record::Chunk;
 use gamerec::replay::Outcome;
-use gamerec::report::{place, problem_report, repair_lines, Repaired};
 use std::io::{self, IsTerminal, Write};
 use std::ops::ControlFlow;
 use std::time::Instant;
@@ -113,14 +113,14 @@ fn write_report(
             (None, Some(o)) if args.verbose => writeln!(
                 out,
                 "{}: {}: {}",
-                gamerec::report::escape(name),
+                gamerec::diagnostics::escape(name),
                 place(report.index, report.title.as_deref(), None),
                 outcome_line(o)
             ),
             (None, None) if args.verbose => writeln!(
                 out,
                 "{}: {}: well-formed",
-                gamerec::report::escape(name),
+                gamerec::diagnostics::escape(name),
                 place(report.index, report.title.as_deref(), None),
             ),
             _ => Ok(()),
@@ -162,8 +162,8 @@ pub fn run(args: Args) {
     };
     let syntax_only = args.syntax_only;
     let map = |v: gamerec::formats::Visit<'_, '_>| match syntax_only {
-        true => archive::envelope(v.game, v.rules, titles),
-        false => (archive::report(v.game, v.rules, titles), Counts::default()),
+        true => reading::envelope(v.game, v.rules, titles),
+        false => (reading::report(v.game, v.rules, titles), Counts::default()),
     };
     let each = |item: Item<'_, (GameReport, Counts)>| {
         let seen = match item {

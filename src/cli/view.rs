@@ -5,7 +5,6 @@
 use super::messages;
 use super::options::{Color, InputArgs, Jobs, OutputArg, Quiet};
 use super::run::{self, Run};
-use gamerec::explored::{self, Walked};
 use gamerec::formats::Visit;
 use gamerec::inputs::{Item, Seen};
 use gamerec::output::{Output, Writer};
@@ -14,7 +13,8 @@ use gamerec::picture::svg::SvgOptions;
 use gamerec::picture::ErrorAt;
 use gamerec::problem::Problem;
 use gamerec::record::title;
-use gamerec::tree::Explorer;
+use gamerec::tree::{self, Walked};
+use gamerec::walk::Explorer;
 use std::collections::HashSet;
 use std::io::{self, IsTerminal};
 use std::ops::ControlFlow;
@@ -149,7 +149,7 @@ fn explored_panel(args: &Args, keys: &HashSet<u64>, output: &Output) -> Option<S
     };
     let run = Run::start(&input, &args.jobs, output)?.progress(args.quiet.quiet);
     let depth = args.tree_depth;
-    let map = |v: Visit<'_, '_>| explored::walk_keys(v, keys, depth);
+    let map = |v: Visit<'_, '_>| tree::walk_keys(v, keys, depth);
     let mut explorer = Explorer::default();
     let color = args.color.color.for_stderr();
     let each = |item: Item<'_, Walked>| {
@@ -163,11 +163,7 @@ fn explored_panel(args: &Args, keys: &HashSet<u64>, output: &Output) -> Option<S
         return None;
     }
     let names: Vec<String> = args.tree.iter().map(|p| p.display().to_string()).collect();
-    Some(explored::panel(
-        &explorer.finish(1),
-        &names.join(", "),
-        depth,
-    ))
+    Some(tree::panel(&explorer.finish(1), &names.join(", "), depth))
 }
 
 /// The page being written, and what was seen of the games.

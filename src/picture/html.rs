@@ -165,7 +165,7 @@ impl Page {
     }
 
     /// Ends the page with the explorer panel's data (JSON: what
-    /// [`crate::explored::panel`] makes), shown beside each position whose
+    /// [`crate::tasks::tree::panel`] makes), shown beside each position whose
     /// key a game's frames carry ([`Part::with_keys`]).
     pub fn finish_explored(self, out: &mut dyn Write, explorer: Option<&str>) -> io::Result<()> {
         if self.games == 0 {

@@ -9,12 +9,12 @@ pub mod raster;
 pub mod svg;
 pub mod text;
 
-use crate::analysis::Annotation;
-use crate::game::{Board, Facts, Glyph, Marks, Note, Picture, Piece, Search, Side};
-use crate::problem::Problem;
-use crate::record::{title, ReadGame, TurnIn};
-use crate::replay::{self, describe_ending, Visitor};
-use crate::search::Value;
+use crate::base::problem::Problem;
+use crate::envelope::record::{title, ReadGame, TurnIn};
+use crate::play::analysis::Annotation;
+use crate::play::replay::{self, describe_ending, Visitor};
+use gamerec_rules::game::{Board, Facts, Glyph, Marks, Note, Picture, Piece, Search, Side};
+use gamerec_rules::search::Value;
 use serde::Serialize;
 use std::ops::ControlFlow;
 
@@ -152,7 +152,7 @@ pub fn scene_at<G: Picture>(game: &mut dyn ReadGame<'_>, ply: Option<usize>) -> 
     let no_such_ply = reached
         .problem
         .as_ref()
-        .is_some_and(|p| p.code == crate::problem::Code::NoSuchPly);
+        .is_some_and(|p| p.code == crate::base::problem::Code::NoSuchPly);
     let scene = reached.position.filter(|_| !no_such_ply).map(|pos| {
         let board = G::board(&pos);
         let last = seen.last.as_ref().map(|(b, m, t)| (b, m, t.clone()));
@@ -348,7 +348,7 @@ pub fn replayed<G: Picture + Search + Facts>(
     let (Some(pos), Some(board)) = (pos, every.board) else {
         return Err(error.unwrap_or_else(|| {
             Problem::new(
-                crate::problem::Code::BadSetup,
+                crate::base::problem::Code::BadSetup,
                 "the game's start cannot be set up".to_string(),
                 Default::default(),
             )

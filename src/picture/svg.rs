@@ -9,7 +9,7 @@
 //! data-cell="LABEL">` per piece: what tests and stylesheets look for.
 
 use super::Scene;
-use crate::game::{Board, Cell, Kind, LineKind, Shape};
+use gamerec_rules::game::{Board, Cell, Kind, LineKind, Shape};
 use std::fmt::Write;
 
 /// User units per board unit.

@@ -4,7 +4,7 @@
 //! (reached), then the side to move, the last move and the counts.
 
 use super::Scene;
-use crate::game::{Glyph, Kind};
+use gamerec_rules::game::{Glyph, Kind};
 use std::fmt::Write;
 
 /// How to write the text.

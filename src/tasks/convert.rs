@@ -1,0 +1,158 @@
+//! Every game of the inputs written to one output in one format:
+//! `convert`'s work, shared by the command line and the Python package.
+//! Each game is converted on a worker thread as it is read; the games are
+//! written in input order into the format's framing; what happens (a
+//! repair, an invalid game, a game the format cannot carry, an input that
+//! cannot be read) is told as it happens, and what the format left out is
+//! counted.
+
+use crate::base::problem::{Problem, Repair};
+use crate::envelope::record::Chunk;
+use crate::io::diagnostics::Repaired;
+use crate::io::formats::write::Framed;
+use crate::io::formats::{convert_one, Format, GameOut, Job, Visit};
+use crate::io::inputs::{self, How, Item, Read};
+use crate::io::sources::Source;
+use crate::play::sink::TraceOptions;
+use std::io::{self, Write};
+use std::ops::ControlFlow;
+
+/// What is asked of an export besides its inputs and output.
+#[derive(Clone, Copy)]
+pub struct Export {
+    pub to: Format,
+    /// The envelope only: moves not replayed, kept as written (text only).
+    pub syntax_only: bool,
+    /// Leave invalid games out instead of converting them up to their
+    /// error.
+    pub skip_invalid: bool,
+    /// CSV: cells that would start a formula start with `'`.
+    pub spreadsheet_safe: bool,
+}
+
+/// Where a game is: its input, its index there, the text it was read
+/// from, and its title (for a problem or a repair).
+#[derive(Clone, Copy)]
+pub struct At<'a> {
+    pub input: &'a str,
+    pub index: usize,
+    pub chunk: Option<&'a Chunk>,
+    pub title: Option<&'a str>,
+}
+
+/// What an export tells as it goes.
+pub enum Event<'a> {
+    /// What `--lenient` repaired in a game.
+    Repaired(At<'a>, &'a [Repair]),
+    /// A game is invalid (converted up to its error, or left out).
+    Invalid(At<'a>, &'a Problem),
+    /// A game the format cannot carry, left out: why (empty: its rules are
+    /// unknown, already told as invalid).
+    LeftOut(&'a str, String),
+    /// An input that could not be read, or held no game gamerec plays.
+    Input(Item<'a, ()>),
+}
+
+/// What an export did.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    pub games: usize,
+    pub written: usize,
+    pub invalid: usize,
+    /// Stretches of text read where a game was expected but holding none
+    /// (text between games): told, left out.
+    pub not_games: usize,
+    /// What the format dropped: tags, comments, results, assessments and
+    /// glyphs.
+    pub dropped: [usize; 4],
+    /// Games repaired, and repairs.
+    pub repaired: Repaired,
+    /// What reading found besides the games.
+    pub read: Read,
+}
+
+/// Converts every game of `sources` (read as `how` says) as `export` says
+/// into `out`, telling `tell` what happens; gives the output back,
+/// finished, with what was done. Errors writing the output end it.
+pub fn run<W: Write + Send>(
+    sources: &[Source],
+    how: &How<'_>,
+    export: Export,
+    mut out: Framed<W>,
+    tell: &mut dyn FnMut(Event<'_>),
+) -> io::Result<(W, Tally)> {
+    let trace = TraceOptions {
+        syntax_only: export.syntax_only,
+        branching: false,
+        site: export.to.site().is_some(),
+    };
+    let mut tally = Tally::default();
+    let map = |v: Visit<'_, '_>| {
+        let job = Job {
+            to: export.to,
+            trace,
+            file: v.input,
+            spreadsheet_safe: export.spreadsheet_safe,
+        };
+        convert_one(job, v.chunk, v.game, v.rules)
+    };
+    let each = |item: Item<'_, GameOut>| {
+        let seen = match item.game() {
+            Ok(seen) => seen,
+            Err(input) => {
+                tell(Event::Input(input));
+                return Ok(ControlFlow::Continue(()));
+            }
+        };
+        let at = At {
+            input: seen.input,
+            index: seen.index,
+            chunk: seen.chunk,
+            title: seen.value.title.as_deref(),
+        };
+        if judged(export, &mut tally, at, &seen.value, tell) {
+            tally.written += 1;
+            out.write(seen.input, seen.index, seen.value)?;
+        }
+        Ok(ControlFlow::Continue(()))
+    };
+    tally.read = inputs::read(sources, how, map, each)?;
+    Ok((out.finish()?, tally))
+}
+
+/// Counts a converted game and tells its repairs and problem; whether it
+/// is to be written (an invalid game is, up to its error, unless asked
+/// otherwise; a game the format cannot carry is not).
+fn judged(
+    export: Export,
+    tally: &mut Tally,
+    at: At<'_>,
+    game: &GameOut,
+    tell: &mut dyn FnMut(Event<'_>),
+) -> bool {
+    tally.games += 1;
+    if !game.repairs.is_empty() {
+        tally.repaired.add(&game.repairs);
+        tell(Event::Repaired(at, &game.repairs));
+    }
+    if let Some(p) = &game.error {
+        tally.invalid += 1;
+        tell(Event::Invalid(at, p));
+        if game.nothing_read {
+            // Text between games (or no game at all): nothing to write.
+            tally.not_games += 1;
+            return false;
+        }
+        if export.skip_invalid {
+            return false;
+        }
+    }
+    if let Some(why) = export.to.left_out(game.game, at.index, game.carried) {
+        tell(Event::LeftOut(at.input, why));
+        return false;
+    }
+    for (total, n) in tally.dropped.iter_mut().zip(game.dropped) {
+        *total += n;
+    }
+    true
+}

@@ -1,0 +1,212 @@
+//! What `filter` selects games by: their rules, tags, players, result,
+//! length, validity, opening or a position they reach ([`Criteria`]),
+//! judged as each game is replayed on a worker thread ([`Picker`]), with
+//! the game's output made there too.
+
+use crate::base::problem::Repair;
+use crate::envelope::record::{RecordSource, ResultToken, Tag};
+use crate::io::formats::{Format, Visit};
+use crate::io::passthrough::{written, Written};
+use crate::play::select::{Examined, Probe};
+use crate::registry::{self, AnyGame};
+use regex::Regex;
+
+/// Whether `--winner`'s value names a winner: `first`, `second`, `draw`,
+/// `none` or a side of a registered game (ignoring case).
+pub fn known_winner(w: &str) -> bool {
+    let sides = registry::GAMES.iter().flat_map(|g| g.sides());
+    ["first", "second", "draw", "none"]
+        .iter()
+        .any(|k| w.eq_ignore_ascii_case(k))
+        || sides.into_iter().any(|s| w.eq_ignore_ascii_case(s))
+}
+
+/// A tag a game must have (`--tag`): `NAME=VALUE` (exactly that value) or
+/// `NAME~REGEX` (a regular expression found in the value).
+pub enum TagTest {
+    Is(String, String),
+    Matches(String, Regex),
+}
+
+impl TagTest {
+    pub fn parse(text: &str) -> Result<TagTest, String> {
+        let at = text
+            .find(['=', '~'])
+            .ok_or_else(|| format!("--tag {text}: write NAME=VALUE or NAME~REGEX"))?;
+        let (name, value) = (text[..at].to_string(), &text[at + 1..]);
+        if name.is_empty() {
+            return Err(format!("--tag {text}: the tag's name is missing"));
+        }
+        Ok(match &text[at..=at] {
+            "=" => TagTest::Is(name, value.to_string()),
+            _ => TagTest::Matches(
+                name,
+                Regex::new(value).map_err(|e| format!("--tag {text}: {e}"))?,
+            ),
+        })
+    }
+
+    pub fn holds(&self, tags: &[Tag]) -> bool {
+        let (name, test) = match self {
+            TagTest::Is(n, _) | TagTest::Matches(n, _) => (n, self),
+        };
+        tags.iter().any(|t| {
+            *t.name == **name
+                && match test {
+                    TagTest::Is(_, v) => *t.value == **v,
+                    TagTest::Matches(_, re) => re.is_match(&t.value),
+                }
+        })
+    }
+}
+
+/// Every criterion a game is judged by.
+pub struct Criteria {
+    /// Only games of these rules.
+    pub game: Option<&'static dyn AnyGame>,
+    pub tags: Vec<TagTest>,
+    /// A player, on either side (ignoring case).
+    pub players: Vec<String>,
+    /// `first`, `second`, `draw`, `none` or a side's name.
+    pub winner: Option<String>,
+    /// A reason code or its first word.
+    pub reason: Option<String>,
+    pub min_plies: Option<usize>,
+    pub max_plies: Option<usize>,
+    pub valid: bool,
+    pub invalid: bool,
+    /// The game opens with the probe's turns.
+    pub opening: bool,
+    /// The game reaches the probe's position.
+    pub reaches: bool,
+    /// A position of the game matches the probe's pattern.
+    pub pattern: bool,
+    /// Any criterion holding is enough (default: all of them).
+    pub any: bool,
+}
+
+impl Criteria {
+    /// Whether a game of `rules` with `tags`, examined as `ex`, meets them.
+    pub fn holds(&self, rules: Option<&'static dyn AnyGame>, tags: &[Tag], ex: &Examined) -> bool {
+        let mut checks = Vec::new();
+        if let Some(g) = self.game {
+            checks.push(rules.is_some_and(|r| r.name() == g.name()));
+        }
+        checks.extend(self.tags.iter().map(|t| t.holds(tags)));
+        for p in &self.players {
+            let sides = rules.map_or(["", ""], |r| r.sides());
+            checks.push(tags.iter().any(|t| {
+                sides.contains(&&*t.name) && t.value.trim().eq_ignore_ascii_case(p.trim())
+            }));
+        }
+        if let Some(w) = &self.winner {
+            checks.push(ex.outcome.as_ref().is_some_and(
+                |o| match w.to_ascii_lowercase().as_str() {
+                    "first" => o.result == ResultToken::FirstWins,
+                    "second" => o.result == ResultToken::SecondWins,
+                    "draw" => o.result == ResultToken::Draw,
+                    "none" => o.result == ResultToken::Unknown,
+                    side => o.winner.is_some_and(|s| s.eq_ignore_ascii_case(side)),
+                },
+            ));
+        }
+        if let Some(r) = &self.reason {
+            checks.push(
+                ex.outcome.as_ref().is_some_and(|o| {
+                    o.reason == r || o.reason.split('-').next() == Some(r.as_str())
+                }),
+            );
+        }
+        if let Some(n) = self.min_plies {
+            checks.push(ex.plies >= n);
+        }
+        if let Some(n) = self.max_plies {
+            checks.push(ex.plies <= n);
+        }
+        if self.valid {
+            checks.push(ex.error.is_none());
+        }
+        if self.invalid {
+            checks.push(ex.error.is_some());
+        }
+        if self.opening {
+            checks.push(ex.opens);
+        }
+        if self.reaches {
+            checks.push(ex.reaches);
+        }
+        if self.pattern {
+            checks.push(ex.pattern_at.is_some());
+        }
+        match self.any {
+            true => checks.is_empty() || checks.iter().any(|&c| c),
+            false => checks.iter().all(|&c| c),
+        }
+    }
+}
+
+/// One game, selected (or not) on a worker thread, with its output.
+pub struct Picked {
+    pub matched: bool,
+    /// The game in the output format (`None`: not wanted).
+    pub out: Option<Written>,
+    /// What `--lenient` repaired, and the game's title (to say so).
+    pub repairs: Vec<Repair>,
+    pub title: Option<String>,
+    /// Why no position of this game's rules can match `--pattern` (its
+    /// rules named).
+    pub misfit: Option<(&'static str, String)>,
+}
+
+/// What picking a game needs, on any thread: what to look for while it
+/// is replayed, the criteria it must meet, the output format (`None`: as
+/// it was), and whether matching games and the rest are written.
+pub struct Picker<'a> {
+    pub probe: &'a Probe,
+    pub criteria: &'a Criteria,
+    pub to: Option<Format>,
+    pub want_out: bool,
+    pub want_rest: bool,
+}
+
+impl Picker<'_> {
+    /// Judges a game as it is read: whether it matches, and (when it goes
+    /// to an output) the form it is written in.
+    pub fn pick(&self, visit: Visit<'_, '_>) -> Picked {
+        let repairs = visit.game.repairs().to_vec();
+        let parsed = visit.game.record();
+        let record = &parsed.record;
+        let known = visit.rules.as_ref().ok().copied();
+        let title = (!repairs.is_empty())
+            .then(|| record.title(known.map_or(["", ""], |r| r.sides())))
+            .flatten();
+        let examined = match known {
+            Some(r) => r.examine(
+                &mut RecordSource::new(record, parsed.error.clone()),
+                self.probe,
+            ),
+            None => Examined {
+                error: visit.rules.as_ref().err().cloned(),
+                span: record.span,
+                ..Examined::default()
+            },
+        };
+        let matched = self.criteria.holds(known, &record.tags, &examined);
+        let wanted = if matched {
+            self.want_out
+        } else {
+            self.want_rest
+        };
+        let misfit = known
+            .zip(examined.pattern_misfit)
+            .map(|(r, m)| (r.name(), m));
+        let out = wanted.then(|| written(visit, &parsed, self.to));
+        Picked {
+            matched,
+            out,
+            repairs,
+            title,
+            misfit,
+        }
+    }
+}

@@ -1,0 +1,417 @@
+//! Building an index, or adding files to one ([`Builder`]).
+
+use super::merge::{merge_runs, sort, spill, Parts, Run};
+use super::read::Index;
+use super::store::{self, Lock};
+use super::tables::{write_files, write_setups, write_turns, FileOut, GameOut, GamesOut};
+use super::{invalid, Entry, Posting, Turns, NO_TURN};
+use super::{FILES, GAMES, SETUPS, TURNS};
+use crate::io::output::temporaries;
+use std::collections::BTreeMap;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Builds an index in a folder, or adds files to the index already there
+/// (replacing the games of a file that changed since it was indexed).
+pub struct Builder {
+    dir: PathBuf,
+    /// The writer's lock on `dir`, held to the end.
+    _lock: Lock,
+    /// The work folder the new generation's tables are made in, on the
+    /// list an interruption removes.
+    work: PathBuf,
+    _registered: temporaries::Registered,
+    jobs: usize,
+    /// Postings gathered since the last spill, and how many it may hold.
+    postings: Vec<Posting>,
+    cap: usize,
+    runs: Vec<Run>,
+    /// The turns' spellings.
+    turns: Arc<Turns>,
+    games: Option<GamesOut>,
+    files: Vec<FileOut>,
+    /// The file the games being added belong to.
+    current: Option<usize>,
+    /// Files whose games are replaced (re-indexed), by number.
+    replaced: Vec<u32>,
+    /// The index already there (files are being added to it).
+    old: Option<Index>,
+    /// Each old game's id in the new index ([`DROPPED`]: its file is
+    /// re-indexed).
+    kept: Vec<u32>,
+    /// Games per game type and settings.
+    setups: BTreeMap<(String, String), u64>,
+    /// The most postings the buffer had room for.
+    most: usize,
+}
+
+/// What was built.
+#[derive(Clone, Debug, Default)]
+pub struct Built {
+    pub files: usize,
+    pub games: u64,
+    pub postings: u64,
+    /// Bytes of the index's files.
+    pub bytes: u64,
+    /// The most bytes the postings buffer took (at most `--memory`, or
+    /// one game's postings where a game alone holds more).
+    pub buffer: u64,
+}
+
+/// The largest `memory` a builder takes (64 GiB).
+pub const MAX_MEMORY: usize = 64 << 30;
+
+impl Builder {
+    /// Starts an index in `dir` (made if missing), or adding to the one
+    /// there; `memory` bytes of postings are gathered before a run is
+    /// spilled; the merge runs on `jobs` threads. A folder that holds
+    /// other files than an index's is refused; where another writer holds
+    /// the folder, `waiting` is called and its end waited for.
+    pub fn create(
+        dir: &Path,
+        memory: usize,
+        jobs: usize,
+        waiting: &mut dyn FnMut(),
+    ) -> io::Result<Builder> {
+        if memory == 0 || memory > MAX_MEMORY {
+            return Err(invalid(format!(
+                "a memory of {memory} bytes: give 1 MiB to {} GiB",
+                MAX_MEMORY >> 30
+            )));
+        }
+        store::may_write(dir)?;
+        std::fs::create_dir_all(dir)?;
+        let lock = Lock::take(dir, waiting)?;
+        // Another writer may have made it an index, or left it otherwise.
+        store::may_write(dir)?;
+        store::clean(dir)?;
+        let old = match store::tables_dir(dir)? {
+            Some(_) => Some(Index::open(dir)?),
+            None => None,
+        };
+        let (work, registered) = temporaries::create(
+            || {
+                tempfile::Builder::new()
+                    .prefix(store::WORK_PREFIX)
+                    .tempdir_in(dir)
+                    .map(tempfile::TempDir::keep)
+            },
+            PathBuf::clone,
+            true,
+        )?;
+        let (mut turns, mut files, mut setups) = (Vec::new(), Vec::new(), BTreeMap::new());
+        if let Some(old) = &old {
+            turns = old.turn_texts()?;
+            files = old.files().iter().map(FileOut::from).collect();
+            setups = old
+                .setups()?
+                .into_iter()
+                .map(|(g, s, n)| ((g, s), n))
+                .collect();
+        }
+        let cap = memory / std::mem::size_of::<Posting>();
+        Ok(Builder {
+            dir: dir.to_path_buf(),
+            _lock: lock,
+            work,
+            _registered: registered,
+            jobs: jobs.max(1),
+            postings: Vec::new(),
+            cap: cap.max(1024),
+            runs: Vec::new(),
+            turns: Arc::new(Turns::new(turns)),
+            games: None,
+            files,
+            current: None,
+            replaced: Vec::new(),
+            old,
+            kept: Vec::new(),
+            setups,
+            most: 0,
+        })
+    }
+
+    /// The turns' dictionary, for [`super::trace`] on the workers.
+    pub fn turns(&self) -> Arc<Turns> {
+        self.turns.clone()
+    }
+
+    /// The number of the file at `path` in the index, if it is there.
+    fn number(&self, path: &Path) -> Option<usize> {
+        let abs = absolute(path);
+        self.files.iter().position(|f| f.path == abs)
+    }
+
+    /// Whether the file at `path` is in the index already.
+    pub fn holds(&self, path: &Path) -> bool {
+        self.number(path).is_some()
+    }
+
+    /// Whether the file at `path`, in the index already, changed since it
+    /// was indexed (its size or time).
+    pub fn changed(&self, path: &Path) -> bool {
+        self.number(path).is_some_and(|i| {
+            let f = &self.files[i];
+            stamp(path) != (f.bytes, f.modified)
+        })
+    }
+
+    /// Begins: the old index's games are carried into the new one, less
+    /// those of the files at `replace` (in the index, changed: their games
+    /// are read again and take the old ones' place).
+    pub fn begin(&mut self, replace: &[PathBuf]) -> io::Result<()> {
+        self.replaced = replace
+            .iter()
+            .filter_map(|p| self.number(p))
+            .map(|i| i as u32)
+            .collect();
+        let mut games = GamesOut::create(&self.work.join(GAMES))?;
+        if let Some(old) = &self.old {
+            let (kept, dropped) = (&mut self.kept, &self.replaced);
+            let mut gone: Vec<(String, String)> = Vec::new();
+            old.each_games_batch(&mut |b| games.carry(b, dropped, kept, &mut gone))?;
+            for key in gone {
+                if let Some(n) = self.setups.get_mut(&key) {
+                    *n = n.saturating_sub(1);
+                }
+            }
+            self.setups.retain(|_, n| *n > 0);
+        }
+        for &f in &self.replaced {
+            self.files[f as usize].games = 0;
+        }
+        self.games = Some(games);
+        Ok(())
+    }
+
+    /// Starts the games of an archive (its name as given): a file being
+    /// re-indexed keeps its number.
+    pub fn file(&mut self, name: &str, path: Option<&Path>) -> io::Result<()> {
+        self.file_digested(name, path, None)
+    }
+
+    /// Starts standard input (copied to `path`, with its content's
+    /// digest, [`super::content_digest`]): told apart from another
+    /// standard input by its digest, not its path.
+    pub fn stdin(&mut self, path: &Path, digest: u64) -> io::Result<()> {
+        let bytes = std::fs::metadata(path)?.len();
+        self.file_digested("<stdin>", None, Some(digest))?;
+        if let Some(f) = self.current.and_then(|i| self.files.get_mut(i)) {
+            f.bytes = Some(bytes);
+        }
+        Ok(())
+    }
+
+    /// The standard input indexed before with this content digest: its
+    /// number among the files.
+    pub fn holds_stdin(&self, digest: u64) -> Option<usize> {
+        self.files.iter().position(|f| f.digest == Some(digest))
+    }
+
+    fn file_digested(
+        &mut self,
+        name: &str,
+        path: Option<&Path>,
+        digest: Option<u64>,
+    ) -> io::Result<()> {
+        let (bytes, modified) = path.map_or((None, None), stamp);
+        let again = path
+            .and_then(|p| self.number(p))
+            .filter(|&i| self.replaced.contains(&(i as u32)));
+        let row = FileOut {
+            name: name.to_string(),
+            path: path.map_or(String::new(), absolute),
+            bytes,
+            modified,
+            games: 0,
+            digest,
+        };
+        match again {
+            Some(i) => {
+                self.files[i] = row;
+                self.current = Some(i);
+            }
+            None => {
+                u32::try_from(self.files.len()).map_err(|_| invalid("too many files"))?;
+                self.files.push(row);
+                self.current = Some(self.files.len() - 1);
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds game `index` (1-based) of the archive last started.
+    pub fn add(&mut self, index: usize, entry: Entry) -> io::Result<()> {
+        let file = self.current.ok_or_else(|| invalid("no file started"))?;
+        self.files[file].games += 1;
+        let Entry {
+            game,
+            players,
+            settings,
+            tags,
+            traced,
+            turn_ids,
+            error,
+            place,
+            digest,
+            ..
+        } = entry;
+        let row = GameOut {
+            file: file as u32,
+            index: u32::try_from(index).map_err(|_| invalid("too many games in a file"))?,
+            game,
+            players,
+            finish: super::finish_name(traced.finish),
+            plies: traced.keys.len().saturating_sub(1) as u32,
+            error: error.map(|p| p.message),
+            place,
+            digest,
+            settings,
+            tags,
+            turns: traced.turns,
+        };
+        if let Some(g) = game {
+            *self
+                .setups
+                .entry((g.to_string(), row.settings.clone()))
+                .or_insert(0) += 1;
+        }
+        let games = self
+            .games
+            .as_mut()
+            .ok_or_else(|| invalid("the index is not begun, or finished"))?;
+        let id = games.push(row)?;
+        if self.postings.capacity() == 0 {
+            // At most 1 GiB set aside at once; more as it fills.
+            let first = self.cap.min((1 << 30) / std::mem::size_of::<Posting>());
+            self.postings
+                .try_reserve_exact(first)
+                .map_err(|_| invalid(format!("no memory for {first} postings")))?;
+        }
+        // Spilled before the game's postings would pass the cap, so the
+        // buffer never grows past what --memory sets aside (a game longer
+        // than the cap on its own still fits: memory by the record cap).
+        if !self.postings.is_empty() && self.postings.len() + traced.keys.len() > self.cap {
+            self.spill()?;
+        }
+        for (ply, &key) in traced.keys.iter().enumerate() {
+            let turn = turn_ids.get(ply).copied().unwrap_or(NO_TURN);
+            let ply = ply as u32;
+            self.postings.push(Posting { key, id, ply, turn });
+        }
+        self.most = self.most.max(self.postings.capacity());
+        if self.postings.len() >= self.cap {
+            self.spill()?;
+        }
+        Ok(())
+    }
+
+    /// Sorts the postings gathered and writes them as a run; past
+    /// [`FAN_IN`] runs, the oldest are merged into one first (so that
+    /// merging never holds more than that many files open).
+    fn spill(&mut self) -> io::Result<()> {
+        let path = self.work.join(format!("run-{}", self.runs.len()));
+        self.runs.push(spill(&mut self.postings, path)?);
+        self.postings.clear();
+        if self.runs.len() >= FAN_IN {
+            let path = self.work.join(format!("run-{}-merged", self.runs.len()));
+            let merged = merge_runs(&self.runs, path)?;
+            for r in self.runs.drain(..) {
+                std::fs::remove_file(&r.path)?;
+            }
+            self.runs.push(merged);
+        }
+        Ok(())
+    }
+
+    /// Merges and writes everything, then switches the index to the new
+    /// generation (store::switch): readers see the old index or the new,
+    /// never a mix.
+    pub fn finish(mut self) -> io::Result<Built> {
+        if self.games.is_none() {
+            self.begin(&[])?;
+        }
+        sort(&mut self.postings);
+        let out = self
+            .games
+            .take()
+            .ok_or_else(|| invalid("the index is finished"))?;
+        let games = out.next;
+        out.finish()?;
+        // Turn numbers in the order of their spellings: the same index
+        // whatever order the threads met them in.
+        let (texts, renumber) = self.turns.renumbering();
+        let work = self.work.clone();
+        let parts = Parts {
+            old: self.old.as_ref(),
+            kept: &self.kept,
+            runs: &self.runs,
+            postings: &self.postings,
+        };
+        let total = parts.merge_all(self.jobs, &work, &renumber)?;
+        write_turns(&work.join(TURNS), texts.iter().map(String::as_str))?;
+        write_files(&work.join(FILES), &self.files)?;
+        write_setups(&work.join(SETUPS), &self.setups)?;
+        for r in self.runs.drain(..) {
+            std::fs::remove_file(&r.path)?;
+        }
+        let mut bytes = 0;
+        for name in store::table_names() {
+            bytes += std::fs::metadata(work.join(name))?.len();
+        }
+        store::switch(&self.dir, &work, &fault)?;
+        Ok(Built {
+            files: self.files.len(),
+            games: u64::from(games),
+            postings: total,
+            bytes,
+            buffer: (self.most * std::mem::size_of::<Posting>()) as u64,
+        })
+    }
+}
+
+impl Drop for Builder {
+    /// A builder dropped before its switch (an error) removes its work
+    /// folder; after the switch the folder is the new generation's, under
+    /// another name, and nothing is removed.
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.work);
+    }
+}
+
+/// Runs the merge of spilled runs can hold open at once.
+pub const FAN_IN: usize = 32;
+
+/// A test's kill between the steps of the switch: with
+/// `GAMEREC_TEST_KILL_AT=STEP` the process kills itself (SIGKILL) there —
+/// how the tests show that a kill at any step loses nothing.
+fn fault(step: &str) {
+    if std::env::var_os("GAMEREC_TEST_KILL_AT").is_some_and(|s| s == step) {
+        // SAFETY: kill and getpid have no preconditions.
+        unsafe {
+            libc::kill(libc::getpid(), libc::SIGKILL);
+        }
+    }
+}
+
+/// A file's size and modification time (nanoseconds since the epoch).
+pub fn stamp(path: &Path) -> (Option<u64>, Option<i64>) {
+    let Ok(meta) = std::fs::metadata(path) else {
+        return (None, None);
+    };
+    let modified = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .and_then(|d| i64::try_from(d.as_nanos()).ok());
+    (Some(meta.len()), modified)
+}
+
+/// A path made absolute (the index is read from other folders).
+pub fn absolute(path: &Path) -> String {
+    std::fs::canonicalize(path)
+        .unwrap_or_else(|_| path.to_path_buf())
+        .to_string_lossy()
+        .into_owned()
+}

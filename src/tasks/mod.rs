@@ -1,0 +1,13 @@
+//! The library side of each command, one module named as the command:
+//! what the command line and the Python package both call.
+
+pub mod analyse;
+pub mod convert;
+pub mod dedup;
+pub mod filter;
+pub mod index;
+pub mod ratings;
+pub mod report;
+pub mod shard;
+pub mod stats;
+pub mod tree;
