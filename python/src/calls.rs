@@ -6,6 +6,7 @@
 
 use crate::game::{build, Game};
 use crate::sources::sources_of;
+use crate::values::to_py;
 use crate::{how, RecordError, AHEAD};
 use arrow_array::ffi_stream::FFI_ArrowArrayStream;
 use arrow_array::{RecordBatch, RecordBatchIterator};
@@ -25,7 +26,7 @@ use gamerec::sources::{self, Source};
 use gamerec::stats::{game_kinds, game_row, summary_kinds, traced, Summary};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyCapsule, PyDict, PyList, PyString};
+use pyo3::types::{PyBytes, PyCapsule, PyList, PyString};
 use serde_json::Value;
 use std::io;
 use std::ops::ControlFlow;
@@ -192,35 +193,6 @@ pub fn validate<'py>(
 /// An input that cannot be read, as the error that stops the call.
 pub fn failed(input: &str, error: io::Error) -> io::Error {
     io::Error::new(error.kind(), format!("{input}: {error}"))
-}
-
-/// A JSON value as Python objects (objects keep their keys' order).
-pub fn to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
-    Ok(match v {
-        Value::Null => py.None().into_bound(py),
-        Value::Bool(b) => pyo3::types::PyBool::new(py, *b).to_owned().into_any(),
-        Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
-            (Some(u), _, _) => u.into_pyobject(py)?.into_any(),
-            (_, Some(i), _) => i.into_pyobject(py)?.into_any(),
-            (_, _, Some(f)) => f.into_pyobject(py)?.into_any(),
-            _ => py.None().into_bound(py),
-        },
-        Value::String(s) => PyString::new(py, s).into_any(),
-        Value::Array(a) => {
-            let list = PyList::empty(py);
-            for x in a {
-                list.append(to_py(py, x)?)?;
-            }
-            list.into_any()
-        }
-        Value::Object(o) => {
-            let d = PyDict::new(py);
-            for (k, x) in o {
-                d.set_item(k, to_py(py, x)?)?;
-            }
-            d.into_any()
-        }
-    })
 }
 
 /// The statistics as an Arrow C stream (a PyCapsule named

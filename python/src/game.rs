@@ -479,7 +479,7 @@ impl Game {
         // are the same with any number of threads.
         let settings = gamerec::analysis::Settings {
             jobs: 0,
-            ..crate::analyse::settings(depth, nodes, time, playouts, seed, last, plies)?
+            ..crate::settings::settings(depth, nodes, time, playouts, seed, last, plies)?
         };
         let value = py.detach(|| {
             self.again(|rules, game| {
@@ -488,7 +488,7 @@ impl Game {
                 serde_json::to_value(json).map_err(|e| PyValueError::new_err(e.to_string()))
             })
         })?;
-        crate::calls::to_py(py, &value)
+        crate::values::to_py(py, &value)
     }
 
     /// A notebook shows the game's last position.

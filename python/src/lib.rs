@@ -13,8 +13,10 @@ mod calls;
 mod game;
 mod index;
 mod ratings;
+mod settings;
 mod sources;
 mod tree;
+mod values;
 
 use game::{Game, GameError, PyOutcome};
 use gamerec::decode::Encoding;

@@ -10,7 +10,7 @@
 
 use crate::base::decode::{Encoding, Input};
 use crate::envelope::record::Chunk;
-use crate::io::formats::read::Cx;
+use crate::io::formats::visit::Cx;
 use crate::io::formats::{self, parquet, text, Format, Visit};
 use crate::io::reading::{self, Options};
 use crate::io::sources::Source;

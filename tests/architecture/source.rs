@@ -252,6 +252,30 @@ pub fn paths(code: &Code, module: &[String]) -> Vec<Vec<String>> {
     out
 }
 
+/// Every path into the crate `name` a file's code names (`use name::…`
+/// trees and `name::…` written in full), as written after the crate's name.
+pub fn crate_paths(code: &Code, name: &str) -> Vec<Vec<String>> {
+    let mut out: Vec<Vec<String>> = use_trees(&code.masked)
+        .into_iter()
+        .flat_map(|(_, tree)| tree)
+        .filter(|p| p.first().is_some_and(|f| f == name))
+        .map(|p| p[1..].to_vec())
+        .collect();
+    let m = code.masked.as_bytes();
+    let start = format!("{name}::");
+    for (at, _) in code.masked.match_indices(&start) {
+        if at > 0 && (is_ident(m[at - 1]) || m[at - 1] == b':') {
+            continue;
+        }
+        let from = at + start.len();
+        let len = m[from..].iter().take_while(|&&c| is_ident(c)).count();
+        if len > 0 {
+            out.push(vec![code.masked[from..from + len].to_string()]);
+        }
+    }
+    out
+}
+
 /// A path resolved from the module it is written in: `None` where it leads
 /// out of the crate (another crate's name first).
 fn resolve(path: &[String], module: &[String]) -> Option<Vec<String>> {

@@ -5,14 +5,15 @@
 //! as the games are converted. The game object is JSON Lines' too
 //! ([`super::jsonl`]).
 
-use super::read::{with_record, Cx, Each, Reading};
 use super::scan::{Scanned, Values};
+use super::visit::{Cx, Each, Reading, Visit};
 use super::{Format, Head as Input, Line, Sure};
 use crate::base::problem::{Code, Problem};
 use crate::envelope::record::{
-    Assessment, Chunk, Comment, Glyphs, Record, ResultMark, ResultToken, Span, Tag, Turn, MAX_TAGS,
+    Assessment, Chunk, Comment, Glyphs, Record, RecordSource, ResultMark, ResultToken, Span, Tag,
+    Turn, MAX_TAGS,
 };
-use crate::io::reading::too_large;
+use crate::io::reading::{self, too_large};
 use crate::play::replay::Outcome;
 use crate::play::sink::out::Rendered;
 use crate::play::sink::{Converted, GameSink, Head, Tail, TurnOut};
@@ -686,4 +687,34 @@ fn json_game(chunk: &Chunk) -> Result<GameIn, Problem> {
         p.span = at;
         p
     })
+}
+
+/// Hands `f` a game read from JSON or Parquet as a record (its rules
+/// found), or why none could be read (located in `chunk`, when there is
+/// one).
+pub(super) fn with_record<T>(
+    cx: Cx<'_>,
+    chunk: Option<&Chunk>,
+    game: Result<GameIn, Problem>,
+    f: impl FnOnce(Visit<'_, '_>) -> T,
+) -> T {
+    match game.and_then(GameIn::into_record) {
+        Ok(mut record) => {
+            let mut repairs = Vec::new();
+            let rules = reading::repaired(&mut record, None, cx.opts, &mut repairs, &[]);
+            f(cx.visit(
+                None,
+                &mut RecordSource::repaired(&record, None, repairs),
+                rules,
+            ))
+        }
+        Err(p) => {
+            let record = Record::default();
+            f(cx.visit(
+                chunk,
+                &mut RecordSource::new(&record, Some(p.clone())),
+                Err(p),
+            ))
+        }
+    }
 }

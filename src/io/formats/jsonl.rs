@@ -5,7 +5,7 @@
 //! document's, [`super::json::JsonSink`], without the document around it).
 
 use super::json::{from_json, malformed_json, GameIn};
-use super::read::{read_line_capped, Cx, Each, Reading};
+use super::visit::{read_line_capped, Cx, Each, Reading};
 use super::{Format, Head, Line, Sure};
 use crate::envelope::record::{Chunk, Span};
 use crate::io::reading::too_large;

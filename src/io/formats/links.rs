@@ -9,7 +9,7 @@
 
 mod lzstring;
 
-use super::read::{broken, placed, read_line_capped, Cx, Each, Reading};
+use super::visit::{broken, placed, read_line_capped, Cx, Each, Reading};
 use super::{Format, Head, Line, Sure};
 use crate::base::problem::{Code, Problem};
 use crate::envelope::record::Span;

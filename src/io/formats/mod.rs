@@ -26,9 +26,11 @@ pub mod records;
 pub mod rows;
 pub mod scan;
 pub mod text;
+pub mod visit;
 pub mod write;
 
-pub use read::{read, read_mapped, read_nth, Cx, Each, HandOn, Map, Reading, Visit};
+pub use read::{read, read_mapped, read_nth};
+pub use visit::{Cx, Each, HandOn, Map, Reading, Visit};
 pub use write::{convert_one, Dest, GameOut, Job};
 
 use crate::registry::AnySite;

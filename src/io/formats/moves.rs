@@ -6,7 +6,7 @@
 //! Tags, comments and the result are not carried: the games are read with
 //! the site's implied tags.
 
-use super::read::{broken, read_line_capped, Cx, Each, Reading};
+use super::visit::{broken, read_line_capped, Cx, Each, Reading};
 use super::{Format, Head as Input, Line, Sure};
 use crate::envelope::record::{
     each_game, Chunk, MovetextStyle, Span, StreamTurns, Tag, MAX_RECORD_BYTES,

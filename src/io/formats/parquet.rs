@@ -15,8 +15,9 @@
 //! column per CSV column, integers as integers, rates as doubles, booleans
 //! as booleans, empty as null.
 
+use super::json::with_record;
 use super::json::{GameIn, TurnIn};
-use super::read::{with_record, Cx, Each, HandOn, Map, Reading};
+use super::visit::{Cx, Each, HandOn, Map, Reading};
 use super::{Format, Head, Line, Sure};
 use crate::base::problem::{Code, Problem};
 use crate::envelope::record::Chunk;

@@ -12,8 +12,8 @@
 //! Detected by its first bytes (`{"header"`, `[{"header"`) whatever the
 //! file's name.
 
-use super::read::{broken, Cx, Each, Reading};
 use super::scan::{Scanned, Values};
+use super::visit::{broken, Cx, Each, Reading};
 use super::{Format, Head, Line, Sure};
 use crate::base::problem::{Code, Problem};
 use crate::envelope::record::{

@@ -7,7 +7,7 @@
 //! follow its partner directly), canonical move spellings, comments kept,
 //! lines wrapped at [`WIDTH`] columns, one blank line between games.
 
-use super::read::{Cx, Each, Map, Reading, Visit};
+use super::visit::{Cx, Each, Map, Reading, Visit};
 use super::{Format, Head as Input, Line, Sure};
 use crate::envelope::record::{
     each_game, read_leniently, Chunk, ChunkReader, Leniently, Parsed, Record, RecordSource,

@@ -4,7 +4,7 @@ use super::merge::{merge_runs, sort, spill, Parts, Run};
 use super::read::Index;
 use super::store::{self, Lock};
 use super::tables::{write_files, write_setups, write_turns, FileOut, GameOut, GamesOut};
-use super::{invalid, Entry, Posting, Turns, NO_TURN};
+use super::{invalid, stamp, Entry, Posting, Turns, NO_TURN};
 use super::{FILES, GAMES, SETUPS, TURNS};
 use crate::io::output::temporaries;
 use std::collections::BTreeMap;
@@ -393,19 +393,6 @@ fn fault(step: &str) {
             libc::kill(libc::getpid(), libc::SIGKILL);
         }
     }
-}
-
-/// A file's size and modification time (nanoseconds since the epoch).
-pub fn stamp(path: &Path) -> (Option<u64>, Option<i64>) {
-    let Ok(meta) = std::fs::metadata(path) else {
-        return (None, None);
-    };
-    let modified = meta
-        .modified()
-        .ok()
-        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .and_then(|d| i64::try_from(d.as_nanos()).ok());
-    (Some(meta.len()), modified)
 }
 
 /// A path made absolute (the index is read from other folders).

@@ -128,6 +128,19 @@ pub fn content_digest(path: &std::path::Path) -> std::io::Result<u64> {
     }
 }
 
+/// A file's size and modification time (nanoseconds since the epoch).
+fn stamp(path: &std::path::Path) -> (Option<u64>, Option<i64>) {
+    let Ok(meta) = std::fs::metadata(path) else {
+        return (None, None);
+    };
+    let modified = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .and_then(|d| i64::try_from(d.as_nanos()).ok());
+    (Some(meta.len()), modified)
+}
+
 /// The [`crate::play::walk::Finish`] a `finish` column value names.
 pub fn finish_of(name: &str) -> crate::play::walk::Finish {
     use crate::play::walk::Finish;

@@ -2,8 +2,8 @@
 //! games that reached a position ([`Index`]).
 
 use super::store::{self, named};
-use super::tables::{arrow_error, io_error};
-use super::{invalid, partition, postings_file, Posting, MAX_FILES, MAX_SETUPS, NO_TURN};
+use super::tables::{arrow_error, io_error, newer_u64s, texts, u32s, u64s, FileOut};
+use super::{invalid, partition, postings_file, Posting, MAX_FILES, MAX_SETUPS};
 use super::{FILES, GAMES, SETUPS, TURNS};
 use crate::envelope::record::Tag;
 use crate::io::formats::parquet::{guard_io, Kind};
@@ -11,7 +11,7 @@ use crate::io::inputs::Piece;
 use crate::play::pattern::Pattern;
 use crate::registry;
 use arrow_array::cast::AsArray;
-use arrow_array::types::{Int32Type, Int64Type, UInt32Type, UInt64Type};
+use arrow_array::types::{Int32Type, Int64Type, UInt64Type};
 use arrow_array::{Array, RecordBatch};
 use arrow_schema::{DataType, Field, Schema};
 use parquet::arrow::arrow_reader::{
@@ -184,52 +184,6 @@ fn unfolds_sanely(path: &Path, meta: &parquet::file::metadata::ParquetMetaData) 
         }
     }
     Ok(())
-}
-
-/// A u32 column of a batch of the index (nulls as [`NO_TURN`]).
-pub(super) fn u32s(b: &RecordBatch, name: &str) -> io::Result<Vec<u32>> {
-    let c = b
-        .column_by_name(name)
-        .ok_or_else(|| invalid(format!("no column {name}")))?;
-    let a = c
-        .as_primitive_opt::<UInt32Type>()
-        .ok_or_else(|| invalid(format!("{name}: not u32")))?;
-    Ok((0..a.len())
-        .map(|i| if a.is_null(i) { NO_TURN } else { a.value(i) })
-        .collect())
-}
-
-/// A text column of a batch of the index.
-pub(super) fn texts(b: &RecordBatch, name: &str) -> io::Result<Vec<Option<String>>> {
-    let c = b
-        .column_by_name(name)
-        .ok_or_else(|| invalid(format!("no column {name}")))?;
-    let a = c
-        .as_string_opt::<i32>()
-        .ok_or_else(|| invalid(format!("{name}: not text")))?;
-    Ok((0..a.len())
-        .map(|i| (!a.is_null(i)).then(|| a.value(i).to_string()))
-        .collect())
-}
-
-/// A u64 column an index of before it lacks: nulls there.
-fn newer_u64s(b: &RecordBatch, name: &str) -> io::Result<Vec<Option<u64>>> {
-    match b.column_by_name(name) {
-        Some(_) => u64s(b, name),
-        None => Ok(vec![None; b.num_rows()]),
-    }
-}
-
-fn u64s(b: &RecordBatch, name: &str) -> io::Result<Vec<Option<u64>>> {
-    let c = b
-        .column_by_name(name)
-        .ok_or_else(|| invalid(format!("no column {name}")))?;
-    let a = c
-        .as_primitive_opt::<UInt64Type>()
-        .ok_or_else(|| invalid(format!("{name}: not u64")))?;
-    Ok((0..a.len())
-        .map(|i| (!a.is_null(i)).then(|| a.value(i)))
-        .collect())
 }
 
 /// Tries to open an index this many times when a writer switches its
@@ -822,7 +776,7 @@ impl Index {
                 f.name
             ));
         }
-        let (bytes, modified) = super::build::stamp(Path::new(&f.path));
+        let (bytes, modified) = super::stamp(Path::new(&f.path));
         match (bytes, modified) {
             (None, _) => Some(format!(
                 "{}: gone since it was indexed (index the folder anew)",
@@ -1086,4 +1040,17 @@ fn postings_of(reader: ParquetRecordBatchReader) -> impl Iterator<Item = io::Res
         };
         rows
     })
+}
+
+impl From<&FileRow> for FileOut {
+    fn from(f: &FileRow) -> FileOut {
+        FileOut {
+            name: f.name.clone(),
+            path: f.path.clone(),
+            bytes: f.bytes,
+            modified: f.modified,
+            games: f.games,
+            digest: f.digest,
+        }
+    }
 }

@@ -1,12 +1,15 @@
 //! The index's tables as they are written: schemas, writer properties,
 //! the games and postings writers, and the small tables.
 
-use super::read::{self};
 use super::{invalid, Posting, DROPPED, NO_TURN};
 use super::{GAMES_PER_GROUP, POSTINGS_PER_GROUP};
 use crate::io::formats::parquet::properties_with;
 use arrow_array::builder::{StringBuilder, UInt64Builder};
-use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray, UInt32Array, UInt64Array};
+use arrow_array::cast::AsArray;
+use arrow_array::types::{UInt32Type, UInt64Type};
+use arrow_array::{
+    Array, ArrayRef, Int64Array, RecordBatch, StringArray, UInt32Array, UInt64Array,
+};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, Encoding, ZstdLevel};
@@ -176,9 +179,9 @@ impl GamesOut {
     ) -> io::Result<()> {
         self.flush()?;
         let (files, games, settings) = (
-            read::u32s(batch, "file")?,
-            read::texts(batch, "game")?,
-            read::texts(batch, "settings")?,
+            u32s(batch, "file")?,
+            texts(batch, "game")?,
+            texts(batch, "settings")?,
         );
         let schema = games_schema();
         let n = batch.num_rows();
@@ -269,25 +272,58 @@ pub(super) fn games_batch(first: u32, rows: &[GameOut]) -> io::Result<RecordBatc
     RecordBatch::try_new(games_schema(), columns).map_err(arrow_error)
 }
 
+/// A u32 column of a batch of the index (nulls as [`NO_TURN`]).
+pub(super) fn u32s(b: &RecordBatch, name: &str) -> io::Result<Vec<u32>> {
+    let c = b
+        .column_by_name(name)
+        .ok_or_else(|| invalid(format!("no column {name}")))?;
+    let a = c
+        .as_primitive_opt::<UInt32Type>()
+        .ok_or_else(|| invalid(format!("{name}: not u32")))?;
+    Ok((0..a.len())
+        .map(|i| if a.is_null(i) { NO_TURN } else { a.value(i) })
+        .collect())
+}
+
+/// A text column of a batch of the index.
+pub(super) fn texts(b: &RecordBatch, name: &str) -> io::Result<Vec<Option<String>>> {
+    let c = b
+        .column_by_name(name)
+        .ok_or_else(|| invalid(format!("no column {name}")))?;
+    let a = c
+        .as_string_opt::<i32>()
+        .ok_or_else(|| invalid(format!("{name}: not text")))?;
+    Ok((0..a.len())
+        .map(|i| (!a.is_null(i)).then(|| a.value(i).to_string()))
+        .collect())
+}
+
+/// A u64 column an index of before it lacks: nulls there.
+pub(super) fn newer_u64s(b: &RecordBatch, name: &str) -> io::Result<Vec<Option<u64>>> {
+    match b.column_by_name(name) {
+        Some(_) => u64s(b, name),
+        None => Ok(vec![None; b.num_rows()]),
+    }
+}
+
+pub(super) fn u64s(b: &RecordBatch, name: &str) -> io::Result<Vec<Option<u64>>> {
+    let c = b
+        .column_by_name(name)
+        .ok_or_else(|| invalid(format!("no column {name}")))?;
+    let a = c
+        .as_primitive_opt::<UInt64Type>()
+        .ok_or_else(|| invalid(format!("{name}: not u64")))?;
+    Ok((0..a.len())
+        .map(|i| (!a.is_null(i)).then(|| a.value(i)))
+        .collect())
+}
+
 pub(super) fn io_error(e: parquet::errors::ParquetError) -> io::Error {
     io::Error::other(e.to_string())
 }
 
 pub(super) fn arrow_error(e: arrow_schema::ArrowError) -> io::Error {
     io::Error::other(e.to_string())
-}
-
-impl From<&read::FileRow> for FileOut {
-    fn from(f: &read::FileRow) -> FileOut {
-        FileOut {
-            name: f.name.clone(),
-            path: f.path.clone(),
-            bytes: f.bytes,
-            modified: f.modified,
-            games: f.games,
-            digest: f.digest,
-        }
-    }
 }
 
 /// A postings file as it is written.
