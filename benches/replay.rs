@@ -8,9 +8,9 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use gamerec::formats::text::write_game;
 use gamerec::gen::GenOptions;
-use gamerec::inputs;
 use gamerec::record::{parse_chunk, ChunkReader};
 use gamerec::registry::{AnyGame, GAMES};
+use gamerec::validate;
 use std::hint::black_box;
 
 /// The allocator the binary uses, so that figures compare.
@@ -71,7 +71,7 @@ fn parse_and_replay(c: &mut Criterion) {
         group.bench_function("replay", |b| {
             b.iter(|| {
                 let mut valid = 0;
-                inputs::validate(&input[..], &mut |_, r| {
+                validate::validate(&input[..], &mut |_, r| {
                     valid += usize::from(r.is_valid());
                     Ok(())
                 })

@@ -17,11 +17,11 @@
 //! the tests) use. ARCHITECTURE.md has the whole map.
 //!
 //! ```
-//! use gamerec::inputs;
+//! use gamerec::validate;
 //!
 //! let input = b"[Game \"oshi\"]\n[Result \"*\"]\n1. e3-e4 e7-e6 2. c2-c5 *\n";
 //! let mut reports = Vec::new();
-//! inputs::validate(&input[..], &mut |chunk, report| {
+//! validate::validate(&input[..], &mut |chunk, report| {
 //!     reports.push((chunk.clone(), report));
 //!     Ok(())
 //! })
@@ -51,4 +51,7 @@ pub use play::{analysis, gen, lenient, pattern, replay, select, sink, walk};
 // Inputs and outputs:
 pub use io::{diagnostics, formats, inputs, output, passthrough, reading, sources};
 // The commands' library sides, one module per command:
-pub use tasks::{analyse, convert, dedup, filter, index, ratings, report, shard, stats, tree};
+pub use tasks::{
+    analyse, convert, dedup, filter, index, moves, ratings, report, shard, show, stats, tree,
+    validate, view,
+};

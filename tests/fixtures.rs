@@ -1,9 +1,9 @@
 //! Replays every fixture under fixtures/<game>/ and compares each game with
 //! the expectation written beside it in fixtures/<game>/expected.tsv.
 
-use gamerec::inputs;
 use gamerec::reading::GameReport;
 use gamerec::record::Chunk;
+use gamerec::validate;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
@@ -82,7 +82,7 @@ fn every_fixture_game_matches_its_expectation() {
             let name = file.file_name().unwrap().to_string_lossy().into_owned();
             let input = fs::read(&file).unwrap();
             let mut failures = Vec::new();
-            inputs::validate(&input[..], &mut |chunk, report| {
+            validate::validate(&input[..], &mut |chunk, report| {
                 let index = report.index.map_or("-".into(), |i| i.to_string());
                 let got = describe(chunk, &report);
                 match expected.remove(&(name.clone(), index.clone())) {

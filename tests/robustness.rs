@@ -4,13 +4,13 @@
 
 use gamerec::formats::text::TextWriter;
 use gamerec::formats::{self, csv, json, Cx, Format};
-use gamerec::inputs;
 use gamerec::problem::Problem;
 use gamerec::reading;
 use gamerec::record::Parsed;
 use gamerec::registry::{convert, AnyGame};
 use gamerec::sink::TraceOptions;
 use gamerec::stats;
+use gamerec::validate;
 use proptest::prelude::*;
 use std::io::Read;
 use std::ops::ControlFlow;
@@ -72,7 +72,7 @@ fn validate_all(bytes: &[u8]) -> usize {
     convert_all(bytes, Format::Text);
     convert_all(bytes, formats::detect(None, bytes));
     let mut reports = 0;
-    inputs::validate(bytes, &mut |chunk, report| {
+    validate::validate(bytes, &mut |chunk, report| {
         reports += 1;
         if let Some(p) = &report.error {
             let end = chunk.offset + chunk.bytes.len();
@@ -183,7 +183,7 @@ fn a_long_stream_is_read_game_by_game() {
     let mut valid = 0;
     let mut biggest_chunk = 0;
     let mut last_offset = 0;
-    inputs::validate(reader, &mut |chunk, report| {
+    validate::validate(reader, &mut |chunk, report| {
         assert!(report.is_valid(), "{:?}", report.error);
         valid += 1;
         biggest_chunk = biggest_chunk.max(chunk.bytes.len());

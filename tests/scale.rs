@@ -5,8 +5,8 @@
 use assert_cmd::Command;
 use gamerec::formats::text::write_game;
 use gamerec::gen::GenOptions;
-use gamerec::inputs;
 use gamerec::record::ResultToken;
+use gamerec::validate;
 use serde_json::Value;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -38,7 +38,7 @@ fn generated_games_validate_for_every_game_and_seed() {
                     write_game(&rules.generate(seed, i, &opts), &mut text);
                 }
                 let mut n = 0;
-                inputs::validate(text.as_bytes(), &mut |_, report| {
+                validate::validate(text.as_bytes(), &mut |_, report| {
                     n += 1;
                     let what = format!("{} seed {seed} game {n}", rules.name());
                     assert!(report.is_valid(), "{what}: {:?}", report.error);

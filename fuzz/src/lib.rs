@@ -6,6 +6,7 @@
 
 use gamerec::decode::{self, Encoding};
 use gamerec::diagnostics::problem_report;
+use gamerec::diagnostics::JsonError;
 use gamerec::formats::json::{self, JsonSink};
 use gamerec::formats::links::LinkSink;
 use gamerec::formats::records::RecordSink;
@@ -14,7 +15,7 @@ use gamerec::formats::{self, Cx, Format, Reading};
 use gamerec::game::SiteFiles;
 use gamerec::lenient::Lenient;
 use gamerec::problem::Problem;
-use gamerec::reading::{report, JsonError, Options};
+use gamerec::reading::{report, Options};
 use gamerec::record::{Chunk, ReadGame};
 use gamerec::registry::{tell, AnyGame, GAMES};
 use gamerec::sink::out::Rendered;

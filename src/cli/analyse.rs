@@ -7,14 +7,13 @@
 use super::messages;
 use super::options::{Color, InputArgs, Jobs, OutputArg, Quiet, SearchArgs};
 use super::run::{self, Run};
-use gamerec::analyse::{self, Analysed, JsonAnalysis};
-use gamerec::analysis::{Mark, Plies, PlyAnalysis, Settings};
-use gamerec::diagnostics::{escape, place, problem_report};
+use gamerec::analyse::{self, Analysed, JsonAnalysis, Tally};
+use gamerec::analysis::{Plies, Settings};
+use gamerec::diagnostics::problem_report;
 use gamerec::formats::parquet::Table;
 use gamerec::inputs::{Item, Seen};
 use gamerec::output::{Output, Writer};
 use gamerec::record::Chunk;
-use gamerec::search::Value;
 use gamerec::sink::out::Rendered;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
@@ -158,14 +157,6 @@ impl Sink {
     }
 }
 
-#[derive(Default)]
-struct Tally {
-    games: usize,
-    invalid: usize,
-    searched: usize,
-    marks: [usize; 6],
-}
-
 pub fn run(args: Args) {
     if !args.search.tables_fit(args.jobs.threads()) {
         return;
@@ -216,6 +207,9 @@ pub fn run(args: Args) {
         seen_games += 1;
         if let Some(value) = seen.value {
             tally.add(&value.0);
+            if !value.0.is_valid() {
+                messages::invalid();
+            }
             let seen = Seen {
                 input: seen.input,
                 index: seen.index,
@@ -238,31 +232,13 @@ pub fn run(args: Args) {
         let human = args.format == Format::Human || args.annotate;
         if human && !args.quiet.quiet {
             match &mut sink {
-                Sink::Lines(out) => summary(out, &tally)?,
-                _ => messages::to_stderr(|err| summary(err, &tally)),
+                Sink::Lines(out) => tally.write(out)?,
+                _ => messages::to_stderr(|err| tally.write(err)),
             }
         }
         sink.finish()
     });
     messages::finished(result.and_then(|w| w.commit()));
-}
-
-impl Tally {
-    fn add(&mut self, a: &Analysed) {
-        self.games += 1;
-        if !a.is_valid() {
-            self.invalid += 1;
-            messages::invalid();
-        }
-        if let Some(x) = &a.analysis {
-            self.searched += x.searched.len();
-            for side in x.totals() {
-                for (t, n) in self.marks.iter_mut().zip(side) {
-                    *t += n;
-                }
-            }
-        }
-    }
 }
 
 /// A game's marks, a line each, then its problem if it has one.
@@ -275,24 +251,7 @@ fn human(
     a: &Analysed,
 ) -> io::Result<()> {
     let title = a.title.as_deref();
-    if let Some(x) = &a.analysis {
-        for (i, p) in x.searched.iter().enumerate() {
-            let next = x.searched.get(i + 1).filter(|n| n.ply == p.ply + 1);
-            for &m in &p.marks {
-                let at = match chunk {
-                    Some(c) => {
-                        let (line, col) = c.locate(p.span.start);
-                        format!("{}:{line}:{col}", escape(input))
-                    }
-                    None => escape(input),
-                };
-                let turn = format!("{}{}", numbered(p, &escape(&p.turn)), m.assessment());
-                let said = explain(m, p, next, a.sides);
-                let here = place(Some(index), title, Some(p.ply));
-                writeln!(out, "{at}: {here}: {turn} {}: {said}", m.name())?;
-            }
-        }
-    }
+    analyse::write_marks(out, input, index, chunk, a)?;
     if let Some(p) = &a.error {
         messages::suspended(|| {
             let color = match args.annotate {
@@ -304,74 +263,4 @@ fn human(
         })?;
     }
     Ok(())
-}
-
-/// `8... f6-f5`: a turn with its move number.
-fn numbered(p: &PlyAnalysis, turn: &str) -> String {
-    format!("{}{} {turn}", p.number, if p.second { "..." } else { "." })
-}
-
-/// What a mark says: the values before and after, what was better, and
-/// (from the next ply's proven best moves, where it is searched) how the
-/// win after a blunder begins.
-fn explain(m: Mark, p: &PlyAnalysis, next: Option<&PlyAnalysis>, sides: [&str; 2]) -> String {
-    let (me, them) = (sides[p.side.index()], sides[p.side.other().index()]);
-    let mut after = p.after.map_or("unknown".into(), |v| v.in_words(me, them));
-    if let (Some(Value::Loss(d)), Some(n)) = (p.after, next) {
-        if let Some(first) = n.best.first() {
-            let more = if d > 1 { " …" } else { "" };
-            after.push_str(&format!(": {}{more}", numbered(n, &escape(first))));
-        }
-    }
-    let before = p.before.in_words(me, them);
-    let better = match p.best.as_slice() {
-        [] => match &p.estimate_best {
-            Some(e) => format!("; the estimate's move: {e}"),
-            None => String::new(),
-        },
-        [one] => format!("; best: {one}"),
-        [first, rest @ ..] => format!("; best: {first} (or {} more)", rest.len()),
-    };
-    match m {
-        Mark::MissedWin => format!("before it {before}{better}; after it {after}"),
-        Mark::Blunder => format!("now {after}; before it {before}{better}"),
-        Mark::OnlyMove if matches!(p.before, Value::Win(_)) => {
-            format!("the only move that wins ({before})")
-        }
-        Mark::OnlyMove => format!("the only move that does not lose ({after})"),
-        _ => {
-            let c = |x: Option<f64>| x.map_or("?".into(), |x| format!("{x:.2}"));
-            format!(
-                "{me}'s win chance {} -> {} (estimate)",
-                c(p.chance),
-                c(p.chance_after)
-            )
-        }
-    }
-}
-
-/// `12 games (1 invalid), 640 plies searched: 3 missed wins, 5 blunders, …`
-fn summary(out: &mut dyn Write, t: &Tally) -> io::Result<()> {
-    let games = match t.games {
-        1 => "1 game".to_string(),
-        n => format!("{n} games"),
-    };
-    let invalid = match t.invalid {
-        0 => String::new(),
-        n => format!(" ({n} invalid)"),
-    };
-    let marks: Vec<String> = Mark::ALL
-        .iter()
-        .zip(t.marks)
-        .map(|(m, n)| format!("{n} {}", m.name()))
-        .collect();
-    let plies = match t.searched {
-        1 => "1 ply".to_string(),
-        n => format!("{n} plies"),
-    };
-    writeln!(
-        out,
-        "{games}{invalid}, {plies} searched: {}",
-        marks.join(", ")
-    )
 }

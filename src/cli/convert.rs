@@ -6,7 +6,6 @@ use super::messages;
 use super::options::{Color, InputArgs, Jobs, LenientArgs, OutputArg, Quiet};
 use super::run::{self, Run};
 use gamerec::convert::{Event, Export, Tally};
-use gamerec::diagnostics::count;
 use gamerec::diagnostics::{problem_report, repair_lines};
 use gamerec::formats::write::Framed;
 use gamerec::formats::{self, Dest, Format};
@@ -124,46 +123,8 @@ pub fn run(args: Args) {
 
 /// What the run converted and what the target format left out.
 fn closing_notes(args: &Args, to: Format, tally: &Tally) {
-    let [tags, comments, results, glyphs] = tally.dropped;
-    if to.drops() && tags + comments + results + glyphs > 0 {
-        messages::note(match to {
-            Format::Csv => format!(
-                "{} cannot carry tags, comments before the first turn or results: left out \
-                 {}, {} and {}",
-                args.to,
-                count(tags as u64, "tag"),
-                count(comments as u64, "comment"),
-                count(results as u64, "result"),
-            ),
-            _ => format!(
-                "{} cannot carry tags, comments, results, assessments or glyphs: left out \
-                 {}, {}, {} and {glyphs} assessments and glyphs",
-                args.to,
-                count(tags as u64, "tag"),
-                count(comments as u64, "comment"),
-                count(results as u64, "result"),
-            ),
-        });
+    if let Some(note) = tally.left_out(&args.to, to) {
+        messages::note(note);
     }
-    let mut line = format!(
-        "gamerec: converted {} of {} games ({} invalid",
-        tally.written, tally.games, tally.invalid
-    );
-    let left = tally.games - tally.written;
-    if left > 0 {
-        line.push_str(&format!(", {left} left out"));
-    }
-    if tally.not_games > 0 {
-        line.push_str(&format!(
-            ", of which {} stretch{} of text that {} no game",
-            tally.not_games,
-            if tally.not_games == 1 { "" } else { "es" },
-            if tally.not_games == 1 { "is" } else { "are" }
-        ));
-    }
-    line.push(')');
-    if args.lenient.on() {
-        line.push_str(&format!("; {}", tally.repaired.summary()));
-    }
-    messages::say(line);
+    messages::say(tally.summary(args.lenient.on()));
 }

@@ -7,7 +7,7 @@ use super::messages;
 use super::options::{InputArgs, Jobs, LenientArgs, OutputArg, Quiet};
 use super::run::{self, Run};
 use gamerec::diagnostics::{repair_lines, Repaired};
-use gamerec::filter::{known_winner, Criteria, Picked, Picker, TagTest};
+use gamerec::filter::{self, known_winner, Criteria, Picked, Picker, Said, TagTest};
 use gamerec::formats::{self, Format};
 use gamerec::index::{Index, Placed};
 use gamerec::inputs::{Item, Read};
@@ -16,7 +16,6 @@ use gamerec::passthrough::Tiler;
 use gamerec::pattern::Pattern;
 use gamerec::select::Probe;
 use gamerec::sources::Source;
-use std::collections::HashSet;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::path::Path;
@@ -282,41 +281,14 @@ where
     Ok(Read::default())
 }
 
-/// The games the index says may match `--reaches` and `--pattern` (both,
-/// when both are given); `None` when the position cannot be read (said).
+/// The games the index says may match `--reaches` and `--pattern`;
+/// `None` when there is none to look for (said).
 fn candidates(index: &Index, args: &Args) -> io::Result<Option<Vec<Placed>>> {
-    let mut found: Option<Vec<Placed>> = None;
-    if let Some(position) = &args.reaches {
-        let placed = &mut |row: gamerec::index::GameRow, _| row.placed();
-        match index.reaches_with(position, placed)? {
-            Ok(hits) => found = Some(hits),
-            Err(why) => {
-                messages::error(format!("--reaches: {why}"));
-                return Ok(None);
-            }
-        }
-    }
-    if let Some(pattern) = &args.pattern {
-        let (hits, misfits) = index.pattern(pattern)?;
-        let hits: Vec<Placed> = hits.iter().map(|h| h.game.placed()).collect();
-        for (game, why) in misfits {
-            messages::warning(format!("--pattern: {why}: no {game} position matches it"));
-        }
-        found = Some(match found {
-            None => hits,
-            Some(before) => {
-                let ids: HashSet<u32> = hits.iter().map(|h| h.id).collect();
-                before.into_iter().filter(|h| ids.contains(&h.id)).collect()
-            }
-        });
-    }
-    match found {
-        Some(hits) => Ok(Some(hits)),
-        None => {
-            messages::error("--index answers --reaches and --pattern: give one of them");
-            Ok(None)
-        }
-    }
+    let said = &mut |said: Said| match said {
+        Said::Error(e) => messages::error(e),
+        Said::Warning(w) => messages::warning(w),
+    };
+    filter::candidates(index, args.reaches.as_deref(), args.pattern.as_ref(), said)
 }
 
 /// Says how the run went: the count (`--count`), the error if any, the
@@ -333,12 +305,7 @@ fn finish(args: &Args, written: io::Result<()>, matched: usize, games: usize, re
     messages::finished(result);
     messages::set_not_found(matched == 0);
     if !args.quiet.quiet && !args.count {
-        let repaired = match args.lenient.on() {
-            true => format!("; {}", repaired.summary()),
-            false => String::new(),
-        };
-        messages::say(format!(
-            "gamerec: {matched} of {games} games matched{repaired}"
-        ));
+        let repaired = args.lenient.on().then_some(repaired);
+        messages::say(filter::summary(matched, games, repaired));
     }
 }

@@ -7,7 +7,6 @@
 use super::messages;
 use super::options::{Color, InputArgs, Jobs, Quiet};
 use super::run::{self, Run};
-use gamerec::diagnostics::count;
 use gamerec::index::{self, Builder, Entry};
 use gamerec::inputs::Item;
 use gamerec::output::Output;
@@ -181,20 +180,7 @@ fn spooled(
 
 /// The closing line: what the index now holds.
 fn say_built(args: &Args, b: &gamerec::index::Built) {
-    let per = match b.postings {
-        0 => String::new(),
-        n => format!(", {:.1} bytes a position", b.bytes as f64 / n as f64),
-    };
-    messages::say(format!(
-        "gamerec: {} now holds {}, {}, {} reached ({} bytes{per}); postings held in memory: at most {:.1} MiB (--memory {})",
-        args.output.display(),
-        count(b.files as u64, "file"),
-        count(b.games, "game"),
-        count(b.postings, "position"),
-        b.bytes,
-        b.buffer as f64 / f64::from(1 << 20),
-        args.memory
-    ));
+    messages::say(b.summary(&args.output, args.memory));
 }
 
 /// An input inside the index's folder, or the folder itself given as

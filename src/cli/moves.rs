@@ -76,7 +76,7 @@ pub fn run(args: Args) {
             let best = rules
                 .best_at(loaded.game, ply, &settings)
                 .map_err(Failure::Invalid)?;
-            return write_best(out, &best).map_err(write_failure);
+            return gamerec::moves::write_best(out, &best).map_err(write_failure);
         }
         let legal = rules
             .legal_moves_at(loaded.game, ply)
@@ -96,20 +96,4 @@ pub fn run(args: Args) {
         }
         Ok::<(), Failure>(())
     })
-}
-
-/// `win 3 (depth 3)`, then a best move a line: `e3-e5\tloss 2`.
-fn write_best(out: &mut dyn std::io::Write, best: &gamerec::analysis::Best) -> std::io::Result<()> {
-    let value = |v: gamerec::search::Value| match v.distance() {
-        Some(d) => format!("{} {d}", v.name()),
-        None => v.name().to_string(),
-    };
-    writeln!(out, "{} (depth {})", value(best.value), best.depth)?;
-    for (m, v) in &best.moves {
-        writeln!(out, "{m}\t{}", value(*v))?;
-    }
-    if let Some((m, chance)) = &best.estimate {
-        writeln!(out, "{m}\testimate: win chance {chance:.3}")?;
-    }
-    Ok(())
 }

@@ -399,21 +399,7 @@ pub fn explore(
 /// The players merged by `--alias`; `None` when the file cannot be read
 /// (said, exit 2).
 pub fn players(alias: Option<&Path>) -> Option<gamerec::ratings::Players> {
-    let Some(path) = alias else {
-        return Some(gamerec::ratings::Players::default());
-    };
-    let text = match gamerec::sources::read_side_file(path) {
-        Ok(t) => t,
-        Err(e) => {
-            messages::error(format!("{}: {e}", path.display()));
-            return None;
-        }
-    };
-    match gamerec::ratings::Players::with_aliases(&text) {
-        Ok(p) => Some(p),
-        Err(e) => {
-            messages::error(format!("{}:{}: {}", path.display(), e.line, e.message));
-            None
-        }
-    }
+    gamerec::ratings::Players::from_alias_file(alias)
+        .map_err(messages::error)
+        .ok()
 }

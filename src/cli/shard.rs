@@ -144,17 +144,6 @@ fn said(done: &Done, dir: &std::path::Path, quiet: bool) {
         messages::warning("no game in the input: no shard written");
     }
     if !quiet {
-        messages::say(format!(
-            "gamerec: wrote {} shard{} of {} game{} to {}{}",
-            done.shards,
-            if done.shards == 1 { "" } else { "s" },
-            done.games,
-            if done.games == 1 { "" } else { "s" },
-            dir.display(),
-            match done.invalid {
-                0 => String::new(),
-                n => format!(" ({n} invalid, written up to their error)"),
-            }
-        ));
+        messages::say(done.summary(dir));
     }
 }

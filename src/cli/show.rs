@@ -2,14 +2,15 @@
 //! input format, standard input too), a bare position or a game's start —
 //! as terminal text or as a standalone SVG.
 
-use super::at::{answer_into, Failure, Loaded, PlaceArgs, PlyArg};
+use super::at::{answer_into, Failure, PlaceArgs, PlyArg};
 use super::messages;
 use super::options::{Color, OutputArg};
 use super::run::{self};
 use gamerec::output::Output;
 use gamerec::picture::raster::{self, GifOptions};
-use gamerec::picture::svg::{self, SvgOptions};
-use gamerec::picture::text::{self, TextOptions};
+use gamerec::picture::svg::SvgOptions;
+use gamerec::picture::text::TextOptions;
+use gamerec::show::{Draw, Still, Stop};
 use gamerec::sources;
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
@@ -93,70 +94,6 @@ fn format_of(args: &Args) -> PictureFormat {
 }
 
 /// How the picture is drawn.
-struct Draw {
-    format: PictureFormat,
-    ply: Option<usize>,
-    text: TextOptions,
-    gif: GifOptions,
-}
-
-impl Draw {
-    /// The picture of the loaded game (`None`: nothing to draw), and why
-    /// it stops short of the asked position.
-    fn picture(
-        &self,
-        loaded: &mut Loaded<'_, '_>,
-    ) -> (Option<io::Result<Vec<u8>>>, Result<(), Failure>) {
-        let shown = loaded.rules.scene_at(loaded.game, self.ply);
-        let svg_opts = &self.gif.svg;
-        let picture = shown.scene.as_ref().map(|scene| match self.format {
-            PictureFormat::Text => Ok(text::write(scene, self.text).into_bytes()),
-            PictureFormat::Svg => Ok(svg::write(scene, svg_opts).into_bytes()),
-            _ => raster::png(&svg::write(scene, svg_opts)),
-        });
-        (
-            picture,
-            shown.problem.map_or(Ok(()), |p| Err(Failure::Invalid(p))),
-        )
-    }
-
-    /// The game's positions up to the asked one as an animated GIF,
-    /// written to `out` frame by frame as each is drawn (`None`: nothing
-    /// written).
-    fn animation(
-        &self,
-        loaded: &mut Loaded<'_, '_>,
-        out: &mut dyn Write,
-    ) -> (Option<io::Result<()>>, Result<(), Failure>) {
-        let r = match loaded.rules.replayed(loaded.game) {
-            Ok(r) => r,
-            Err(p) => return (None, Err(Failure::Invalid(p))),
-        };
-        let played = r.cut.unwrap_or(r.frames.len().saturating_sub(1));
-        if let Some(k) = self.ply.filter(|&k| k > played + 1) {
-            let why = format!("the game has {played} plies; there is no position before ply {k}");
-            return (None, Err(Failure::Usage(why)));
-        }
-        // A frame per position to the asked ply (or the end).
-        let frames = self.ply.unwrap_or(played + 1);
-        if frames > raster::MAX_GIF_FRAMES {
-            let why = format!(
-                "a GIF of {frames} positions: at most {}; give --ply {} or less",
-                raster::MAX_GIF_FRAMES,
-                raster::MAX_GIF_FRAMES
-            );
-            return (None, Err(Failure::Usage(why)));
-        }
-        let buffered = io::BufWriter::new(out);
-        let gif = raster::gif(&r, self.ply.map(|k| k - 1), &self.gif, buffered)
-            .and_then(|mut b| b.flush());
-        (
-            Some(gif),
-            r.problem.map_or(Ok(()), |p| Err(Failure::Invalid(p))),
-        )
-    }
-}
-
 /// Whether the options make a picture `format` can be written as (a
 /// usage error said where not): a PNG or GIF not to a terminal, no wider
 /// than its cap, a finite rotation.
@@ -218,7 +155,11 @@ pub fn run(mut args: Args) {
         rotate: args.rotate.unwrap_or(0.0),
     };
     let draw = Draw {
-        format,
+        format: match format {
+            PictureFormat::Text => Still::Text,
+            PictureFormat::Svg => Still::Svg,
+            _ => Still::Png,
+        },
         ply: args.at.ply(),
         text: text_opts,
         gif: GifOptions {
@@ -236,9 +177,9 @@ pub fn run(mut args: Args) {
         args.color.color.for_stderr(),
         &mut io::sink(),
         |loaded, _| {
-            let (drawn, verdict) = draw.picture(loaded);
+            let (drawn, verdict) = draw.picture(loaded.rules, loaded.game);
             picture = drawn;
-            verdict
+            verdict.map_err(failure)
         },
     );
     let picture = match picture {
@@ -266,13 +207,20 @@ fn animate(args: &Args, draw: &Draw, output: &Output) {
         args.color.color.for_stderr(),
         &mut io::sink(),
         |loaded, _| {
-            let (drawn, verdict) = draw.animation(loaded, &mut out);
+            let (drawn, verdict) = draw.animation(loaded.rules, loaded.game, &mut out);
             written = drawn;
-            verdict
+            verdict.map_err(failure)
         },
     );
     // Not drawn (said): the output is left as it was.
     if let Some(w) = written {
         messages::finished(w.and_then(|()| out.commit()));
+    }
+}
+
+fn failure(stop: Stop) -> Failure {
+    match stop {
+        Stop::Invalid(p) => Failure::Invalid(p),
+        Stop::Usage(why) => Failure::Usage(why),
     }
 }

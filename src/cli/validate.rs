@@ -6,12 +6,12 @@
 use super::messages;
 use super::options::{Color, HumanOrJson as Format, InputArgs, Jobs, LenientArgs, Quiet};
 use super::run::Run;
-use gamerec::diagnostics::{place, problem_report, repair_lines, Repaired};
-use gamerec::inputs::{Item, Read};
+use gamerec::diagnostics::{problem_report, repair_lines};
+use gamerec::inputs::Item;
 use gamerec::output::Output;
-use gamerec::reading::{self, Counts, GameReport, JsonGame};
+use gamerec::reading::{self, Counts, GameReport};
 use gamerec::record::Chunk;
-use gamerec::replay::Outcome;
+use gamerec::validate::{self, Ending, JsonGame, Tally};
 use std::io::{self, IsTerminal, Write};
 use std::ops::ControlFlow;
 use std::time::Instant;
@@ -60,26 +60,6 @@ pub struct Args {
     jobs: Jobs,
 }
 
-#[derive(Default)]
-struct Tally {
-    games: usize,
-    valid: usize,
-    invalid: usize,
-    /// Inputs with no game.
-    empty: usize,
-    repaired: Repaired,
-    /// What the games hold (`--syntax-only`).
-    counts: Counts,
-}
-
-fn outcome_line(o: &Outcome) -> String {
-    match (o.winner, o.reason) {
-        (_, "unfinished") => format!("unfinished after {} plies", o.ply),
-        (Some(w), reason) => format!("{} ({w} wins, {reason}, ply {})", o.result.as_str(), o.ply),
-        (None, reason) => format!("{} (drawn, {reason}, ply {})", o.result.as_str(), o.ply),
-    }
-}
-
 /// Writes one game's report.
 fn write_report(
     out: &mut dyn Write,
@@ -110,19 +90,10 @@ fn write_report(
                 problem_report(out, name, chunk, report.index, title, p, color)?;
                 out.flush()
             }),
-            (None, Some(o)) if args.verbose => writeln!(
-                out,
-                "{}: {}: {}",
-                gamerec::diagnostics::escape(name),
-                place(report.index, report.title.as_deref(), None),
-                outcome_line(o)
-            ),
-            (None, None) if args.verbose => writeln!(
-                out,
-                "{}: {}: well-formed",
-                gamerec::diagnostics::escape(name),
-                place(report.index, report.title.as_deref(), None),
-            ),
+            (None, _) if args.verbose => match validate::verbose_line(name, report) {
+                Some(line) => writeln!(out, "{line}"),
+                None => Ok(()),
+            },
             _ => Ok(()),
         },
     }
@@ -178,14 +149,8 @@ pub fn run(args: Args) {
             Item::Failed { .. } => return Ok(ControlFlow::Continue(())),
         };
         let (mut report, counts) = seen.value;
-        tally.counts.add(&counts);
-        tally.games += 1;
-        tally.repaired.add(&report.repairs);
         report.index = Some(seen.index);
-        if report.is_valid() {
-            tally.valid += 1;
-        } else {
-            tally.invalid += 1;
+        if !tally.add(&report, &counts) {
             messages::invalid();
         }
         write_report(&mut out, &args, seen.input, seen.chunk, &report)?;
@@ -199,71 +164,21 @@ pub fn run(args: Args) {
     let result = read.and_then(|read| {
         if args.format == Format::Human && !args.quiet.quiet {
             let elapsed = (args.time || io::stdout().is_terminal()).then(|| started.elapsed());
-            summary(&mut out, &args, &tally, &read, elapsed)?;
+            let end = Ending {
+                files: read.files,
+                empty_files: read.empty,
+                syntax_only: args.syntax_only,
+                lenient: args.lenient.on(),
+                unreadable: messages::errored(),
+                stopped_by: read.stopped.then_some(match args.fail_fast {
+                    true => "fail-fast",
+                    false => "max-errors",
+                }),
+                elapsed,
+            };
+            writeln!(out, "{}", tally.summary(&end))?;
         }
         out.flush()
     });
     messages::finished(result);
-}
-
-/// `3 files, 162 games: 49 valid, 113 invalid, 1 file with no game`.
-fn summary(
-    out: &mut dyn Write,
-    args: &Args,
-    tally: &Tally,
-    read: &Read,
-    elapsed: Option<std::time::Duration>,
-) -> io::Result<()> {
-    let plural =
-        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-    let mut line = format!(
-        "{}, {}: {} {}, {} invalid",
-        plural(read.files, "file", "files"),
-        plural(tally.games, "game", "games"),
-        tally.valid,
-        if args.syntax_only {
-            "well-formed"
-        } else {
-            "valid"
-        },
-        tally.invalid
-    );
-    if read.empty > 0 {
-        line.push_str(&format!(
-            ", {} with no game",
-            plural(read.empty, "file", "files")
-        ));
-    }
-    if args.lenient.on() {
-        line.push_str(&format!("; {}", tally.repaired.summary()));
-    }
-    if args.syntax_only {
-        let c = &tally.counts;
-        line.push_str(&format!(
-            "; read, nothing replayed: {}, {}, {}, {}, {}",
-            plural(c.tags, "tag", "tags"),
-            plural(c.turns, "turn", "turns"),
-            plural(c.comments, "comment", "comments"),
-            plural(c.glyphs, "glyph", "glyphs"),
-            plural(c.results, "result", "results"),
-        ));
-    }
-    if messages::errored() {
-        line.push_str(", some input unreadable (see above)");
-    }
-    if read.stopped {
-        line.push_str(&format!(
-            "; stopped after {} invalid (--{}), the rest not read",
-            tally.invalid + tally.empty,
-            if args.fail_fast {
-                "fail-fast"
-            } else {
-                "max-errors"
-            }
-        ));
-    }
-    if let Some(t) = elapsed {
-        line.push_str(&format!(" ({:.2} s)", t.as_secs_f64()));
-    }
-    writeln!(out, "{line}")
 }

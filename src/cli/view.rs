@@ -8,12 +8,11 @@ use super::run::{self, Run};
 use gamerec::formats::Visit;
 use gamerec::inputs::{Item, Seen};
 use gamerec::output::{Output, Writer};
-use gamerec::picture::html::{Entry, Page, Part, Unplayable};
+use gamerec::picture::html::{Entry, Page, Part};
 use gamerec::picture::svg::SvgOptions;
-use gamerec::picture::ErrorAt;
 use gamerec::problem::Problem;
-use gamerec::record::title;
 use gamerec::tree::{self, Walked};
+use gamerec::view;
 use gamerec::walk::Explorer;
 use std::collections::HashSet;
 use std::io::{self, IsTerminal};
@@ -105,7 +104,7 @@ pub fn run(args: Args) {
             return None;
         }
         let name = v.rules.as_ref().ok().map(|r| r.name());
-        let (entry, problem) = entry(v);
+        let (entry, problem) = view::entry(v);
         let keys = match (&entry, explore) {
             (Entry::Played(r), true) => r.keys.clone(),
             _ => Vec::new(),
@@ -222,38 +221,5 @@ impl Viewer {
         }
         let written = self.page.finish_explored(&mut out, panel);
         messages::finished(written.and_then(|()| out.commit()));
-    }
-}
-
-/// What the viewer shows of a game: its replay, or why it cannot be
-/// replayed; and its problem with its title, when it is invalid.
-fn entry(v: Visit<'_, '_>) -> (Entry, Option<(Problem, Option<String>)>) {
-    let game = v.game;
-    let unplayable = |game: &dyn gamerec::record::ReadGame<'_>, p: Problem, sides| {
-        let title = title(game.tags(), sides);
-        let entry = Entry::Unplayable(Unplayable {
-            title: title.clone().unwrap_or_else(|| "a game".into()),
-            tags: game
-                .tags()
-                .iter()
-                .map(|t| (t.name.to_string(), t.value.to_string()))
-                .collect(),
-            error: ErrorAt {
-                ply: p.ply,
-                token: p.token.as_deref().map(String::from),
-                message: p.message.clone(),
-            },
-        });
-        (entry, Some((p, title)))
-    };
-    match v.rules {
-        Ok(r) => match r.replayed(game) {
-            Ok(replayed) => {
-                let problem = (replayed.problem.clone()).map(|p| (p, replayed.title.clone()));
-                (Entry::Played(Box::new(replayed)), problem)
-            }
-            Err(p) => unplayable(game, p, r.sides()),
-        },
-        Err(p) => unplayable(game, p, ["White", "Black"]),
     }
 }

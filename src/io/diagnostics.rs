@@ -10,20 +10,77 @@ use serde::Serialize;
 use std::fmt::{self, Display};
 use std::io::{self, Write};
 
-/// Line, column (characters, 1-based) and byte offset of a span's start.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct Location {
-    pub line: usize,
-    pub column: usize,
-    pub offset: usize,
+/// The JSON form of a problem: its place when there is one (a game read
+/// from JSON has no line and column of its own).
+#[derive(Serialize)]
+pub struct JsonError<'a> {
+    pub code: &'a str,
+    pub message: &'a str,
+    #[serde(flatten)]
+    pub at: Location,
+    pub ply: Option<usize>,
+    pub token: Option<&'a str>,
 }
 
-pub fn locate(chunk: &Chunk, span: Span) -> Location {
-    let (line, column) = chunk.locate(span.start);
-    Location {
-        line,
-        column,
-        offset: span.start,
+/// Where a problem or a repair stands: line and column (characters,
+/// 1-based) and byte offset of its span's start; none for a game read from
+/// JSON (it has no lines of its own). Diagnostics and JSON say it alike.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Location {
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    pub offset: Option<usize>,
+}
+
+impl Location {
+    pub fn new(chunk: Option<&Chunk>, span: Span) -> Self {
+        Self::located(chunk.map(|c| c.locate(span.start)), span)
+    }
+
+    /// Where `span` stands, `at` its line and column (`None`: no lines).
+    pub fn located(at: Option<(usize, usize)>, span: Span) -> Self {
+        Location {
+            line: at.map(|a| a.0),
+            column: at.map(|a| a.1),
+            offset: at.map(|_| span.start),
+        }
+    }
+}
+
+impl<'a> JsonError<'a> {
+    pub fn new(chunk: Option<&Chunk>, p: &'a Problem) -> Self {
+        JsonError {
+            code: p.code.as_str(),
+            message: &p.message,
+            at: Location::new(chunk, p.span),
+            ply: p.ply,
+            token: p.token.as_deref(),
+        }
+    }
+}
+
+/// One repair of `--lenient` in `--format json`.
+#[derive(Serialize)]
+pub struct JsonRepair<'a> {
+    pub code: &'a str,
+    pub message: &'a str,
+    #[serde(flatten)]
+    pub at: Location,
+    pub ply: Option<usize>,
+    pub before: &'a str,
+    pub after: &'a str,
+}
+
+impl<'a> JsonRepair<'a> {
+    pub fn new(chunk: Option<&Chunk>, r: &'a Repair) -> Self {
+        JsonRepair {
+            code: r.code.as_str(),
+            message: &r.message,
+            at: Location::new(chunk, r.span),
+            ply: r.ply,
+            before: &r.before,
+            after: &r.after,
+        }
     }
 }
 
@@ -132,12 +189,12 @@ pub fn diagnostic(
         None => problem.message.clone(),
     };
     let headline = escape(&headline);
-    let at = locate(chunk, problem.span);
+    let (line, column) = chunk.locate(problem.span.start);
     if chunk.bytes.is_empty() {
         return writeln!(
             out,
-            "[{}] Error: {file}:{}:{}: {headline}",
-            problem.code, at.line, at.column
+            "[{}] Error: {file}:{line}:{column}: {headline}",
+            problem.code
         );
     }
     let (text, mut range) = excerpt(chunk, problem.span);
@@ -174,7 +231,7 @@ pub fn diagnostic(
     for note in &problem.notes {
         report = report.with_note(escape(note));
     }
-    let offset = at.line - 1;
+    let offset = line - 1;
     let source = Source::from(text).with_display_line_offset(offset);
     let mut rendered = Vec::new();
     report
@@ -182,7 +239,7 @@ pub fn diagnostic(
         .write((file.clone(), source), &mut rendered)?;
     let rendered = String::from_utf8_lossy(&rendered);
     // The header names the file's own line and column, not the excerpt's.
-    let rendered = fix_header(&rendered, &file, at.line, at.column);
+    let rendered = fix_header(&rendered, &file, line, column);
     out.write_all(fix_gutter(&rendered, offset).as_bytes())
 }
 
@@ -341,8 +398,8 @@ pub fn repair_lines(
     for r in repairs {
         let at = match chunk {
             Some(c) => {
-                let at = locate(c, r.span);
-                format!("{}:{}:{}", escape(name), at.line, at.column)
+                let (line, column) = c.locate(r.span.start);
+                format!("{}:{line}:{column}", escape(name))
             }
             None => escape(name),
         };

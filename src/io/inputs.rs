@@ -12,7 +12,7 @@ use crate::base::decode::{Encoding, Input};
 use crate::envelope::record::Chunk;
 use crate::io::formats::visit::Cx;
 use crate::io::formats::{self, parquet, text, Format, Visit};
-use crate::io::reading::{self, Options};
+use crate::io::reading::Options;
 use crate::io::sources::Source;
 use std::io::{self, BufRead};
 use std::ops::ControlFlow;
@@ -355,43 +355,6 @@ pub fn read_nth<T>(
         opts: &how.opts,
     };
     formats::read_nth(input, cx, n, f)
-}
-
-/// Validates every game of `input` (the record format) with the default
-/// options, calling `each` with the chunk each came from and its report
-/// (its index filled in), in input order, replayed on one thread per core;
-/// an input with no game is one report saying so. Returns the number of
-/// games.
-pub fn validate<R: BufRead + Send>(
-    input: R,
-    each: &mut dyn FnMut(&Chunk, reading::GameReport) -> io::Result<()>,
-) -> io::Result<usize> {
-    let opts = Options {
-        turns_only: true,
-        ..Options::default()
-    };
-    let cx = Cx {
-        input: "<input>",
-        format: Format::Text,
-        opts: &opts,
-    };
-    let mut games = 0;
-    let nothing = Chunk::from_bytes(Vec::new());
-    formats::read_mapped(
-        input,
-        cx,
-        |v| reading::report(v.game, v.rules, false),
-        |chunk, mut report| {
-            games += 1;
-            report.index = Some(games);
-            each(chunk.unwrap_or(&nothing), report)?;
-            Ok(ControlFlow::Continue(()))
-        },
-    )?;
-    if games == 0 {
-        each(&nothing, reading::GameReport::no_game(0))?;
-    }
-    Ok(games)
 }
 
 /// An error raised while handing a game on (the caller's output), marked

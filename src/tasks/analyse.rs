@@ -5,10 +5,9 @@
 
 use crate::base::problem::Problem;
 use crate::envelope::record::{commands, Chunk, ReadGame, RecordSource};
+use crate::io::diagnostics::{escape, place, JsonError, Location};
 use crate::io::formats::parquet::Kind;
 use crate::io::formats::text::TextSink;
-use crate::io::reading::JsonAt;
-use crate::io::reading::JsonError;
 use crate::play::analysis::{
     Analysis, Annotation, Mark, PlyAnalysis, Settings, ANNOTATOR, COMMANDS,
 };
@@ -19,6 +18,7 @@ use gamerec_rules::search::Value;
 use serde::Serialize;
 use serde_json::{json, Value as Json};
 use std::collections::BTreeMap;
+use std::io::{self, Write};
 
 /// One game analysed, or why it could not be.
 pub struct Analysed {
@@ -94,7 +94,7 @@ pub struct JsonPly<'a> {
     pub turn: &'a str,
     pub side: &'static str,
     #[serde(flatten)]
-    pub at: JsonAt,
+    pub at: Location,
     pub before: JsonValue,
     pub after: Option<JsonValue>,
     pub best: &'a [String],
@@ -130,7 +130,7 @@ impl<'a> JsonAnalysis<'a> {
             ply: p.ply,
             turn: &p.turn,
             side: a.sides[p.side.index()],
-            at: JsonAt::located(locator.as_mut().map(|l| l.at(p.span.start)), p.span),
+            at: Location::located(locator.as_mut().map(|l| l.at(p.span.start)), p.span),
             before: p.before.into(),
             after: p.after.map(JsonValue::from),
             best: &p.best,
@@ -331,4 +331,136 @@ pub fn rows(file: &str, index: usize, chunk: Option<&Chunk>, a: &Analysed) -> Ve
             ]
         })
         .collect()
+}
+
+/// What `analyse` found in all: games, invalid ones, plies searched, and
+/// the marks of each kind (in [`Mark::ALL`]'s order).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub games: usize,
+    pub invalid: usize,
+    pub searched: usize,
+    pub marks: [usize; 6],
+}
+
+impl Tally {
+    /// Counts one game in.
+    pub fn add(&mut self, a: &Analysed) {
+        self.games += 1;
+        if !a.is_valid() {
+            self.invalid += 1;
+        }
+        if let Some(x) = &a.analysis {
+            self.searched += x.searched.len();
+            for side in x.totals() {
+                for (t, n) in self.marks.iter_mut().zip(side) {
+                    *t += n;
+                }
+            }
+        }
+    }
+
+    /// `12 games (1 invalid), 640 plies searched: 3 missed wins, 5 blunders, …`
+    pub fn write(&self, out: &mut dyn Write) -> io::Result<()> {
+        let t = self;
+        let games = match t.games {
+            1 => "1 game".to_string(),
+            n => format!("{n} games"),
+        };
+        let invalid = match t.invalid {
+            0 => String::new(),
+            n => format!(" ({n} invalid)"),
+        };
+        let marks: Vec<String> = Mark::ALL
+            .iter()
+            .zip(t.marks)
+            .map(|(m, n)| format!("{n} {}", m.name()))
+            .collect();
+        let plies = match t.searched {
+            1 => "1 ply".to_string(),
+            n => format!("{n} plies"),
+        };
+        writeln!(
+            out,
+            "{games}{invalid}, {plies} searched: {}",
+            marks.join(", ")
+        )
+    }
+}
+
+/// A game's marks, a line each (`FILE:LINE:COL: game 2 (…), ply 40:
+/// 20... d7-d9?? blunder: …`): `analyse`'s human output, less the game's
+/// problem (shown as a diagnostic by the front end).
+pub fn write_marks(
+    out: &mut dyn Write,
+    input: &str,
+    index: usize,
+    chunk: Option<&Chunk>,
+    a: &Analysed,
+) -> io::Result<()> {
+    let title = a.title.as_deref();
+    let Some(x) = &a.analysis else {
+        return Ok(());
+    };
+    for (i, p) in x.searched.iter().enumerate() {
+        let next = x.searched.get(i + 1).filter(|n| n.ply == p.ply + 1);
+        for &m in &p.marks {
+            let at = match chunk {
+                Some(c) => {
+                    let (line, col) = c.locate(p.span.start);
+                    format!("{}:{line}:{col}", escape(input))
+                }
+                None => escape(input),
+            };
+            let turn = format!("{}{}", numbered(p, &escape(&p.turn)), m.assessment());
+            let said = explain(m, p, next, a.sides);
+            let here = place(Some(index), title, Some(p.ply));
+            writeln!(out, "{at}: {here}: {turn} {}: {said}", m.name())?;
+        }
+    }
+    Ok(())
+}
+
+/// `8... f6-f5`: a turn with its move number.
+pub fn numbered(p: &PlyAnalysis, turn: &str) -> String {
+    format!("{}{} {turn}", p.number, if p.second { "..." } else { "." })
+}
+
+/// What a mark says: the values before and after, what was better, and
+/// (from the next ply's proven best moves, where it is searched) how the
+/// win after a blunder begins.
+pub fn explain(m: Mark, p: &PlyAnalysis, next: Option<&PlyAnalysis>, sides: [&str; 2]) -> String {
+    let (me, them) = (sides[p.side.index()], sides[p.side.other().index()]);
+    let mut after = p.after.map_or("unknown".into(), |v| v.in_words(me, them));
+    if let (Some(Value::Loss(d)), Some(n)) = (p.after, next) {
+        if let Some(first) = n.best.first() {
+            let more = if d > 1 { " …" } else { "" };
+            after.push_str(&format!(": {}{more}", numbered(n, &escape(first))));
+        }
+    }
+    let before = p.before.in_words(me, them);
+    let better = match p.best.as_slice() {
+        [] => match &p.estimate_best {
+            Some(e) => format!("; the estimate's move: {e}"),
+            None => String::new(),
+        },
+        [one] => format!("; best: {one}"),
+        [first, rest @ ..] => format!("; best: {first} (or {} more)", rest.len()),
+    };
+    match m {
+        Mark::MissedWin => format!("before it {before}{better}; after it {after}"),
+        Mark::Blunder => format!("now {after}; before it {before}{better}"),
+        Mark::OnlyMove if matches!(p.before, Value::Win(_)) => {
+            format!("the only move that wins ({before})")
+        }
+        Mark::OnlyMove => format!("the only move that does not lose ({after})"),
+        _ => {
+            let c = |x: Option<f64>| x.map_or("?".into(), |x| format!("{x:.2}"));
+            format!(
+                "{me}'s win chance {} -> {} (estimate)",
+                c(p.chance),
+                c(p.chance_after)
+            )
+        }
+    }
 }

@@ -8,7 +8,7 @@
 
 use crate::base::problem::{Problem, Repair};
 use crate::envelope::record::Chunk;
-use crate::io::diagnostics::Repaired;
+use crate::io::diagnostics::{count, Repaired};
 use crate::io::formats::write::Framed;
 use crate::io::formats::{convert_one, Format, GameOut, Job, Visit};
 use crate::io::inputs::{self, How, Item, Read};
@@ -69,6 +69,59 @@ pub struct Tally {
     pub repaired: Repaired,
     /// What reading found besides the games.
     pub read: Read,
+}
+
+impl Tally {
+    /// What the target format (`to`, named `name` as the user gave it)
+    /// left out, when it left something out.
+    pub fn left_out(&self, name: &str, to: Format) -> Option<String> {
+        let [tags, comments, results, glyphs] = self.dropped;
+        if !to.drops() || tags + comments + results + glyphs == 0 {
+            return None;
+        }
+        Some(match to {
+            Format::Csv => format!(
+                "{name} cannot carry tags, comments before the first turn or results: left out \
+                 {}, {} and {}",
+                count(tags as u64, "tag"),
+                count(comments as u64, "comment"),
+                count(results as u64, "result"),
+            ),
+            _ => format!(
+                "{name} cannot carry tags, comments, results, assessments or glyphs: left out \
+                 {}, {}, {} and {glyphs} assessments and glyphs",
+                count(tags as u64, "tag"),
+                count(comments as u64, "comment"),
+                count(results as u64, "result"),
+            ),
+        })
+    }
+
+    /// `gamerec: converted 12 of 13 games (1 invalid, 1 left out)`, with
+    /// the repairs when read leniently.
+    pub fn summary(&self, lenient: bool) -> String {
+        let mut line = format!(
+            "gamerec: converted {} of {} games ({} invalid",
+            self.written, self.games, self.invalid
+        );
+        let left = self.games - self.written;
+        if left > 0 {
+            line.push_str(&format!(", {left} left out"));
+        }
+        if self.not_games > 0 {
+            line.push_str(&format!(
+                ", of which {} stretch{} of text that {} no game",
+                self.not_games,
+                if self.not_games == 1 { "" } else { "es" },
+                if self.not_games == 1 { "is" } else { "are" }
+            ));
+        }
+        line.push(')');
+        if lenient {
+            line.push_str(&format!("; {}", self.repaired.summary()));
+        }
+        line
+    }
 }
 
 /// Converts every game of `sources` (read as `how` says) as `export` says

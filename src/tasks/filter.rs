@@ -5,11 +5,16 @@
 
 use crate::base::problem::Repair;
 use crate::envelope::record::{RecordSource, ResultToken, Tag};
+use crate::io::diagnostics::Repaired;
 use crate::io::formats::{Format, Visit};
 use crate::io::passthrough::{written, Written};
+use crate::play::pattern::Pattern;
 use crate::play::select::{Examined, Probe};
 use crate::registry::{self, AnyGame};
+use crate::tasks::index::{GameRow, Index, Placed};
 use regex::Regex;
+use std::collections::HashSet;
+use std::io;
 
 /// Whether `--winner`'s value names a winner: `first`, `second`, `draw`,
 /// `none` or a side of a registered game (ignoring case).
@@ -209,4 +214,63 @@ impl Picker<'_> {
             misfit,
         }
     }
+}
+
+/// What [`candidates`] has to say: an error (nothing is read) or a warning.
+pub enum Said {
+    Error(String),
+    Warning(String),
+}
+
+/// The games the index says may match `--reaches` (a position) and
+/// `--pattern` (both, when both are given); `None` when the position
+/// cannot be read or neither is given (said through `said`).
+pub fn candidates(
+    index: &Index,
+    reaches: Option<&str>,
+    pattern: Option<&Pattern>,
+    said: &mut dyn FnMut(Said),
+) -> io::Result<Option<Vec<Placed>>> {
+    let mut found: Option<Vec<Placed>> = None;
+    if let Some(position) = reaches {
+        let placed = &mut |row: GameRow, _| row.placed();
+        match index.reaches_with(position, placed)? {
+            Ok(hits) => found = Some(hits),
+            Err(why) => {
+                said(Said::Error(format!("--reaches: {why}")));
+                return Ok(None);
+            }
+        }
+    }
+    if let Some(pattern) = pattern {
+        let (hits, misfits) = index.pattern(pattern)?;
+        let hits: Vec<Placed> = hits.iter().map(|h| h.game.placed()).collect();
+        for (game, why) in misfits {
+            said(Said::Warning(format!(
+                "--pattern: {why}: no {game} position matches it"
+            )));
+        }
+        found = Some(match found {
+            None => hits,
+            Some(before) => {
+                let ids: HashSet<u32> = hits.iter().map(|h| h.id).collect();
+                before.into_iter().filter(|h| ids.contains(&h.id)).collect()
+            }
+        });
+    }
+    if found.is_none() {
+        said(Said::Error(
+            "--index answers --reaches and --pattern: give one of them".into(),
+        ));
+    }
+    Ok(found)
+}
+
+/// `gamerec: 3 of 40 games matched`, with the repairs when read leniently.
+pub fn summary(matched: usize, games: usize, repaired: Option<&Repaired>) -> String {
+    let repaired = match repaired {
+        Some(r) => format!("; {}", r.summary()),
+        None => String::new(),
+    };
+    format!("gamerec: {matched} of {games} games matched{repaired}")
 }

@@ -58,6 +58,25 @@ pub struct Done {
     pub invalid: usize,
 }
 
+impl Done {
+    /// `gamerec: wrote 3 shards of 120 games to DIR (1 invalid, written up
+    /// to their error)`.
+    pub fn summary(&self, dir: &Path) -> String {
+        format!(
+            "gamerec: wrote {} shard{} of {} game{} to {}{}",
+            self.shards,
+            if self.shards == 1 { "" } else { "s" },
+            self.games,
+            if self.games == 1 { "" } else { "s" },
+            dir.display(),
+            match self.invalid {
+                0 => String::new(),
+                n => format!(" ({n} invalid, written up to their error)"),
+            }
+        )
+    }
+}
+
 /// Why no shard (or not every shard) is in the folder.
 #[derive(Debug)]
 pub enum Failed {

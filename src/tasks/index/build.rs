@@ -6,6 +6,7 @@ use super::store::{self, Lock};
 use super::tables::{write_files, write_setups, write_turns, FileOut, GameOut, GamesOut};
 use super::{invalid, stamp, Entry, Posting, Turns, NO_TURN};
 use super::{FILES, GAMES, SETUPS, TURNS};
+use crate::io::diagnostics::count;
 use crate::io::output::temporaries;
 use std::collections::BTreeMap;
 use std::io;
@@ -57,6 +58,28 @@ pub struct Built {
     /// The most bytes the postings buffer took (at most `--memory`, or
     /// one game's postings where a game alone holds more).
     pub buffer: u64,
+}
+
+impl Built {
+    /// `gamerec: DIR now holds 2 files, 40 games, 1,234 positions reached
+    /// (… bytes, … a position); postings held in memory: at most … MiB
+    /// (--memory N)`.
+    pub fn summary(&self, dir: &Path, memory: u64) -> String {
+        let per = match self.postings {
+            0 => String::new(),
+            n => format!(", {:.1} bytes a position", self.bytes as f64 / n as f64),
+        };
+        format!(
+            "gamerec: {} now holds {}, {}, {} reached ({} bytes{per}); postings held in memory: \
+             at most {:.1} MiB (--memory {memory})",
+            dir.display(),
+            count(self.files as u64, "file"),
+            count(self.games, "game"),
+            count(self.postings, "position"),
+            self.bytes,
+            self.buffer as f64 / f64::from(1 << 20),
+        )
+    }
 }
 
 /// The largest `memory` a builder takes (64 GiB).

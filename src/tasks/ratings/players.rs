@@ -2,7 +2,9 @@
 //! one space; compared without case) and merged by an alias file, so that
 //! `ana  Lopez` and `Ana Lopez` are one player.
 
+use crate::io::sources::read_side_file;
 use std::collections::HashMap;
+use std::path::Path;
 
 /// A side tag's value as a player's name: trimmed, runs of white space
 /// (and control characters) made one space; `None` when nothing is left
@@ -46,6 +48,17 @@ pub struct AliasError {
 }
 
 impl Players {
+    /// The players merged by the alias file at `path` (`--alias`; none:
+    /// no merging), or why it cannot be read: `PATH: why`, `PATH:LINE: why`.
+    pub fn from_alias_file(path: Option<&Path>) -> Result<Players, String> {
+        let Some(path) = path else {
+            return Ok(Players::default());
+        };
+        let text = read_side_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Players::with_aliases(&text)
+            .map_err(|e| format!("{}:{}: {}", path.display(), e.line, e.message))
+    }
+
     /// Players merged by an alias file's text: a line `SPELLING => NAME`
     /// makes SPELLING (compared without case) the player NAME; blank lines
     /// and lines starting with `#` are skipped.
