@@ -26,7 +26,7 @@ fn archive(rules: &dyn AnyGame, bytes: usize) -> Vec<u8> {
         if i > 1 {
             text.push('\n');
         }
-        write_game(&rules.generate(7, i, &opts), &mut text);
+        write_game(&gamerec::gen::generate(rules, 7, i, &opts), &mut text);
         i += 1;
     }
     text.into_bytes()
@@ -35,7 +35,8 @@ fn archive(rules: &dyn AnyGame, bytes: usize) -> Vec<u8> {
 /// How much of each game to generate: games whose positions have thousands
 /// of legal moves are slow to generate, so they get a smaller sample.
 fn sample_size(rules: &dyn AnyGame) -> (usize, u64) {
-    let probe = rules.sample_positions(
+    let probe = gamerec::gen::sample_positions(
+        rules,
         11,
         1,
         &GenOptions {
@@ -90,7 +91,7 @@ fn legal_moves(c: &mut Criterion) {
     };
     for rules in GAMES {
         let (_, games) = sample_size(*rules);
-        let mut positions = rules.sample_positions(11, games, &opts);
+        let mut positions = gamerec::gen::sample_positions(*rules, 11, games, &opts);
         let mut group = c.benchmark_group(rules.name());
         group.throughput(Throughput::Elements(positions.len() as u64));
         group.sample_size(20);

@@ -42,16 +42,16 @@ pub mod registry;
 mod tasks;
 
 // The facade. The rules crate's modules:
-pub use gamerec_rules::{game, games, perft, random, search};
+pub use gamerec_rules::{game, games, random, search};
 // Base things and the envelope:
 pub use base::{decode, problem};
 pub use envelope::{pipeline, record};
 // Generic over a game:
-pub use play::{analysis, gen, lenient, pattern, replay, select, sink, walk};
+pub use play::{analysis, lenient, pattern, replay, select, sink, walk};
 // Inputs and outputs:
 pub use io::{diagnostics, formats, inputs, output, passthrough, reading, sources};
 // The commands' library sides, one module per command:
 pub use tasks::{
-    analyse, convert, dedup, filter, index, moves, ratings, report, shard, show, stats, tree,
-    validate, view,
+    analyse, convert, dedup, filter, gen, index, moves, perft, ratings, report, shard, show, stats,
+    tree, validate, view,
 };

@@ -1,40 +1,74 @@
-//! The registry: the one list of the games gamerec knows, and the
-//! object-safe face ([`AnyGame`]) through which the command line and the
-//! archive readers use a game picked by name. It sits on top of the
-//! library's game layers: each method here calls the generic replay,
-//! conversion, generation or perft for its game. Adding a game is one line
-//! in [`GAMES`] (and its folder under `src/games/`).
+//! The registry: the one list of the games gamerec knows ([`GAMES`]), the
+//! object-safe face ([`AnyGame`]) through which the readers use a game
+//! picked by name — its names, sides, settings and statistics, and the
+//! reading path (replay, conversion, repairs) — and [`with_game`], through
+//! which any other feature reaches a game's generic code: a feature is a
+//! [`GameTask`] in its own module, run with the game's own type, and adds
+//! nothing here. Adding a game is one line in the list below (and its
+//! folder in the rules crate).
 
 use crate::base::problem::{Problem, Repair};
 use crate::envelope::record::{End, ReadGame, Record, Tag};
-use crate::picture::{self, Replayed, Shown};
-use crate::play::analysis::{self, Analysis, Best, Settings};
-use crate::play::gen::{self, GenOptions};
 use crate::play::lenient::{self, Lenient};
-use crate::play::replay::{self, LegalMoves, PlyCount, Replay};
-use crate::play::select::{self, Examined, Probe, SameBy};
+use crate::play::replay::{self, Replay};
 use crate::play::sink::{self, Converted, GameSink, TraceOptions};
-use crate::play::walk;
 use gamerec_rules::game::{
-    Facts, Game, MovetextStyle, Picture, Rules, Search, SiteFormat, SiteNotation, Stat,
+    Facts, Game, MovetextStyle, Picture, Search, SiteFormat, SiteNotation, Stat,
 };
 use gamerec_rules::games::{iqishiqi, oshi, retsami, roshi, vagabond};
-use gamerec_rules::perft::{self, Divided};
 use std::marker::PhantomData;
-use std::ops::ControlFlow;
 
-/// Every game gamerec knows, in the order of the `stats` CSV's columns.
-pub static GAMES: &[&dyn AnyGame] = &[
-    &Registered::<oshi::Oshi>::new(),
-    &Registered::<iqishiqi::Iqishiqi>::new().with_site(),
-    &Registered::<retsami::Retsami>::new(),
-    &Registered::<roshi::Roshi>::new(),
-    &Registered::<vagabond::Vagabond>::new().with_site(),
-];
+/// What a feature does with a game's own type: [`with_game`] runs it with
+/// `G` the game a `&dyn AnyGame` stands for, so the feature's code is
+/// generic over the game and the registry gains no method for it.
+pub trait GameTask {
+    type Output;
+    fn run<G: Playable>(self, game: &Registered<G>) -> Self::Output;
+}
+
+/// What every registered game implements: each concern of the seam.
+pub trait Playable: Facts + Picture + Search {}
+
+impl<G: Facts + Picture + Search> Playable for G {}
+
+/// The one list of games: [`GAMES`], and [`with_game`]'s dispatch over it.
+macro_rules! registry {
+    ($($game:ty $(=> $with:ident)?),* $(,)?) => {
+        /// Every game gamerec knows, in the order of the `stats` CSV's columns.
+        pub static GAMES: &[&dyn AnyGame] = &[$(&Registered::<$game>::new()$(.$with())?),*];
+
+        /// Runs `task` with the type of the game `game` stands for.
+        pub fn with_game<T: GameTask>(game: &dyn AnyGame, task: T) -> T::Output {
+            let name = game.name();
+            $(
+                if name == <$game as Game>::NAME {
+                    const REGISTERED: Registered<$game> = Registered::<$game>::new()$(.$with())?;
+                    return task.run(&REGISTERED);
+                }
+            )*
+            // Every `AnyGame` is a `Registered` game of the list (the trait
+            // is sealed, and only this module registers a game).
+            unreachable!("{name} is not in the registry")
+        }
+    };
+}
+
+registry! {
+    oshi::Oshi,
+    iqishiqi::Iqishiqi => with_site,
+    retsami::Retsami,
+    roshi::Roshi,
+    vagabond::Vagabond => with_site,
+}
+
+mod sealed {
+    /// Only the registry makes an [`super::AnyGame`].
+    pub trait Sealed {}
+}
 
 /// A game as the generic machinery sees it: object-safe, one per game in
 /// [`GAMES`].
-pub trait AnyGame: Sync {
+pub trait AnyGame: Sync + sealed::Sealed {
     /// The `Game` tag value.
     fn name(&self) -> &'static str;
     /// The game's name as people write it.
@@ -64,50 +98,6 @@ pub trait AnyGame: Sync {
         parse_error: Option<Problem>,
         opts: TraceOptions,
     ) -> Converted;
-    /// The position before ply `ply` (1-based) of a game as it is read, or
-    /// after its last turn, and the legal turns there (canonical, sorted).
-    fn legal_moves_at(
-        &self,
-        game: &mut dyn ReadGame<'_>,
-        ply: Option<usize>,
-    ) -> Result<LegalMoves, Problem>;
-    /// The picture of the position before ply `ply` (1-based) of a game
-    /// as it is read, or after its last turn (`show`).
-    fn scene_at(&self, game: &mut dyn ReadGame<'_>, ply: Option<usize>) -> Shown;
-    /// Every position of a game as it is read, for the viewer (`view`);
-    /// the problem when its start cannot be set up.
-    fn replayed(&self, game: &mut dyn ReadGame<'_>) -> Result<Replayed, Problem>;
-    /// Replays a game as it is read for `filter`: its verdict, its length,
-    /// and what `probe` looks for.
-    fn examine(&self, game: &mut dyn ReadGame<'_>, probe: &Probe) -> Examined;
-    /// The key two games share exactly when they are the same game
-    /// (`dedup`); `None` when the game cannot be replayed to its end.
-    fn key(&self, game: &mut dyn ReadGame<'_>, by: SameBy) -> Option<Vec<u8>>;
-    /// Tells `each` the number of legal turns before every ply of a game as
-    /// it is read that can be replayed; returns the problem that stopped
-    /// it, if one did.
-    fn legal_move_counts(
-        &self,
-        game: &mut dyn ReadGame<'_>,
-        each: &mut dyn FnMut(PlyCount<'_>) -> ControlFlow<()>,
-    ) -> Option<Problem>;
-    /// Perft `depth` from the position before ply `ply` of a game as it is
-    /// read (or after its last turn), divided by first move.
-    fn perft(
-        &self,
-        game: &mut dyn ReadGame<'_>,
-        ply: Option<usize>,
-        depth: u32,
-    ) -> Result<Divided, Problem>;
-    /// [`perft::check_walk`] from `position` (the game's Position notation)
-    /// or, when it is empty, the start; `None` when the position cannot be
-    /// read.
-    fn check_walk(
-        &self,
-        position: &str,
-        choices: &[u8],
-        every: bool,
-    ) -> Option<Result<u64, String>>;
     /// `--lenient`: repairs a record read whole (its envelope read without
     /// problems) under this game's rules ([`lenient::repair`]).
     fn repair(
@@ -125,44 +115,8 @@ pub trait AnyGame: Sync {
     fn stats(&self) -> &'static [Stat];
     /// The game's site notation, if it has one.
     fn site(&self) -> Option<&'static dyn AnySite>;
-    /// Game `index` (1-based) of `seed`: random legal turns (`gamerec gen`).
-    fn generate(&self, seed: u64, index: u64, opts: &GenOptions) -> Converted;
-    /// Every position played from in games `1..=games` of `seed`, for
-    /// timing the move generator.
-    fn sample_positions(&self, seed: u64, games: u64, opts: &GenOptions) -> Box<dyn Positions>;
     /// The exact search's default horizon for this game.
     fn default_depth(&self) -> u32;
-    /// A game analysed as it is read (`gamerec analyse`).
-    fn analyse(&self, game: &mut dyn ReadGame<'_>, settings: &Settings) -> Analysis;
-    /// Walks a game as it is read for the opening explorer (`tree`, the
-    /// viewer's panel): its result, and what it played at the positions
-    /// `aim` names, within its first `depth` plies.
-    fn walk(&self, game: &mut dyn ReadGame<'_>, aim: walk::Aim<'_>, depth: usize) -> walk::Walk;
-    /// Replays a whole game as it is read, keying every position, for the
-    /// position index (`gamerec index`).
-    fn trace(&self, game: &mut dyn ReadGame<'_>) -> walk::Traced;
-    /// The key ([`gamerec_rules::game::Search::notation_key`]) of a position
-    /// written in this game's `Position` notation, read under these
-    /// settings tags (Iqishiqi's `Coords` say how its cells are named), as
-    /// `filter --reaches` reads it; why not, when it cannot be read.
-    fn position_key(&self, settings: &[Tag], text: &str) -> Result<u64, String>;
-    /// [`walk::line_target`] for this game.
-    fn line_target(&self, tags: &[Tag], line: &[String]) -> walk::LineTarget;
-    /// [`crate::play::pattern::first_match`] for this game.
-    fn first_match(
-        &self,
-        pattern: &crate::play::pattern::Pattern,
-        tags: &[Tag],
-        turns: &str,
-    ) -> Result<Option<usize>, String>;
-    /// The proven best moves before ply `ply` (1-based) of a game as it is
-    /// read, or after its last turn (`moves --best`).
-    fn best_at(
-        &self,
-        game: &mut dyn ReadGame<'_>,
-        ply: Option<usize>,
-        settings: &Settings,
-    ) -> Result<Best, Problem>;
 }
 
 /// A site notation as the generic machinery sees it.
@@ -176,17 +130,6 @@ pub trait AnySite: Sync {
     fn can_carry(&self, tags: &[Tag]) -> bool;
 }
 
-/// A set of positions of one game, for timing its move generator.
-pub trait Positions {
-    fn len(&self) -> usize;
-    fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-    /// Generates the legal moves of every position; returns how many there
-    /// were in all.
-    fn count_legal_moves(&mut self) -> usize;
-}
-
 /// Plugs a game into the registry: `Registered::<G>::new()`, and
 /// `.with_site()` for a game with a site notation.
 pub struct Registered<G: Game> {
@@ -196,20 +139,14 @@ pub struct Registered<G: Game> {
 }
 
 impl<G: Game> Registered<G> {
-    pub const fn new() -> Self {
+    const fn new() -> Self {
         Registered { site: None }
-    }
-}
-
-impl<G: Game> Default for Registered<G> {
-    fn default() -> Self {
-        Self::new()
     }
 }
 
 impl<G: SiteNotation> Registered<G> {
     /// The game's site notation ([`SiteNotation`]) is offered too.
-    pub const fn with_site(self) -> Self {
+    const fn with_site(self) -> Self {
         Registered {
             site: Some((SiteOf::<G>::ADAPTER, G::site_move)),
         }
@@ -249,22 +186,9 @@ impl<G: SiteNotation> AnySite for SiteOf<G> {
     }
 }
 
-/// A game's positions, for [`AnyGame::sample_positions`].
-struct PositionsOf<G: Rules> {
-    positions: Vec<G::Position>,
-}
+impl<G: Game> sealed::Sealed for Registered<G> {}
 
-impl<G: Rules> Positions for PositionsOf<G> {
-    fn len(&self) -> usize {
-        self.positions.len()
-    }
-
-    fn count_legal_moves(&mut self) -> usize {
-        self.positions.iter().map(G::count_legal_moves).sum()
-    }
-}
-
-impl<G: Facts + Picture + Search> AnyGame for Registered<G> {
+impl<G: Playable> AnyGame for Registered<G> {
     fn name(&self) -> &'static str {
         G::NAME
     }
@@ -314,60 +238,6 @@ impl<G: Facts + Picture + Search> AnyGame for Registered<G> {
         sink::convert::<G>(index, record, parse_error, opts, site_move)
     }
 
-    fn legal_moves_at(
-        &self,
-        game: &mut dyn ReadGame<'_>,
-        ply: Option<usize>,
-    ) -> Result<LegalMoves, Problem> {
-        replay::legal_moves_at::<G>(game, ply)
-    }
-
-    fn scene_at(&self, game: &mut dyn ReadGame<'_>, ply: Option<usize>) -> Shown {
-        picture::scene_at::<G>(game, ply)
-    }
-
-    fn replayed(&self, game: &mut dyn ReadGame<'_>) -> Result<Replayed, Problem> {
-        picture::replayed::<G>(game)
-    }
-
-    fn examine(&self, game: &mut dyn ReadGame<'_>, probe: &Probe) -> Examined {
-        select::examine::<G>(game, probe)
-    }
-
-    fn key(&self, game: &mut dyn ReadGame<'_>, by: SameBy) -> Option<Vec<u8>> {
-        select::key::<G>(game, by)
-    }
-
-    fn legal_move_counts(
-        &self,
-        game: &mut dyn ReadGame<'_>,
-        each: &mut dyn FnMut(PlyCount<'_>) -> ControlFlow<()>,
-    ) -> Option<Problem> {
-        replay::legal_move_counts::<G>(game, each)
-    }
-
-    fn perft(
-        &self,
-        game: &mut dyn ReadGame<'_>,
-        ply: Option<usize>,
-        depth: u32,
-    ) -> Result<Divided, Problem> {
-        replay::position_before::<G>(game, ply).map(|(p, _)| perft::divide::<G>(&p, depth))
-    }
-
-    fn check_walk(
-        &self,
-        position: &str,
-        choices: &[u8],
-        every: bool,
-    ) -> Option<Result<u64, String>> {
-        let start = match position {
-            "" => G::start(&[]).ok()?,
-            p => G::parse_position(p).ok()?,
-        };
-        Some(perft::check_walk::<G>(start, choices, every))
-    }
-
     fn repair(
         &self,
         record: &mut Record,
@@ -390,62 +260,8 @@ impl<G: Facts + Picture + Search> AnyGame for Registered<G> {
         self.site.map(|(s, _)| s)
     }
 
-    fn generate(&self, seed: u64, index: u64, opts: &GenOptions) -> Converted {
-        gen::game::<G>(seed, index, opts)
-    }
-
-    fn sample_positions(&self, seed: u64, games: u64, opts: &GenOptions) -> Box<dyn Positions> {
-        Box::new(PositionsOf::<G> {
-            positions: gen::positions::<G>(seed, games, opts),
-        })
-    }
-
     fn default_depth(&self) -> u32 {
         G::DEPTH
-    }
-
-    fn analyse(&self, game: &mut dyn ReadGame<'_>, settings: &Settings) -> Analysis {
-        analysis::analyse::<G>(game, settings)
-    }
-
-    fn walk(&self, game: &mut dyn ReadGame<'_>, aim: walk::Aim<'_>, depth: usize) -> walk::Walk {
-        walk::walk::<G>(game, aim, depth)
-    }
-
-    fn trace(&self, game: &mut dyn ReadGame<'_>) -> walk::Traced {
-        walk::trace::<G>(game)
-    }
-
-    fn position_key(&self, settings: &[Tag], text: &str) -> Result<u64, String> {
-        let mut tags: Vec<Tag> = settings.to_vec();
-        tags.push(Tag::unplaced("Position", text));
-        match G::start(&tags) {
-            Ok(p) => Ok(G::notation_key(&p)),
-            Err(e) => Err(e.message),
-        }
-    }
-
-    fn first_match(
-        &self,
-        pattern: &crate::play::pattern::Pattern,
-        tags: &[Tag],
-        turns: &str,
-    ) -> Result<Option<usize>, String> {
-        crate::play::pattern::first_match::<G>(pattern, tags, turns)
-    }
-
-    fn line_target(&self, tags: &[Tag], line: &[String]) -> walk::LineTarget {
-        walk::line_target::<G>(tags, line)
-    }
-
-    fn best_at(
-        &self,
-        game: &mut dyn ReadGame<'_>,
-        ply: Option<usize>,
-        settings: &Settings,
-    ) -> Result<Best, Problem> {
-        let (pos, _) = replay::position_before::<G>(game, ply)?;
-        Ok(analysis::best_at::<G>(&pos, settings))
     }
 }
 
@@ -507,4 +323,54 @@ pub fn tell(
 /// The `(game, columns)` of every game's own statistics, in registry order.
 pub fn stats_columns() -> impl Iterator<Item = (&'static str, &'static [Stat])> {
     GAMES.iter().map(|g| (g.name(), g.stats()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Names the type a task is run with.
+    struct TypeName;
+
+    impl GameTask for TypeName {
+        type Output = &'static str;
+        fn run<G: Playable>(self, _: &Registered<G>) -> &'static str {
+            G::NAME
+        }
+    }
+
+    #[test]
+    fn with_game_runs_each_registered_game_with_its_own_type() {
+        for game in GAMES {
+            assert_eq!(with_game(*game, TypeName), game.name());
+        }
+        let names = names();
+        let mut unique = names.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(
+            unique.len(),
+            names.len(),
+            "two games share a name: {names:?}"
+        );
+    }
+
+    #[test]
+    fn a_registered_site_is_offered_through_with_game_too() {
+        struct HasSite;
+        impl GameTask for HasSite {
+            type Output = bool;
+            fn run<G: Playable>(self, game: &Registered<G>) -> bool {
+                game.site.is_some()
+            }
+        }
+        for game in GAMES {
+            assert_eq!(
+                with_game(*game, HasSite),
+                game.site().is_some(),
+                "{}",
+                game.name()
+            );
+        }
+    }
 }

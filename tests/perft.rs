@@ -49,9 +49,9 @@ fn check(game: &dyn AnyGame, all: bool) -> u32 {
             if expected > NODE_LIMIT && !all {
                 continue;
             }
-            let got = game
-                .perft(&mut RecordSource::new(&record, None), None, depth)
-                .unwrap_or_else(|p| panic!("{} {}: {}", game.name(), entry.id, p.message));
+            let got =
+                gamerec::perft::perft(game, &mut RecordSource::new(&record, None), None, depth)
+                    .unwrap_or_else(|p| panic!("{} {}: {}", game.name(), entry.id, p.message));
             assert_eq!(
                 got.total,
                 expected,
@@ -94,8 +94,7 @@ fn generated_turns_are_played_and_read_back_along_walks_from_every_perft_positio
                 let choices: Vec<u8> = (0..40u8)
                     .map(|i| i.wrapping_mul(37).wrapping_add(seed))
                     .collect();
-                let checked = game
-                    .check_walk(position, &choices, true)
+                let checked = gamerec::perft::check_walk(*game, position, &choices, true)
                     .unwrap_or_else(|| panic!("{} {}: position unread", game.name(), entry.id))
                     .unwrap_or_else(|e| panic!("{} {}: {e}", game.name(), entry.id));
                 assert!(checked > 0, "{} {}", game.name(), entry.id);

@@ -35,7 +35,7 @@ fn generated_games_validate_for_every_game_and_seed() {
                     if i > 1 {
                         text.push('\n');
                     }
-                    write_game(&rules.generate(seed, i, &opts), &mut text);
+                    write_game(&gamerec::gen::generate(*rules, seed, i, &opts), &mut text);
                 }
                 let mut n = 0;
                 validate::validate(text.as_bytes(), &mut |_, report| {
@@ -72,7 +72,7 @@ fn generation_is_deterministic() {
     for rules in gamerec::registry::GAMES {
         let game = |seed, i| {
             let mut s = String::new();
-            write_game(&rules.generate(seed, i, &opts), &mut s);
+            write_game(&gamerec::gen::generate(*rules, seed, i, &opts), &mut s);
             s
         };
         assert_eq!(game(5, 1), game(5, 1));
@@ -91,7 +91,9 @@ fn the_finishing_bias_finishes_more_games() {
             finish,
         };
         (1..=30)
-            .filter(|&i| rules.generate(3, i, &opts).result != Some(ResultToken::Unknown))
+            .filter(|&i| {
+                gamerec::gen::generate(rules, 3, i, &opts).result != Some(ResultToken::Unknown)
+            })
             .count()
     };
     assert!(finished(true) > finished(false));

@@ -157,7 +157,7 @@ pub fn position(data: &[u8]) {
     };
     // A position can have ten thousand turns, all generated at every step.
     let choices = &choices[..choices.len().min(6)];
-    if let Some(Err(e)) = game.check_walk(text, choices, false) {
+    if let Some(Err(e)) = gamerec::perft::check_walk(game, text, choices, false) {
         panic!("{}: {e}", game.name());
     }
 }
@@ -560,7 +560,7 @@ pub fn picture(data: &[u8]) {
             let parsed = g.record();
             let source =
                 || gamerec::record::RecordSource::new(&parsed.record, parsed.error.clone());
-            let Ok(replayed) = rules.replayed(&mut source()) else {
+            let Ok(replayed) = gamerec::show::replayed(rules, &mut source()) else {
                 return;
             };
             // `filter`'s look at the same game: it reaches its own last
@@ -578,7 +578,7 @@ pub fn picture(data: &[u8]) {
                 reaches: Some(replayed.scene.position.clone()),
                 pattern: Some(final_pattern(&replayed.scene)),
             };
-            let examined = rules.examine(&mut source(), &probe);
+            let examined = gamerec::filter::examine(rules, &mut source(), &probe);
             assert_eq!(examined.plies, replayed.moves.len());
             assert!(examined.reaches, "the last position is reached");
             assert!(
@@ -590,15 +590,16 @@ pub fn picture(data: &[u8]) {
             // last the key of the last position read back from its
             // notation under the game's settings; the index's turns replay
             // to a position the pattern matches.
-            let traced = rules.trace(&mut source());
+            let traced = gamerec::index::trace_game(rules, &mut source());
             assert_eq!(traced.keys.len(), examined.plies + 1);
             let settings: Vec<gamerec::record::Tag> = (parsed.record.tags.iter())
                 .filter(|t| rules.settings().contains(&t.name.as_str()))
                 .cloned()
                 .collect();
-            let last = rules.position_key(&settings, &replayed.scene.position);
+            let last = gamerec::index::position_key(rules, &settings, &replayed.scene.position);
             assert_eq!(traced.keys.last().copied(), last.ok(), "the last key");
-            let again = rules.first_match(
+            let again = gamerec::index::first_match(
+                rules,
                 probe.pattern.as_ref().expect("a pattern"),
                 &parsed.record.tags,
                 &traced.turns,
@@ -616,8 +617,8 @@ pub fn picture(data: &[u8]) {
             // with the game's last position (written in the standard
             // labels: checked where the record uses them).
             use gamerec::select::SameBy;
-            let by_moves = rules.key(&mut source(), SameBy::Moves);
-            let by_end = rules.key(&mut source(), SameBy::FinalPosition);
+            let by_moves = gamerec::dedup::key(rules, &mut source(), SameBy::Moves);
+            let by_end = gamerec::dedup::key(rules, &mut source(), SameBy::FinalPosition);
             assert_eq!(by_moves.is_some(), by_end.is_some());
             let standard_labels = gamerec::game::tag_value(&parsed.record.tags, "Coords")
                 .is_none_or(|c| c.trim().eq_ignore_ascii_case("ludii"));
@@ -702,7 +703,7 @@ fn base_index() -> Option<&'static std::path::Path> {
         let mut text = String::new();
         for g in GAMES {
             for i in 1..=3 {
-                let game = g.generate(7, i, &gamerec::gen::GenOptions::default());
+                let game = gamerec::gen::generate(*g, 7, i, &gamerec::gen::GenOptions::default());
                 formats::text::write_game(&game, &mut text);
                 text.push('\n');
             }

@@ -337,10 +337,12 @@ impl Game {
     fn position(&self, py: Python<'_>, ply: Option<i64>) -> PyResult<String> {
         let before = self.before(ply)?;
         py.detach(|| {
-            self.again(|rules, game| match rules.legal_moves_at(game, before) {
-                Ok(l) => Ok(l.position),
-                Err(p) => Err(self.problem_err(p)),
-            })
+            self.again(
+                |rules, game| match gamerec::moves::legal_moves_at(rules, game, before) {
+                    Ok(l) => Ok(l.position),
+                    Err(p) => Err(self.problem_err(p)),
+                },
+            )
         })
     }
 
@@ -350,10 +352,12 @@ impl Game {
     fn legal_moves(&self, py: Python<'_>, ply: Option<i64>) -> PyResult<Vec<String>> {
         let before = self.before(ply)?;
         py.detach(|| {
-            self.again(|rules, game| match rules.legal_moves_at(game, before) {
-                Ok(l) => Ok(l.moves),
-                Err(p) => Err(self.problem_err(p)),
-            })
+            self.again(
+                |rules, game| match gamerec::moves::legal_moves_at(rules, game, before) {
+                    Ok(l) => Ok(l.moves),
+                    Err(p) => Err(self.problem_err(p)),
+                },
+            )
         })
     }
 
@@ -383,7 +387,7 @@ impl Game {
         let opts = SvgOptions { size, flip, rotate };
         py.detach(|| {
             self.again(|rules, game| {
-                let shown = rules.scene_at(game, before);
+                let shown = gamerec::show::scene_at(rules, game, before);
                 match (shown.scene, shown.problem) {
                     (Some(scene), None) => Ok(svg::write(&scene, &opts)),
                     (_, Some(p)) => Err(self.problem_err(p)),
@@ -437,7 +441,7 @@ impl Game {
         };
         let gif = py.detach(|| {
             self.again(|rules, game| {
-                let r = rules.replayed(game).map_err(|p| self.problem_err(p))?;
+                let r = gamerec::show::replayed(rules, game).map_err(|p| self.problem_err(p))?;
                 if let Some(p) = r.problem {
                     return Err(self.problem_err(p));
                 }

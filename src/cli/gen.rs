@@ -109,7 +109,7 @@ pub fn run(mut args: Args) {
                         if i > 1 {
                             s.push('\n');
                         }
-                        write_game(&rules.generate(args.seed, i, &opts), &mut s);
+                        write_game(&gamerec::gen::generate(rules, args.seed, i, &opts), &mut s);
                         s
                     })
                     .collect()

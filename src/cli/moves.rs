@@ -57,7 +57,7 @@ pub fn run(args: Args) {
             // The legal prefix as it is replayed, then the problem that
             // stopped it.
             let mut written = Ok(());
-            let problem = rules.legal_move_counts(loaded.game, &mut |c| {
+            let problem = gamerec::moves::legal_move_counts(rules, loaded.game, &mut |c| {
                 written = writeln!(out, "{}\t{}\t{}", c.ply, c.legal, c.played);
                 match written {
                     Ok(()) => ControlFlow::Continue(()),
@@ -73,14 +73,12 @@ pub fn run(args: Args) {
                 jobs: args.jobs.unwrap_or(0),
                 ..args.search.settings(gamerec::analysis::Plies::All)
             };
-            let best = rules
-                .best_at(loaded.game, ply, &settings)
+            let best = gamerec::moves::best_at(rules, loaded.game, ply, &settings)
                 .map_err(Failure::Invalid)?;
             return gamerec::moves::write_best(out, &best).map_err(write_failure);
         }
-        let legal = rules
-            .legal_moves_at(loaded.game, ply)
-            .map_err(Failure::Invalid)?;
+        let legal =
+            gamerec::moves::legal_moves_at(rules, loaded.game, ply).map_err(Failure::Invalid)?;
         if args.show_position {
             writeln!(out, "{}", legal.position).map_err(write_failure)?;
         }

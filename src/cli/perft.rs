@@ -32,9 +32,7 @@ pub struct Args {
 pub fn run(args: Args) {
     answer(&args.place, args.color.color.for_stderr(), |loaded, out| {
         let ply = args.ply.map(|k| k as usize);
-        let divided = loaded
-            .rules
-            .perft(loaded.game, ply, args.depth)
+        let divided = gamerec::perft::perft(loaded.rules, loaded.game, ply, args.depth)
             .map_err(super::at::Failure::Invalid)?;
         if args.divide {
             for (mv, n) in &divided.moves {

@@ -13,7 +13,7 @@ use crate::play::analysis::{
 };
 use crate::play::sink::out::Rendered;
 use crate::play::sink::{GameSink, Head, Tail, TraceOptions, TurnOut};
-use crate::registry::{tell, AnyGame};
+use crate::registry::{tell, with_game, AnyGame, GameTask, Playable, Registered};
 use gamerec_rules::search::Value;
 use serde::Serialize;
 use serde_json::{json, Value as Json};
@@ -48,7 +48,7 @@ pub fn analyse(
     let title = crate::envelope::record::title(game.tags(), sides);
     match rules {
         Ok(rules) => {
-            let analysis = rules.analyse(game, settings);
+            let analysis = analysis_of(rules, game, settings);
             Analysed {
                 game: Some(rules.name()),
                 sides,
@@ -463,4 +463,20 @@ pub fn explain(m: Mark, p: &PlyAnalysis, next: Option<&PlyAnalysis>, sides: [&st
             )
         }
     }
+}
+
+/// A game analysed as it is read, under its rules (`rules`).
+pub fn analysis_of(
+    rules: &dyn AnyGame,
+    game: &mut dyn ReadGame<'_>,
+    settings: &Settings,
+) -> Analysis {
+    struct Analyse<'a, 'g, 's>(&'a mut dyn ReadGame<'g>, &'s Settings);
+    impl GameTask for Analyse<'_, '_, '_> {
+        type Output = Analysis;
+        fn run<G: Playable>(self, _: &Registered<G>) -> Analysis {
+            crate::play::analysis::analyse::<G>(self.0, self.1)
+        }
+    }
+    with_game(rules, Analyse(game, settings))
 }

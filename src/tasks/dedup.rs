@@ -7,10 +7,11 @@
 //! The places of the duplicates, for a report, are kept on disk too
 //! ([`Report`]).
 
-use crate::envelope::record::RecordSource;
+use crate::envelope::record::{ReadGame, RecordSource};
 use crate::io::formats::Visit;
 use crate::io::passthrough::{written, Written};
 use crate::play::select::SameBy;
+use crate::registry::{with_game, AnyGame, GameTask, Playable, Registered};
 use std::collections::HashMap;
 use std::hash::Hasher;
 use std::io::{self, BufWriter, Write};
@@ -306,7 +307,7 @@ pub fn keyed(visit: Visit<'_, '_>, by: SameBy) -> Keyed {
         .rules
         .as_ref()
         .ok()
-        .and_then(|r| r.key(&mut RecordSource::new(record, parsed.error.clone()), by));
+        .and_then(|r| key(*r, &mut RecordSource::new(record, parsed.error.clone()), by));
     let line = visit.chunk.map(|c| c.locate(record.span.start).0);
     let out = written(visit, &parsed, None);
     Keyed {
@@ -325,6 +326,19 @@ pub fn note(first: &Place) -> String {
         first.file,
         first.line.map_or(String::new(), |l| format!(", line {l}"))
     )
+}
+
+/// The key two games share exactly when they are the same game (`by`);
+/// `None` when the game cannot be replayed to its end.
+pub fn key(rules: &dyn AnyGame, game: &mut dyn ReadGame<'_>, by: SameBy) -> Option<Vec<u8>> {
+    struct Key<'a, 'g>(&'a mut dyn ReadGame<'g>, SameBy);
+    impl GameTask for Key<'_, '_> {
+        type Output = Option<Vec<u8>>;
+        fn run<G: Playable>(self, _: &Registered<G>) -> Option<Vec<u8>> {
+            crate::play::select::key::<G>(self.0, self.1)
+        }
+    }
+    with_game(rules, Key(game, by))
 }
 
 #[cfg(test)]

@@ -4,13 +4,13 @@
 //! the game's output made there too.
 
 use crate::base::problem::Repair;
-use crate::envelope::record::{RecordSource, ResultToken, Tag};
+use crate::envelope::record::{ReadGame, RecordSource, ResultToken, Tag};
 use crate::io::diagnostics::Repaired;
 use crate::io::formats::{Format, Visit};
 use crate::io::passthrough::{written, Written};
 use crate::play::pattern::Pattern;
 use crate::play::select::{Examined, Probe};
-use crate::registry::{self, AnyGame};
+use crate::registry::{self, with_game, AnyGame, GameTask, Playable, Registered};
 use crate::tasks::index::{GameRow, Index, Placed};
 use regex::Regex;
 use std::collections::HashSet;
@@ -186,7 +186,8 @@ impl Picker<'_> {
             .then(|| record.title(known.map_or(["", ""], |r| r.sides())))
             .flatten();
         let examined = match known {
-            Some(r) => r.examine(
+            Some(r) => examine(
+                r,
                 &mut RecordSource::new(record, parsed.error.clone()),
                 self.probe,
             ),
@@ -273,4 +274,17 @@ pub fn summary(matched: usize, games: usize, repaired: Option<&Repaired>) -> Str
         None => String::new(),
     };
     format!("gamerec: {matched} of {games} games matched{repaired}")
+}
+
+/// Replays a game as it is read for `filter`: its verdict, its length, and
+/// what `probe` looks for.
+pub fn examine(rules: &dyn AnyGame, game: &mut dyn ReadGame<'_>, probe: &Probe) -> Examined {
+    struct Examine<'a, 'g, 'p>(&'a mut dyn ReadGame<'g>, &'p Probe);
+    impl GameTask for Examine<'_, '_, '_> {
+        type Output = Examined;
+        fn run<G: Playable>(self, _: &Registered<G>) -> Examined {
+            crate::play::select::examine::<G>(self.0, self.1)
+        }
+    }
+    with_game(rules, Examine(game, probe))
 }

@@ -7,7 +7,8 @@ use crate::envelope::record::ReadGame;
 use crate::picture::raster::{self, GifOptions};
 use crate::picture::svg;
 use crate::picture::text::{self, TextOptions};
-use crate::registry::AnyGame;
+use crate::picture::{Replayed, Shown};
+use crate::registry::{with_game, AnyGame, GameTask, Playable, Registered};
 use std::io::{self, Write};
 
 /// A still picture's format.
@@ -44,7 +45,7 @@ impl Draw {
         rules: &dyn AnyGame,
         game: &mut dyn ReadGame<'_>,
     ) -> (Option<io::Result<Vec<u8>>>, Result<(), Stop>) {
-        let shown = rules.scene_at(game, self.ply);
+        let shown = scene_at(rules, game, self.ply);
         let svg_opts = &self.gif.svg;
         let picture = shown.scene.as_ref().map(|scene| match self.format {
             Still::Text => Ok(text::write(scene, self.text).into_bytes()),
@@ -66,7 +67,7 @@ impl Draw {
         game: &mut dyn ReadGame<'_>,
         out: &mut dyn Write,
     ) -> (Option<io::Result<()>>, Result<(), Stop>) {
-        let r = match rules.replayed(game) {
+        let r = match replayed(rules, game) {
             Ok(r) => r,
             Err(p) => return (None, Err(Stop::Invalid(p))),
         };
@@ -93,4 +94,30 @@ impl Draw {
             r.problem.map_or(Ok(()), |p| Err(Stop::Invalid(p))),
         )
     }
+}
+
+/// The picture of the position before ply `ply` (1-based) of a game as it
+/// is read, or after its last turn.
+pub fn scene_at(rules: &dyn AnyGame, game: &mut dyn ReadGame<'_>, ply: Option<usize>) -> Shown {
+    struct Scene<'a, 'g>(&'a mut dyn ReadGame<'g>, Option<usize>);
+    impl GameTask for Scene<'_, '_> {
+        type Output = Shown;
+        fn run<G: Playable>(self, _: &Registered<G>) -> Shown {
+            crate::picture::scene_at::<G>(self.0, self.1)
+        }
+    }
+    with_game(rules, Scene(game, ply))
+}
+
+/// Every position of a game as it is read (the viewer, a GIF); the problem
+/// when its start cannot be set up.
+pub fn replayed(rules: &dyn AnyGame, game: &mut dyn ReadGame<'_>) -> Result<Replayed, Problem> {
+    struct Frames<'a, 'g>(&'a mut dyn ReadGame<'g>);
+    impl GameTask for Frames<'_, '_> {
+        type Output = Result<Replayed, Problem>;
+        fn run<G: Playable>(self, _: &Registered<G>) -> Self::Output {
+            crate::picture::replayed::<G>(self.0)
+        }
+    }
+    with_game(rules, Frames(game))
 }

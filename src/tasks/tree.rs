@@ -5,12 +5,12 @@
 //! `gamerec.tree()`). Schema: notation/tree.md.
 
 use crate::base::problem::Problem;
-use crate::envelope::record::Tag;
+use crate::envelope::record::{ReadGame, Tag};
 use crate::io::diagnostics::{count, escape};
 use crate::io::formats::parquet::Kind;
 use crate::io::formats::Visit;
 use crate::play::walk::{Aim, Counts, Example, Explored, Walk};
-use crate::registry;
+use crate::registry::{self, with_game, AnyGame, GameTask, Playable, Registered};
 use gamerec_rules::game::Side;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashSet};
@@ -97,7 +97,7 @@ fn aimed(v: Visit<'_, '_>, aim: Aim<'_>, depth: usize, query: &Query) -> Walked 
     let title = crate::envelope::record::title(v.game.tags(), sides);
     match v.rules {
         Ok(rules) if query.keeps(v.game.tags(), sides) => {
-            let walk = rules.walk(v.game, aim, depth);
+            let walk = walk_game(rules, v.game, aim, depth);
             Walked {
                 game: Some(rules.name()),
                 title,
@@ -344,4 +344,23 @@ pub fn panel(found: &[Explored], source: &str, depth: usize) -> String {
         positions.insert(format!("{}:{:016x}", e.game, e.key), at);
     }
     json!({"source": source, "depth": depth, "positions": positions}).to_string()
+}
+
+/// Walks a game as it is read for the opening explorer: its result, and
+/// what it played at the positions `aim` names, within its first `depth`
+/// plies.
+pub fn walk_game(
+    rules: &dyn AnyGame,
+    game: &mut dyn ReadGame<'_>,
+    aim: Aim<'_>,
+    depth: usize,
+) -> Walk {
+    struct WalkTask<'a, 'g, 'k>(&'a mut dyn ReadGame<'g>, Aim<'k>, usize);
+    impl GameTask for WalkTask<'_, '_, '_> {
+        type Output = Walk;
+        fn run<G: Playable>(self, _: &Registered<G>) -> Self::Output {
+            crate::play::walk::walk::<G>(self.0, self.1, self.2)
+        }
+    }
+    with_game(rules, WalkTask(game, aim, depth))
 }

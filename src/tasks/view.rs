@@ -6,6 +6,7 @@ use crate::envelope::record::{title, ReadGame};
 use crate::io::formats::Visit;
 use crate::picture::html::{Entry, Unplayable};
 use crate::picture::ErrorAt;
+use crate::tasks::show::replayed;
 
 /// What the viewer shows of a game: its replay, or why it cannot be
 /// replayed; and its problem with its title, when it is invalid.
@@ -29,7 +30,7 @@ pub fn entry(v: Visit<'_, '_>) -> (Entry, Option<(Problem, Option<String>)>) {
         (entry, Some((p, title)))
     };
     match v.rules {
-        Ok(r) => match r.replayed(game) {
+        Ok(r) => match replayed(r, game) {
             Ok(replayed) => {
                 let problem = (replayed.problem.clone()).map(|p| (p, replayed.title.clone()));
                 (Entry::Played(Box::new(replayed)), problem)

@@ -1624,7 +1624,7 @@ mod tests {
         };
         registry::GAMES
             .iter()
-            .flat_map(|g| (0..3).map(move |i| g.generate(7, i, &opts)))
+            .flat_map(|g| (0..3).map(move |i| crate::tasks::gen::generate(*g, 7, i, &opts)))
             .collect()
     }
 

@@ -6,6 +6,7 @@
 //! explorer `tree` uses ([`Explorer`]), in the games' order. Memory: a few
 //! words per game of the index, and the targets' postings.
 
+use super::keyed;
 use super::{finish_of, tags_of, Index, NO_TURN};
 use crate::play::walk::{declares_result, AtTarget, Explored, Explorer, Finish, Reach};
 use crate::registry;
@@ -52,11 +53,11 @@ fn targets(index: &Index, query: &Query) -> io::Result<(Vec<Option<Kept>>, Vec<T
         if !query.keeps(&tags, rules.sides()) {
             return Ok(());
         }
-        let Some((start, _)) = rules.line_target(&tags, &[]) else {
+        let Some((start, _)) = keyed::line_target(rules, &tags, &[]) else {
             return Ok(());
         };
         let target = *memo.entry((rules.name(), start)).or_insert_with(|| {
-            let (key, position, mover) = rules.line_target(&tags, &query.line)?.1?;
+            let (key, position, mover) = keyed::line_target(rules, &tags, &query.line)?.1?;
             let n = targets.len() as u32;
             let t = *by_key.entry((rules.name(), key)).or_insert(n);
             if t == n {

@@ -25,6 +25,7 @@
 
 mod build;
 mod explore;
+mod keyed;
 mod merge;
 mod read;
 mod store;
@@ -34,6 +35,7 @@ mod turns;
 
 pub use build::{Builder, Built};
 pub use explore::explore;
+pub use keyed::{first_match, line_target, position_key, trace_game};
 pub use read::{hit_columns, plain_text, tags_of, FileRow, GameRow, Hit, Index, Placed, Reading};
 pub use store::{Lock, LOCK, MANIFEST};
 pub use trace::{trace, Entry};

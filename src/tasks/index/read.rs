@@ -1,6 +1,7 @@
 //! Reading an index: its files, a key's postings, games by id, and the
 //! games that reached a position ([`Index`]).
 
+use super::keyed;
 use super::store::{self, named};
 use super::tables::{arrow_error, io_error, newer_u64s, texts, u32s, u64s, FileOut};
 use super::{invalid, partition, postings_file, Posting, MAX_FILES, MAX_SETUPS};
@@ -636,7 +637,7 @@ impl Index {
             let Some(g) = registry::find(&game) else {
                 continue;
             };
-            match g.position_key(&tags_of(&settings), position.trim()) {
+            match keyed::position_key(g, &tags_of(&settings), position.trim()) {
                 Ok(key) => keyed.push((g.name(), settings, key)),
                 Err(e) => why.push(format!("{game}: {e}")),
             }
@@ -688,7 +689,7 @@ impl Index {
                     let game = row.game.as_deref().and_then(registry::find);
                     let tags = tags_of(row.tags.as_deref().unwrap_or("[]"));
                     let turns = row.turns.as_deref().unwrap_or("");
-                    let m = game.map_or(Ok(None), |g| g.first_match(pattern, &tags, turns));
+                    let m = game.map_or(Ok(None), |g| keyed::first_match(g, pattern, &tags, turns));
                     (row, m)
                 })
                 .collect();

@@ -1,5 +1,6 @@
 //! What the index keeps of one game, made on the worker threads.
 
+use super::keyed;
 use super::Turns;
 use crate::base::problem::Problem;
 use crate::io::formats::{Format, Visit};
@@ -57,7 +58,7 @@ pub fn trace(v: Visit<'_, '_>, turns: &Turns) -> Entry {
     });
     let (game, traced, error) = match v.rules {
         Ok(rules) => {
-            let traced = rules.trace(v.game);
+            let traced = keyed::trace_game(rules, v.game);
             let error = traced.error.clone();
             (Some(rules.name()), traced, error)
         }
