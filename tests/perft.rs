@@ -6,7 +6,7 @@
 //! skipped so that the suite stays quick (`GAMEREC_PERFT_ALL=1` checks them
 //! all).
 
-use gamerec::perft::{entries, Entry};
+use gamerec::perft::{entries, PerftEntry};
 use gamerec::record::{Record, RecordSource, Span, Tag};
 use gamerec::registry::{AnyGame, GAMES};
 use std::fs::File;
@@ -16,7 +16,7 @@ use std::path::Path;
 /// Counts above this many leaves are skipped unless GAMEREC_PERFT_ALL is set.
 const NODE_LIMIT: u64 = 3_000_000;
 
-fn record(entry: &Entry) -> Record {
+fn record(entry: &PerftEntry) -> Record {
     let tag = |(name, value): (String, String)| Tag {
         name: name.into(),
         value: value.into(),

@@ -4,7 +4,7 @@
 //! coin, and the command's rows, orders, aliases and skips.
 
 use assert_cmd::Command;
-use gamerec::ratings::bt::{self, Game};
+use gamerec::ratings::bt::{self, Pairing};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -114,7 +114,7 @@ fn json_rows(args: &[&str]) -> Vec<Value> {
 /// The log likelihood of `games` plus one virtual draw per player against
 /// strength 0 and one virtual drawn game for the first mover's advantage,
 /// as notation/ratings.md defines it, written out again.
-fn likelihood(games: &[Game], strength: &[f64], h: f64) -> f64 {
+fn likelihood(games: &[Pairing], strength: &[f64], h: f64) -> f64 {
     let p = |x: f64| 1.0 / (1.0 + (-x).exp());
     let mut total = 0.0;
     for g in games {
@@ -131,7 +131,7 @@ fn likelihood(games: &[Game], strength: &[f64], h: f64) -> f64 {
 fn bradley_terry_advantage_stays_finite_when_every_first_mover_has_won() {
     // After one game, won by the first mover, the next second-mover win
     // must not be called impossible (it was: 1e-9, 21 nats of log-loss).
-    let one = [Game {
+    let one = [Pairing {
         a: 0,
         b: 1,
         a_first: true,
@@ -178,9 +178,9 @@ fn bradley_terry_fit_is_a_maximum_nudging_any_parameter_lowers_the_likelihood() 
         (1, 3, true, 0.5),
         (2, 0, true, 0.0),
     ];
-    let games: Vec<Game> = spec
+    let games: Vec<Pairing> = spec
         .iter()
-        .map(|&(a, b, a_first, score)| Game {
+        .map(|&(a, b, a_first, score)| Pairing {
             a,
             b,
             a_first,

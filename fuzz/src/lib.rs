@@ -505,11 +505,11 @@ pub fn stats(data: &[u8]) {
 /// a history row per rated game per player, every rating a number, and a
 /// page that ends.
 fn ratings_and_report(gathered: gamerec::report::Gathered) {
-    use gamerec::ratings::{self, systems::Options, table};
-    let opts = Options {
+    use gamerec::ratings::{self, systems::RatingOptions, table};
+    let opts = RatingOptions {
         history: true,
         predict: true,
-        ..Options::default()
+        ..RatingOptions::default()
     };
     let rated = ratings::rate(&gathered.rated, opts);
     let games: usize = rated.iter().map(|t| t.games.len()).sum();
@@ -526,7 +526,7 @@ fn ratings_and_report(gathered: gamerec::report::Gathered) {
         title: "fuzz".into(),
         player: None,
         players: 3,
-        ratings: Options::default(),
+        ratings: RatingOptions::default(),
     };
     let types = gathered.by_type().len();
     let (page, _) = gamerec::report::page(gathered, &opts);
@@ -541,7 +541,7 @@ fn ratings_and_report(gathered: gamerec::report::Gathered) {
 /// SVG has one piece element a piece; the ASCII text is ASCII; the page's
 /// data cannot end its script.
 pub fn picture(data: &[u8]) {
-    use gamerec::picture::html::{self, Entry};
+    use gamerec::picture::html::{self, ViewerGame};
     use gamerec::picture::svg::{self, SvgOptions};
     use gamerec::picture::text::{self, TextOptions};
     let Some((game, first, rest)) = pick_game(data) else {
@@ -662,7 +662,7 @@ pub fn picture(data: &[u8]) {
                 );
                 assert!(!ascii || t.is_ascii(), "{t}");
             }
-            let page = html::page("fuzz", &opts, vec![Entry::Played(Box::new(replayed))]);
+            let page = html::page("fuzz", &opts, vec![ViewerGame::Played(Box::new(replayed))]);
             assert_eq!(
                 page.matches("</script>").count(),
                 3,

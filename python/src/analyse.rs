@@ -10,7 +10,7 @@ use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 use gamerec::analyse::{self, Analysed};
 use gamerec::analysis::Settings;
-use gamerec::formats::parquet::{Rows, BATCH_GAMES};
+use gamerec::formats::parquet::{Batches, BATCH_GAMES};
 use gamerec::formats::Visit;
 use gamerec::inputs::{self as reading, How, Item};
 use gamerec::output::Output;
@@ -64,7 +64,7 @@ fn analysis_batches(
     how: &How<'_>,
     settings: &Settings,
 ) -> io::Result<(SchemaRef, Vec<RecordBatch>)> {
-    let mut rows = Rows::new(&analyse::columns());
+    let mut rows = Batches::new(&analyse::columns());
     let mut batches = Vec::new();
     let map = |v: Visit<'_, '_>| analyse::analyse(v.game, v.rules, settings);
     reading::read(inputs, how, map, |item: Item<'_, Analysed>| {

@@ -12,8 +12,8 @@ use arrow_array::ffi_stream::FFI_ArrowArrayStream;
 use arrow_array::{RecordBatch, RecordBatchIterator};
 use arrow_schema::SchemaRef;
 use crossbeam_channel::{bounded, Receiver, Sender};
-use gamerec::convert::{Event, Export};
-use gamerec::formats::parquet::{table_metadata, Rows, BATCH_GAMES};
+use gamerec::convert::{ConvertEvent, Export};
+use gamerec::formats::parquet::{table_metadata, Batches, BATCH_GAMES};
 use gamerec::formats::write::Framed;
 use gamerec::formats::{self as table, Dest, Format, Visit};
 use gamerec::inputs::{self as reader, How, Item};
@@ -231,7 +231,7 @@ fn stats_batches(
         true => ("summary", summary_kinds()),
         false => ("stats", game_kinds()),
     };
-    let mut rows = Rows::new(&kinds);
+    let mut rows = Batches::new(&kinds);
     let mut batches = Vec::new();
     let mut totals = Summary::default();
     let map = |v: Visit<'_, '_>| traced(v.game, v.rules);
@@ -264,7 +264,7 @@ fn stats_batches(
 /// schema with gamerec's table metadata (`name`: `stats`, `summary`,
 /// `analysis`).
 pub fn table(
-    mut rows: Rows,
+    mut rows: Batches,
     mut batches: Vec<RecordBatch>,
     name: &str,
 ) -> io::Result<(SchemaRef, Vec<RecordBatch>)> {
@@ -330,11 +330,13 @@ pub fn convert(
     };
     let (mut left_out, mut failures) = (Vec::new(), Vec::new());
     let written = py.detach(|| -> io::Result<Option<Vec<u8>>> {
-        let mut tell = |event: Event<'_>| match event {
-            Event::LeftOut(input, why) if !why.is_empty() => {
+        let mut tell = |event: ConvertEvent<'_>| match event {
+            ConvertEvent::LeftOut(input, why) if !why.is_empty() => {
                 left_out.push(format!("{input}: {why}"))
             }
-            Event::Input(Item::Failed { input, error }) => failures.push(failed(input, error)),
+            ConvertEvent::Input(Item::Failed { input, error }) => {
+                failures.push(failed(input, error))
+            }
             _ => {}
         };
         let Some(path) = &path else {

@@ -4,7 +4,7 @@
 
 use crate::calls;
 use crate::RecordError;
-use gamerec::formats::parquet::Rows;
+use gamerec::formats::parquet::Batches;
 use gamerec::index::{self, Hit, Index};
 use gamerec::pattern::Pattern;
 use gamerec::tree;
@@ -30,7 +30,7 @@ fn hits_table<'py>(
     hits: &[Hit],
 ) -> PyResult<Bound<'py, PyCapsule>> {
     let table = (|| {
-        let mut rows = Rows::new(&index::hit_columns());
+        let mut rows = Batches::new(&index::hit_columns());
         for h in hits {
             rows.push(&h.row(index))?;
         }
@@ -95,7 +95,7 @@ pub fn index_tree_arrow<'py>(
     let query = crate::tree::query(depth, play, player, side)?;
     let index = opened(path)?;
     let table = py.detach(|| {
-        let mut rows = Rows::new(&tree::columns());
+        let mut rows = Batches::new(&tree::columns());
         for e in index::explore(&index, &query, min_games)? {
             for row in tree::rows(&e) {
                 rows.push(&row)?;

@@ -5,12 +5,12 @@
 use crate::calls::{self, failed};
 use crate::sources::sources_of;
 use crate::{how, RecordError};
-use gamerec::formats::parquet::Rows;
+use gamerec::formats::parquet::Batches;
 use gamerec::formats::Visit;
 use gamerec::inputs::{self as reading, How, Item};
 use gamerec::output::Output;
-use gamerec::ratings::systems::{EloK, Options, Period};
-use gamerec::ratings::table::{self, Rows as Kind};
+use gamerec::ratings::systems::{EloK, Period, RatingOptions};
+use gamerec::ratings::table::{self, Listing as Kind};
 use gamerec::ratings::{self, Archive, Players, Sort};
 use gamerec::report::{self, Gathered, PageOptions};
 use gamerec::sink::Converted;
@@ -101,7 +101,7 @@ pub fn ratings_arrow<'py>(
     )?;
     let elo = EloK::read(&k).map_err(|e| PyValueError::new_err(format!("elo_k: {e}")))?;
     let period = Period::read(&p).map_err(|e| PyValueError::new_err(format!("period: {e}")))?;
-    let opts = Options {
+    let opts = RatingOptions {
         elo,
         period,
         history,
@@ -118,7 +118,7 @@ pub fn ratings_arrow<'py>(
             (_, true) => Kind::Predict,
             _ => Kind::Players,
         };
-        let mut rows = Rows::new(&table::columns(kind));
+        let mut rows = Batches::new(&table::columns(kind));
         table::each_row(&archive, &rated, kind, (sort, 1), |row| rows.push(row))?;
         calls::table(rows, Vec::new(), "ratings")
     });
@@ -154,7 +154,7 @@ pub fn report_html<'py>(
         title: title.to_string(),
         player,
         players,
-        ratings: Options::default(),
+        ratings: RatingOptions::default(),
     };
     let page = py.detach(|| {
         each_game(&inputs, &how, true, |name, g| gathered.add(name, &g))?;

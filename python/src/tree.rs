@@ -6,7 +6,7 @@ use crate::sources::sources_of;
 use crate::{how, RecordError};
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
-use gamerec::formats::parquet::Rows;
+use gamerec::formats::parquet::Batches;
 use gamerec::formats::Visit;
 use gamerec::inputs::{self as reading, How, Item};
 use gamerec::output::Output;
@@ -91,7 +91,7 @@ fn tree_batches(
         }
         Ok(ControlFlow::Continue(()))
     })?;
-    let mut rows = Rows::new(&tree::columns());
+    let mut rows = Batches::new(&tree::columns());
     for e in explorer.finish(min_games) {
         for row in tree::rows(&e) {
             rows.push(&row)?;

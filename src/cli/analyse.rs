@@ -7,10 +7,10 @@
 use super::messages;
 use super::options::{Color, InputArgs, Jobs, OutputArg, Quiet, SearchArgs};
 use super::run::{self, Run};
-use gamerec::analyse::{self, Analysed, JsonAnalysis, Tally};
+use gamerec::analyse::{self, Analysed, JsonAnalysis, Marked};
 use gamerec::analysis::{Plies, Settings};
 use gamerec::diagnostics::problem_report;
-use gamerec::formats::parquet::Table;
+use gamerec::formats::parquet::ParquetTable;
 use gamerec::inputs::{Item, Seen};
 use gamerec::output::{Output, Writer};
 use gamerec::record::Chunk;
@@ -93,7 +93,7 @@ enum Format {
 enum Sink {
     /// Lines (marks and the summary, or JSON), to the output.
     Lines(io::BufWriter<Writer>),
-    Parquet(Box<Table<Writer>>),
+    Parquet(Box<ParquetTable<Writer>>),
     /// The records, annotated, to the output; the marks to stderr.
     Annotated(io::BufWriter<Writer>),
 }
@@ -103,7 +103,7 @@ impl Sink {
     fn new(writer: Writer, annotate: bool, parquet: bool) -> io::Result<Sink> {
         Ok(match (annotate, parquet) {
             (true, _) => Sink::Annotated(io::BufWriter::new(writer)),
-            (false, true) => Sink::Parquet(Box::new(Table::new(
+            (false, true) => Sink::Parquet(Box::new(ParquetTable::new(
                 writer,
                 "analysis",
                 &analyse::columns(),
@@ -184,7 +184,7 @@ pub fn run(args: Args) {
     };
     let run = run.progress(args.quiet.quiet || output.is_terminal());
     let settings = args.settings();
-    let mut tally = Tally::default();
+    let mut tally = Marked::default();
     let read_so_far = AtomicUsize::new(0);
     let map = |v: gamerec::formats::Visit<'_, '_>| {
         let n = read_so_far.fetch_add(1, Ordering::Relaxed) + 1;

@@ -5,7 +5,7 @@
 use super::messages;
 use super::options::{Color, InputArgs, Jobs, LenientArgs, OutputArg, Quiet};
 use super::run::{self, Run};
-use gamerec::convert::{Event, Export, Tally};
+use gamerec::convert::{Conversion, ConvertEvent, Export};
 use gamerec::diagnostics::{problem_report, repair_lines};
 use gamerec::formats::write::Framed;
 use gamerec::formats::{self, Dest, Format};
@@ -94,20 +94,22 @@ pub fn run(args: Args) {
     };
     let color = args.color.color.for_stderr();
     let done = run.export(export, out, &mut |event| match event {
-        Event::Repaired(at, repairs) if !args.quiet.quiet => messages::to_stderr(|err| {
+        ConvertEvent::Repaired(at, repairs) if !args.quiet.quiet => messages::to_stderr(|err| {
             repair_lines(err, at.input, at.chunk, Some(at.index), at.title, repairs)
         }),
-        Event::Repaired(..) => {}
-        Event::Invalid(at, p) => {
+        ConvertEvent::Repaired(..) => {}
+        ConvertEvent::Invalid(at, p) => {
             messages::invalid();
             messages::to_stderr(|err| {
                 problem_report(err, at.input, at.chunk, Some(at.index), at.title, p, color)
             });
         }
-        Event::LeftOut(input, why) if !why.is_empty() => messages::error(format!("{input}: {why}")),
-        Event::LeftOut(..) => {}
-        Event::Input(Item::Empty { input, skipped }) => run::no_game_warning(input, skipped),
-        Event::Input(_) => {}
+        ConvertEvent::LeftOut(input, why) if !why.is_empty() => {
+            messages::error(format!("{input}: {why}"))
+        }
+        ConvertEvent::LeftOut(..) => {}
+        ConvertEvent::Input(Item::Empty { input, skipped }) => run::no_game_warning(input, skipped),
+        ConvertEvent::Input(_) => {}
     });
     let tally = match done {
         Ok((w, tally)) => {
@@ -122,7 +124,7 @@ pub fn run(args: Args) {
 }
 
 /// What the run converted and what the target format left out.
-fn closing_notes(args: &Args, to: Format, tally: &Tally) {
+fn closing_notes(args: &Args, to: Format, tally: &Conversion) {
     if let Some(note) = tally.left_out(&args.to, to) {
         messages::note(note);
     }

@@ -5,7 +5,7 @@
 use super::messages;
 use super::options::{InputArgs, Jobs, OutputArg, Quiet};
 use super::run::{self, Run};
-use gamerec::dedup::{keyed, note, Keyed, Place, Report, Seen};
+use gamerec::dedup::{keyed, note, Distinct, Found, Keyed, Report};
 use gamerec::inputs::Item;
 use gamerec::output::Output;
 use gamerec::passthrough::Tiler;
@@ -63,7 +63,7 @@ pub fn run(args: Args) {
     let Some(run) = Run::start(&args.input, &args.jobs, &output) else {
         return;
     };
-    let mut seen = match Seen::new() {
+    let mut seen = match Distinct::new() {
         Ok(s) => s,
         Err(e) => return messages::error(format!("a temporary file for the keys: {e}")),
     };
@@ -86,7 +86,7 @@ pub fn run(args: Args) {
         };
         let (name, chunk, keyed) = (game.input, game.chunk, game.value);
         games += 1;
-        let place = Place {
+        let place = Found {
             file: name.to_string(),
             line: keyed.line,
             index: game.index,

@@ -7,7 +7,7 @@ use super::messages;
 use super::options::{InputArgs, Jobs, LenientArgs, OutputArg, Quiet};
 use super::run::{self, Run};
 use gamerec::diagnostics::{repair_lines, Repaired};
-use gamerec::filter::{self, known_winner, Criteria, Picked, Picker, Said, TagTest};
+use gamerec::filter::{self, known_winner, Criteria, Notice, Picked, Picker, TagTest};
 use gamerec::formats::{self, Format};
 use gamerec::index::{Index, Placed};
 use gamerec::inputs::{Item, Read};
@@ -284,9 +284,9 @@ where
 /// The games the index says may match `--reaches` and `--pattern`;
 /// `None` when there is none to look for (said).
 fn candidates(index: &Index, args: &Args) -> io::Result<Option<Vec<Placed>>> {
-    let said = &mut |said: Said| match said {
-        Said::Error(e) => messages::error(e),
-        Said::Warning(w) => messages::warning(w),
+    let said = &mut |said: Notice| match said {
+        Notice::Error(e) => messages::error(e),
+        Notice::Warning(w) => messages::warning(w),
     };
     filter::candidates(index, args.reaches.as_deref(), args.pattern.as_ref(), said)
 }

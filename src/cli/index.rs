@@ -7,7 +7,7 @@
 use super::messages;
 use super::options::{Color, InputArgs, Jobs, Quiet};
 use super::run::{self, Run};
-use gamerec::index::{self, Builder, Entry};
+use gamerec::index::{self, Builder, TracedGame};
 use gamerec::inputs::Item;
 use gamerec::output::Output;
 use gamerec::sources::Source;
@@ -71,7 +71,7 @@ pub fn run(args: Args) {
     let color = args.color.color.for_stderr();
     let mut current: Option<String> = None;
     let turns = builder.turns();
-    let each = |item: Item<'_, Entry>| {
+    let each = |item: Item<'_, TracedGame>| {
         let Some(seen) = run::game(item) else {
             return Ok(ControlFlow::Continue(()));
         };

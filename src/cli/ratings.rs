@@ -7,10 +7,10 @@
 use super::messages;
 use super::options::{Color, InputArgs, Jobs, OutputArg, Quiet};
 use super::run::{self, Run};
-use gamerec::formats::rows::{RowFormat, Rows as RowsOut};
+use gamerec::formats::rows::{RowFormat, RowTable as RowsOut};
 use gamerec::output::{Output, Writer};
-use gamerec::ratings::systems::{EloK, Options, Period, TypeRatings};
-use gamerec::ratings::table::{self, Rows};
+use gamerec::ratings::systems::{EloK, Period, RatingOptions, TypeRatings};
+use gamerec::ratings::table::{self, Listing};
 use gamerec::ratings::{self, Archive, Sort};
 use std::io::{self, Write};
 
@@ -117,7 +117,7 @@ pub fn run(args: Args) {
     let mut archive = Archive::new(players);
     let how = (args.quiet.quiet, args.color.color.for_stderr(), false);
     let read = run.traced(how, |name, g| archive.add(name, &g));
-    let opts = Options {
+    let opts = RatingOptions {
         elo: args.elo_k,
         period: args.period,
         history: args.history,
@@ -148,9 +148,9 @@ fn sort(s: SortArg) -> Sort {
 /// Writes the ratings (or history, or predictions) in the asked format.
 fn write(args: &Args, writer: Writer, a: &Archive, rated: &[TypeRatings]) -> io::Result<Writer> {
     let rows = match (args.history, args.predict) {
-        (true, _) => Rows::History,
-        (_, true) => Rows::Predict,
-        _ => Rows::Players,
+        (true, _) => Listing::History,
+        (_, true) => Listing::Predict,
+        _ => Listing::Players,
     };
     let format = match args.format {
         Format::Human => {
@@ -162,9 +162,9 @@ fn write(args: &Args, writer: Writer, a: &Archive, rated: &[TypeRatings]) -> io:
         Format::Parquet => RowFormat::Parquet,
     };
     let name = match rows {
-        Rows::Players => "ratings",
-        Rows::History => "rating_history",
-        Rows::Predict => "rating_predictions",
+        Listing::Players => "ratings",
+        Listing::History => "rating_history",
+        Listing::Predict => "rating_predictions",
     };
     let out = io::BufWriter::new(writer);
     let mut out = RowsOut::new(
@@ -183,7 +183,7 @@ fn human(
     writer: Writer,
     a: &Archive,
     rated: &[TypeRatings],
-    rows: Rows,
+    rows: Listing,
     (sort, min_games): (Sort, u32),
 ) -> io::Result<Writer> {
     let mut out = io::BufWriter::new(writer);
@@ -191,20 +191,20 @@ fn human(
         writeln!(out, "{line}\n")?;
     }
     match rows {
-        Rows::Predict => {
+        Listing::Predict => {
             for t in rated {
                 writeln!(out, "{}", table::headline(a, t))?;
             }
             writeln!(out)?;
             write!(out, "{}", table::human_predict(rated))?;
         }
-        Rows::Players | Rows::History => {
+        Listing::Players | Listing::History => {
             for (i, t) in rated.iter().enumerate() {
                 if i > 0 {
                     writeln!(out)?;
                 }
                 match rows {
-                    Rows::History => write!(out, "{}", table::human_history(a, t))?,
+                    Listing::History => write!(out, "{}", table::human_history(a, t))?,
                     _ => write!(
                         out,
                         "{}",

@@ -9,7 +9,7 @@ use super::messages;
 use super::options::{Color, InputArgs, Jobs, OutputArg, Quiet};
 use super::run::{self, Run};
 use gamerec::output::Output;
-use gamerec::ratings::systems::{EloK, Options, Period};
+use gamerec::ratings::systems::{EloK, Period, RatingOptions};
 use gamerec::report::{self, Gathered, PageOptions};
 use std::io::Write;
 
@@ -62,7 +62,7 @@ pub fn run(args: Args) {
         title: args.title.clone(),
         player: args.player.clone(),
         players: args.players,
-        ratings: Options {
+        ratings: RatingOptions {
             elo: EloK::Fixed(32.0),
             period: Period::Month,
             history: true,

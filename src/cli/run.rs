@@ -168,7 +168,7 @@ impl Run {
         &self,
         name: &str,
         path: &Path,
-        pieces: &[inputs::Piece],
+        pieces: &[inputs::RecordPlace],
         map: M,
         each: E,
     ) -> io::Result<ControlFlow<()>>
@@ -189,8 +189,8 @@ impl Run {
         &self,
         export: Export,
         out: Framed<W>,
-        tell: &mut dyn FnMut(convert::Event<'_>),
-    ) -> io::Result<(W, convert::Tally)> {
+        tell: &mut dyn FnMut(convert::ConvertEvent<'_>),
+    ) -> io::Result<(W, convert::Conversion)> {
         let bar = &self.progress;
         let count = move |raw| bar.count(raw);
         let done = convert::run(
@@ -200,10 +200,10 @@ impl Run {
             out,
             &mut |event| {
                 match &event {
-                    convert::Event::Input(Item::Failed { input, error }) => {
+                    convert::ConvertEvent::Input(Item::Failed { input, error }) => {
                         messages::error(format!("{input}: {error}"))
                     }
-                    convert::Event::Input(Item::Empty { .. }) => messages::invalid(),
+                    convert::ConvertEvent::Input(Item::Empty { .. }) => messages::invalid(),
                     _ => {}
                 }
                 tell(event)

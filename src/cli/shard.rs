@@ -11,7 +11,7 @@ use gamerec::decode::Compression;
 use gamerec::formats::Format;
 use gamerec::inputs::Item;
 use gamerec::output::Output;
-use gamerec::shard::{self, Done, Event, Failed, Plan};
+use gamerec::shard::{self, Done, Failed, Plan, ShardEvent};
 use std::path::PathBuf;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -111,14 +111,16 @@ pub fn run(args: Args) {
     };
     let run = run.progress(args.quiet.quiet);
     let done = run.cut(dir, &plan, &mut |event| match event {
-        Event::Warning(w) => messages::warning(w),
-        Event::Invalid => messages::invalid(),
-        Event::Input(Item::Failed { input, error }) => messages::error(format!("{input}: {error}")),
-        Event::Input(Item::Empty { input, skipped }) => {
+        ShardEvent::Warning(w) => messages::warning(w),
+        ShardEvent::Invalid => messages::invalid(),
+        ShardEvent::Input(Item::Failed { input, error }) => {
+            messages::error(format!("{input}: {error}"))
+        }
+        ShardEvent::Input(Item::Empty { input, skipped }) => {
             messages::invalid();
             run::no_game_warning(input, skipped);
         }
-        Event::Input(Item::Game(_)) => {}
+        ShardEvent::Input(Item::Game(_)) => {}
     });
     drop(spooled);
     match done {

@@ -12,7 +12,7 @@ use gamerec::output::Output;
 use gamerec::problem::Repair;
 use gamerec::record::title;
 use gamerec::sink::Converted;
-use gamerec::stats::{traced, Writer, Written};
+use gamerec::stats::{traced, StatsOut, StatsWriter};
 use std::ops::ControlFlow;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -91,11 +91,11 @@ pub fn run(args: Args) {
         return;
     };
     let written = match args.format {
-        StatsFormat::Json => Written::Json,
-        StatsFormat::Csv => Written::Csv,
-        StatsFormat::Parquet => Written::Parquet,
+        StatsFormat::Json => StatsOut::Json,
+        StatsFormat::Csv => StatsOut::Csv,
+        StatsFormat::Parquet => StatsOut::Parquet,
     };
-    let mut out = match Writer::new(writer, written, per_type, args.spreadsheet_safe) {
+    let mut out = match StatsWriter::new(writer, written, per_type, args.spreadsheet_safe) {
         Ok(out) => out,
         Err(e) => return messages::finished(Err(e)),
     };

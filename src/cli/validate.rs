@@ -9,9 +9,9 @@ use super::run::Run;
 use gamerec::diagnostics::{problem_report, repair_lines};
 use gamerec::inputs::Item;
 use gamerec::output::Output;
-use gamerec::reading::{self, Counts, GameReport};
+use gamerec::reading::{self, EnvelopeCounts, GameReport};
 use gamerec::record::Chunk;
-use gamerec::validate::{self, Ending, JsonGame, Tally};
+use gamerec::validate::{self, JsonGame, RunEnd, Validated};
 use std::io::{self, IsTerminal, Write};
 use std::ops::ControlFlow;
 use std::time::Instant;
@@ -125,7 +125,7 @@ pub fn run(args: Args) {
     };
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let mut tally = Tally::default();
+    let mut tally = Validated::default();
     // Inputs with no game count against --max-errors too.
     let stop = |errors: usize| match max_errors {
         Some(max) if errors as u64 >= max => ControlFlow::Break(()),
@@ -134,9 +134,12 @@ pub fn run(args: Args) {
     let syntax_only = args.syntax_only;
     let map = |v: gamerec::formats::Visit<'_, '_>| match syntax_only {
         true => reading::envelope(v.game, v.rules, titles),
-        false => (reading::report(v.game, v.rules, titles), Counts::default()),
+        false => (
+            reading::report(v.game, v.rules, titles),
+            EnvelopeCounts::default(),
+        ),
     };
-    let each = |item: Item<'_, (GameReport, Counts)>| {
+    let each = |item: Item<'_, (GameReport, EnvelopeCounts)>| {
         let seen = match item {
             Item::Game(seen) => seen,
             Item::Empty { input, skipped } => {
@@ -164,7 +167,7 @@ pub fn run(args: Args) {
     let result = read.and_then(|read| {
         if args.format == Format::Human && !args.quiet.quiet {
             let elapsed = (args.time || io::stdout().is_terminal()).then(|| started.elapsed());
-            let end = Ending {
+            let end = RunEnd {
                 files: read.files,
                 empty_files: read.empty,
                 syntax_only: args.syntax_only,

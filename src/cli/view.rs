@@ -8,7 +8,7 @@ use super::run::{self, Run};
 use gamerec::formats::Visit;
 use gamerec::inputs::{Item, Seen};
 use gamerec::output::{Output, Writer};
-use gamerec::picture::html::{Entry, Page, Part};
+use gamerec::picture::html::{Page, Part, ViewerGame};
 use gamerec::picture::svg::SvgOptions;
 use gamerec::problem::Problem;
 use gamerec::tree::{self, Walked};
@@ -106,7 +106,7 @@ pub fn run(args: Args) {
         let name = v.rules.as_ref().ok().map(|r| r.name());
         let (entry, problem) = view::entry(v);
         let keys = match (&entry, explore) {
-            (Entry::Played(r), true) => r.keys.clone(),
+            (ViewerGame::Played(r), true) => r.keys.clone(),
             _ => Vec::new(),
         };
         let name = name.filter(|_| explore);

@@ -256,7 +256,7 @@ where
 
 /// A record's place in a record-format file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Piece {
+pub struct RecordPlace {
     /// Its index there (1-based).
     pub index: usize,
     /// Byte offset, length and 1-based line.
@@ -272,7 +272,7 @@ pub struct Piece {
 pub fn read_pieces<T, M, E>(
     name: &str,
     path: &std::path::Path,
-    pieces: &[Piece],
+    pieces: &[RecordPlace],
     how: &How<'_>,
     map: M,
     mut each: E,

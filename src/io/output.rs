@@ -161,7 +161,7 @@ fn without_temporary_name(e: io::Error) -> io::Error {
 
 /// A temporary file, where it goes at the end, and its place on the list
 /// of temporaries an interruption removes (left after the file).
-type Temporary = (tempfile::TempPath, PathBuf, temporaries::Registered);
+type Temporary = (tempfile::TempPath, PathBuf, temporaries::Listed);
 
 /// An output being written.
 pub struct Writer {
@@ -311,9 +311,9 @@ pub mod temporaries {
 
     /// A temporary on the list; taken off when dropped (after the temporary
     /// itself was removed or moved into place).
-    pub struct Registered(u64);
+    pub struct Listed(u64);
 
-    impl Drop for Registered {
+    impl Drop for Listed {
         fn drop(&mut self) {
             list().retain(|(id, _, _)| *id != self.0);
         }
@@ -325,13 +325,13 @@ pub mod temporaries {
         make: impl FnOnce() -> io::Result<T>,
         path: impl FnOnce(&T) -> PathBuf,
         dir: bool,
-    ) -> io::Result<(T, Registered)> {
+    ) -> io::Result<(T, Listed)> {
         static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let mut list = list();
         let made = make()?;
         let id = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         list.push((id, path(&made), dir));
-        Ok((made, Registered(id)))
+        Ok((made, Listed(id)))
     }
 
     /// Removes every temporary on the list, then runs `end` (which ends

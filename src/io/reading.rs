@@ -332,7 +332,7 @@ fn entitle(report: &mut GameReport, game: &dyn ReadGame<'_>, sides: [&str; 2], t
 /// What a game's envelope holds, counted as it is read (`validate
 /// --syntax-only`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counts {
+pub struct EnvelopeCounts {
     pub tags: usize,
     pub turns: usize,
     /// Comments anywhere in the movetext.
@@ -343,8 +343,8 @@ pub struct Counts {
     pub results: usize,
 }
 
-impl Counts {
-    pub fn add(&mut self, other: &Counts) {
+impl EnvelopeCounts {
+    pub fn add(&mut self, other: &EnvelopeCounts) {
         self.tags += other.tags;
         self.turns += other.turns;
         self.comments += other.comments;
@@ -360,11 +360,11 @@ pub fn envelope(
     game: &mut dyn ReadGame<'_>,
     rules: Result<&'static dyn AnyGame, Problem>,
     titles: bool,
-) -> (GameReport, Counts) {
-    let mut counts = Counts {
+) -> (GameReport, EnvelopeCounts) {
+    let mut counts = EnvelopeCounts {
         tags: game.tags().len(),
         comments: game.leading().len(),
-        ..Counts::default()
+        ..EnvelopeCounts::default()
     };
     while let Some(turn) = game.next_turn() {
         counts.turns += 1;

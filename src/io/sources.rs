@@ -224,7 +224,7 @@ pub enum Said {
 /// refused to go on (an input is the output: nothing may be read or
 /// written).
 #[derive(Debug, Default)]
-pub struct Walked {
+pub struct WalkedPaths {
     pub sources: Vec<Source>,
     pub said: Vec<Said>,
     pub refused: bool,
@@ -244,8 +244,8 @@ struct Seen {
 /// cannot be read is said, and the rest walked. The output is never an
 /// input: when a named file or one found in a walk is the output, that is
 /// said and the walk is refused.
-pub fn walk(paths: &[PathBuf], all: bool, output: &Output) -> Walked {
-    let mut out = Walked::default();
+pub fn walk(paths: &[PathBuf], all: bool, output: &Output) -> WalkedPaths {
+    let mut out = WalkedPaths::default();
     let mut seen = Seen::default();
     for path in paths {
         if path.as_os_str() == "-" {
@@ -303,7 +303,7 @@ pub fn is_index_folder(dir: &Path) -> bool {
 }
 
 /// An input that is also the output: said, and the walk refused.
-fn refuse(path: &Path, out: &mut Walked) {
+fn refuse(path: &Path, out: &mut WalkedPaths) {
     out.said.push(Said::Error(format!(
         "{}: is also the output; refusing to write over an input",
         path.display()
@@ -312,7 +312,7 @@ fn refuse(path: &Path, out: &mut Walked) {
 }
 
 /// Walks `dir` into `out` (refused when a file found is the output).
-fn walk_dir(dir: &Path, all: bool, output: &Output, seen: &mut Seen, out: &mut Walked) {
+fn walk_dir(dir: &Path, all: bool, output: &Output, seen: &mut Seen, out: &mut WalkedPaths) {
     let dirs = std::cell::RefCell::new(std::mem::take(&mut seen.dirs));
     // A folder reached again (through another link) is not walked again:
     // 50 links to one folder read its files once, not 50 times.
@@ -364,7 +364,7 @@ fn walk_dir(dir: &Path, all: bool, output: &Output, seen: &mut Seen, out: &mut W
 }
 
 /// What a walk could not read, said (a loop is a note, the rest errors).
-fn walk_error(dir: &Path, all: bool, e: &walkdir::Error, out: &mut Walked) {
+fn walk_error(dir: &Path, all: bool, e: &walkdir::Error, out: &mut WalkedPaths) {
     let name = e
         .path()
         .map_or_else(|| dir.display().to_string(), |p| p.display().to_string());

@@ -15,7 +15,7 @@
 //! longest game, not the archive), and a browser opening a page of ten
 //! thousand games parses one.
 
-use super::svg::{self, esc, num, Place, SvgOptions};
+use super::svg::{self, esc, num, BoardLayout, SvgOptions};
 use super::{ErrorAt, Replayed};
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -30,7 +30,7 @@ pub struct Unplayable {
 }
 
 /// A game for the viewer.
-pub enum Entry {
+pub enum ViewerGame {
     Played(Box<Replayed>),
     Unplayable(Unplayable),
 }
@@ -48,16 +48,16 @@ pub struct Part {
 }
 
 impl Part {
-    pub fn new(entry: Entry, opts: &SvgOptions) -> Part {
+    pub fn new(entry: ViewerGame, opts: &SvgOptions) -> Part {
         Part::with_keys(entry, opts, None)
     }
 
     /// With each frame's position key as `name:hex` (`name`: the game's
     /// `Game` tag value), for the explorer panel ([`Page::finish_explored`]).
-    pub fn with_keys(entry: Entry, opts: &SvgOptions, name: Option<&str>) -> Part {
+    pub fn with_keys(entry: ViewerGame, opts: &SvgOptions, name: Option<&str>) -> Part {
         match entry {
-            Entry::Played(r) => played(&r, opts, name),
-            Entry::Unplayable(u) => Part {
+            ViewerGame::Played(r) => played(&r, opts, name),
+            ViewerGame::Unplayable(u) => Part {
                 board: None,
                 title: u.title.clone(),
                 invalid: true,
@@ -184,7 +184,7 @@ impl Page {
 
 /// The whole page of `entries` at once (for a few games: a test, the fuzz
 /// target).
-pub fn page(heading: &str, opts: &SvgOptions, entries: Vec<Entry>) -> String {
+pub fn page(heading: &str, opts: &SvgOptions, entries: Vec<ViewerGame>) -> String {
     let mut page = Page::new(heading);
     let mut out = Vec::new();
     for (i, entry) in entries.into_iter().enumerate() {
@@ -201,7 +201,7 @@ fn to_json(value: &Value) -> String {
 
 /// A board's data: its SVG (cells, lines, labels and glyphs), where each
 /// cell is drawn, the glyphs and the view box.
-fn board_data(r: &Replayed, place: &Place) -> String {
+fn board_data(r: &Replayed, place: &BoardLayout) -> String {
     let scene = &r.scene;
     let mut svg = String::new();
     svg.push_str(&svg::defs(scene));
@@ -258,7 +258,7 @@ fn board_data(r: &Replayed, place: &Place) -> String {
 }
 
 fn played(r: &Replayed, opts: &SvgOptions, name: Option<&str>) -> Part {
-    let place = Place::new(&r.scene.board, opts);
+    let place = BoardLayout::new(&r.scene.board, opts);
     let frames: Vec<Value> = r
         .frames
         .iter()

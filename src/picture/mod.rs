@@ -184,7 +184,7 @@ pub struct Replayed {
     pub moves: Vec<String>,
     /// What an analysis wrote on each ply (`gamerec analyse --annotate`),
     /// one per ply played.
-    pub judged: Vec<Judged>,
+    pub judged: Vec<PlyNote>,
     /// The game's side names (the curve is the first's win chance).
     pub sides: [&'static str; 2],
     pub title: Option<String>,
@@ -202,7 +202,7 @@ pub struct Replayed {
 
 /// What an annotated record says of a ply, for the viewer.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct Judged {
+pub struct PlyNote {
     /// The marks (`blunder`, `only-move`, …), the gravest first.
     #[serde(rename = "m", skip_serializing_if = "Vec::is_empty")]
     pub marks: Vec<&'static str>,
@@ -215,13 +215,13 @@ pub struct Judged {
     pub value: Option<String>,
 }
 
-impl Judged {
+impl PlyNote {
     /// From a turn's comments; `mover` made the move (of `sides`).
     fn of<'a>(
         comments: impl IntoIterator<Item = &'a str>,
         mover: Side,
         sides: [&str; 2],
-    ) -> Judged {
+    ) -> PlyNote {
         let a = Annotation::read(comments);
         let mine = a.win.or(match a.value {
             Some(Value::Win(_)) => Some(1.0),
@@ -230,7 +230,7 @@ impl Judged {
             _ => None,
         });
         let (me, them) = (sides[mover.index()], sides[mover.other().index()]);
-        Judged {
+        PlyNote {
             marks: a.gravest_first().iter().map(|m| m.name()).collect(),
             chance: mine.map(|c| match mover {
                 Side::First => c,
@@ -258,7 +258,7 @@ struct EveryPly<G: Picture + Search + Facts> {
     keys: Vec<u64>,
     played: Vec<String>,
     moves: Vec<String>,
-    judged: Vec<Judged>,
+    judged: Vec<PlyNote>,
     /// Plies played, drawn or not.
     plies: usize,
 }
@@ -300,7 +300,7 @@ impl<G: Picture + Search + Facts> Visitor<G> for EveryPly<G> {
         self.moves.push(format!("{text}{assessment}"));
         let comments = turn.comments.iter().map(|c| c.text.as_str());
         let mover = G::side_to_move(&before);
-        self.judged.push(Judged::of(comments, mover, G::SIDES));
+        self.judged.push(PlyNote::of(comments, mover, G::SIDES));
         self.frames
             .push(frame::<G>(after, ply, board, Some((&before, mv, text))));
         self.keys.push(G::notation_key(after));

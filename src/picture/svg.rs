@@ -23,7 +23,7 @@ pub struct SvgOptions {
     pub size: Option<u32>,
     /// Seen from the other side (turned half round).
     pub flip: bool,
-    /// Turned by this many degrees clockwise (The Garden Gate's view of
+    /// BoardLayout by this many degrees clockwise (The Garden Gate's view of
     /// Vagabond Pai Sho is 45).
     pub rotate: f64,
 }
@@ -82,15 +82,15 @@ pub fn esc(text: &str) -> String {
 
 /// Board coordinates to user units, turned about the board's centre.
 #[derive(Clone, Copy, Debug)]
-pub struct Place {
+pub struct BoardLayout {
     cx: f64,
     cy: f64,
     cos: f64,
     sin: f64,
 }
 
-impl Place {
-    pub fn new(board: &Board, opts: &SvgOptions) -> Place {
+impl BoardLayout {
+    pub fn new(board: &Board, opts: &SvgOptions) -> BoardLayout {
         let (mut lo, mut hi) = ((f64::MAX, f64::MAX), (f64::MIN, f64::MIN));
         for c in &board.cells {
             lo = (lo.0.min(c.x), lo.1.min(c.y));
@@ -114,7 +114,7 @@ impl Place {
         } else {
             d.to_radians().sin_cos()
         };
-        Place {
+        BoardLayout {
             cx: (lo.0 + hi.0) / 2.0,
             cy: (lo.1 + hi.1) / 2.0,
             cos,
@@ -174,7 +174,7 @@ fn cell_fill(kind: Kind) -> &'static str {
 }
 
 /// The board's extent in user units (cells, labels and lines).
-fn extent(board: &Board, place: &Place) -> (f64, f64, f64, f64) {
+fn extent(board: &Board, place: &BoardLayout) -> (f64, f64, f64, f64) {
     let mut pts: Vec<(f64, f64)> = Vec::new();
     for c in &board.cells {
         match place.outline(c, 1.0) {
@@ -224,7 +224,7 @@ pub fn defs(scene: &Scene) -> String {
 
 /// The board without pieces, marks or counts: background, cells, lines and
 /// labels (user units, placed by `place`).
-pub fn board(scene: &Scene, place: &Place) -> String {
+pub fn board(scene: &Scene, place: &BoardLayout) -> String {
     let b = &scene.board;
     let mut out = String::from("<g class=\"board\">\n");
     // Points sit on their lines; squares and hexes under them.
@@ -264,7 +264,7 @@ pub fn board(scene: &Scene, place: &Place) -> String {
 
 /// The board's lines: its border (in its side's colour when it is one
 /// side's) and its guides.
-fn board_lines(scene: &Scene, place: &Place, out: &mut String) {
+fn board_lines(scene: &Scene, place: &BoardLayout, out: &mut String) {
     for l in &scene.board.lines {
         let pts: Vec<(f64, f64)> = l.points.iter().map(|&p| place.at(p)).collect();
         let colour = l.side.map_or("#6d4c41", |s| scene.colours[s.index()]);
@@ -283,7 +283,7 @@ fn board_lines(scene: &Scene, place: &Place, out: &mut String) {
 }
 
 /// One cell: its outline (a square, a hex), or a point drawn as a dot.
-fn board_cell(c: &Cell, place: &Place, out: &mut String) {
+fn board_cell(c: &Cell, place: &BoardLayout, out: &mut String) {
     let class = cell_class(c);
     match place.outline(c, 1.0) {
         Some(o) => {
@@ -331,7 +331,7 @@ pub fn cell_class(c: &Cell) -> String {
 }
 
 /// The last move's marks.
-fn marks(scene: &Scene, place: &Place) -> String {
+fn marks(scene: &Scene, place: &BoardLayout) -> String {
     let b = &scene.board;
     let m = &scene.frame.marks;
     let mut out = String::from("<g class=\"marks\">\n");
@@ -369,7 +369,7 @@ fn marks(scene: &Scene, place: &Place) -> String {
 }
 
 /// The arrows of the last move (drawn over the pieces).
-fn arrows(scene: &Scene, place: &Place) -> String {
+fn arrows(scene: &Scene, place: &BoardLayout) -> String {
     let mut out = String::from("<g class=\"arrows\">\n");
     for &(a, b) in &scene.frame.marks.arrows {
         let (a, b) = (place.at(a), place.at(b));
@@ -388,7 +388,7 @@ fn arrows(scene: &Scene, place: &Place) -> String {
 }
 
 /// The pieces, one `<use>` each.
-fn pieces(scene: &Scene, place: &Place) -> String {
+fn pieces(scene: &Scene, place: &BoardLayout) -> String {
     let mut out = String::from("<g class=\"pieces\">\n");
     for p in &scene.frame.pieces {
         let (Some(c), Some(g)) = (
@@ -479,7 +479,7 @@ fn notes(scene: &Scene, x: f64, y: f64, k: f64) -> String {
 /// notes under it. Text grows with the board (`k`): at any width it is
 /// drawn at about the same size against the board's cells.
 pub fn write(scene: &Scene, opts: &SvgOptions) -> String {
-    let place = Place::new(&scene.board, opts);
+    let place = BoardLayout::new(&scene.board, opts);
     let (x0, y0, x1, y1) = extent(&scene.board, &place);
     let k = ((x1 - x0) / 800.0).max(1.0);
     let margin = 30.0 * k;

@@ -324,7 +324,7 @@ pub fn trace<G: Search + Facts>(game: &mut dyn ReadGame<'_>) -> Traced {
 
 /// Games and their results.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counts {
+pub struct Results {
     /// Every game, finished or not.
     pub games: u64,
     pub first: u64,
@@ -335,7 +335,7 @@ pub struct Counts {
     pub by_rules: u64,
 }
 
-impl Counts {
+impl Results {
     fn add(&mut self, finish: Finish, by_rules: bool) {
         self.games += 1;
         if by_rules && finish != Finish::Open {
@@ -389,7 +389,7 @@ pub const EXAMPLES: usize = 8;
 /// A turn played from the explored position.
 #[derive(Clone, Debug, Default)]
 pub struct TurnCounts {
-    pub counts: Counts,
+    pub counts: Results,
     pub examples: Vec<Example>,
 }
 
@@ -404,7 +404,7 @@ pub struct Explored {
     /// at keys, not a line).
     pub position: String,
     pub mover: Side,
-    pub counts: Counts,
+    pub counts: Results,
     pub examples: Vec<Example>,
     /// In the order first played ([`Explorer::finish`]: the most played
     /// first).
@@ -454,7 +454,7 @@ impl Explorer {
                 key: reach.key,
                 position: position.to_string(),
                 mover: reach.mover,
-                counts: Counts::default(),
+                counts: Results::default(),
                 examples: Vec::new(),
                 turns: Vec::new(),
                 left_out: 0,
@@ -516,7 +516,7 @@ mod tests {
 
     #[test]
     fn a_score_counts_a_draw_as_half_and_leaves_unfinished_games_out() {
-        let mut c = Counts::default();
+        let mut c = Results::default();
         for f in [
             Finish::First,
             Finish::First,
@@ -530,6 +530,6 @@ mod tests {
         assert_eq!(c.finished(), 4);
         assert_eq!(c.score(Side::First).unwrap().0, 2.5 / 4.0);
         assert_eq!(c.score(Side::Second).unwrap().0, 1.5 / 4.0);
-        assert_eq!(Counts::default().score(Side::First), None);
+        assert_eq!(Results::default().score(Side::First), None);
     }
 }

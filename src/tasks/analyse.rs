@@ -6,7 +6,7 @@
 use crate::base::problem::Problem;
 use crate::envelope::record::{commands, Chunk, ReadGame, RecordSource};
 use crate::io::diagnostics::{escape, place, JsonError, Location};
-use crate::io::formats::parquet::Kind;
+use crate::io::formats::parquet::ColumnKind;
 use crate::io::formats::text::TextSink;
 use crate::play::analysis::{
     Analysis, Annotation, Mark, PlyAnalysis, Settings, ANNOTATOR, COMMANDS,
@@ -266,28 +266,28 @@ impl GameSink for Annotating<'_> {
 
 /// The analysis table's columns (`analyse --to parquet`, a row per
 /// searched ply; notation/analysis.md).
-pub fn columns() -> Vec<(String, Kind)> {
+pub fn columns() -> Vec<(String, ColumnKind)> {
     [
-        ("file", Kind::Text),
-        ("index", Kind::Int),
-        ("game", Kind::Text),
-        ("valid", Kind::Bool),
-        ("depth", Kind::Int),
-        ("ply", Kind::Int),
-        ("turn", Kind::Text),
-        ("side", Kind::Text),
-        ("line", Kind::Int),
-        ("column", Kind::Int),
-        ("before", Kind::Text),
-        ("before_distance", Kind::Int),
-        ("after", Kind::Text),
-        ("after_distance", Kind::Int),
-        ("best", Kind::Text),
-        ("estimate_best", Kind::Text),
-        ("win_chance", Kind::Float),
-        ("win_chance_after", Kind::Float),
-        ("marks", Kind::Text),
-        ("nodes", Kind::Int),
+        ("file", ColumnKind::Text),
+        ("index", ColumnKind::Int),
+        ("game", ColumnKind::Text),
+        ("valid", ColumnKind::Bool),
+        ("depth", ColumnKind::Int),
+        ("ply", ColumnKind::Int),
+        ("turn", ColumnKind::Text),
+        ("side", ColumnKind::Text),
+        ("line", ColumnKind::Int),
+        ("column", ColumnKind::Int),
+        ("before", ColumnKind::Text),
+        ("before_distance", ColumnKind::Int),
+        ("after", ColumnKind::Text),
+        ("after_distance", ColumnKind::Int),
+        ("best", ColumnKind::Text),
+        ("estimate_best", ColumnKind::Text),
+        ("win_chance", ColumnKind::Float),
+        ("win_chance_after", ColumnKind::Float),
+        ("marks", ColumnKind::Text),
+        ("nodes", ColumnKind::Int),
     ]
     .into_iter()
     .map(|(n, k)| (n.to_string(), k))
@@ -336,14 +336,14 @@ pub fn rows(file: &str, index: usize, chunk: Option<&Chunk>, a: &Analysed) -> Ve
 /// What `analyse` found in all: games, invalid ones, plies searched, and
 /// the marks of each kind (in [`Mark::ALL`]'s order).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
+pub struct Marked {
     pub games: usize,
     pub invalid: usize,
     pub searched: usize,
     pub marks: [usize; 6],
 }
 
-impl Tally {
+impl Marked {
     /// Counts one game in.
     pub fn add(&mut self, a: &Analysed) {
         self.games += 1;

@@ -33,7 +33,7 @@ pub struct Export {
 /// Where a game is: its input, its index there, the text it was read
 /// from, and its title (for a problem or a repair).
 #[derive(Clone, Copy)]
-pub struct At<'a> {
+pub struct GameAt<'a> {
     pub input: &'a str,
     pub index: usize,
     pub chunk: Option<&'a Chunk>,
@@ -41,11 +41,11 @@ pub struct At<'a> {
 }
 
 /// What an export tells as it goes.
-pub enum Event<'a> {
+pub enum ConvertEvent<'a> {
     /// What `--lenient` repaired in a game.
-    Repaired(At<'a>, &'a [Repair]),
+    Repaired(GameAt<'a>, &'a [Repair]),
     /// A game is invalid (converted up to its error, or left out).
-    Invalid(At<'a>, &'a Problem),
+    Invalid(GameAt<'a>, &'a Problem),
     /// A game the format cannot carry, left out: why (empty: its rules are
     /// unknown, already told as invalid).
     LeftOut(&'a str, String),
@@ -55,7 +55,7 @@ pub enum Event<'a> {
 
 /// What an export did.
 #[derive(Clone, Debug, Default)]
-pub struct Tally {
+pub struct Conversion {
     pub games: usize,
     pub written: usize,
     pub invalid: usize,
@@ -71,7 +71,7 @@ pub struct Tally {
     pub read: Read,
 }
 
-impl Tally {
+impl Conversion {
     /// What the target format (`to`, named `name` as the user gave it)
     /// left out, when it left something out.
     pub fn left_out(&self, name: &str, to: Format) -> Option<String> {
@@ -132,14 +132,14 @@ pub fn run<W: Write + Send>(
     how: &How<'_>,
     export: Export,
     mut out: Framed<W>,
-    tell: &mut dyn FnMut(Event<'_>),
-) -> io::Result<(W, Tally)> {
+    tell: &mut dyn FnMut(ConvertEvent<'_>),
+) -> io::Result<(W, Conversion)> {
     let trace = TraceOptions {
         syntax_only: export.syntax_only,
         branching: false,
         site: export.to.site().is_some(),
     };
-    let mut tally = Tally::default();
+    let mut tally = Conversion::default();
     let map = |v: Visit<'_, '_>| {
         let job = Job {
             to: export.to,
@@ -153,11 +153,11 @@ pub fn run<W: Write + Send>(
         let seen = match item.game() {
             Ok(seen) => seen,
             Err(input) => {
-                tell(Event::Input(input));
+                tell(ConvertEvent::Input(input));
                 return Ok(ControlFlow::Continue(()));
             }
         };
-        let at = At {
+        let at = GameAt {
             input: seen.input,
             index: seen.index,
             chunk: seen.chunk,
@@ -178,19 +178,19 @@ pub fn run<W: Write + Send>(
 /// otherwise; a game the format cannot carry is not).
 fn judged(
     export: Export,
-    tally: &mut Tally,
-    at: At<'_>,
+    tally: &mut Conversion,
+    at: GameAt<'_>,
     game: &GameOut,
-    tell: &mut dyn FnMut(Event<'_>),
+    tell: &mut dyn FnMut(ConvertEvent<'_>),
 ) -> bool {
     tally.games += 1;
     if !game.repairs.is_empty() {
         tally.repaired.add(&game.repairs);
-        tell(Event::Repaired(at, &game.repairs));
+        tell(ConvertEvent::Repaired(at, &game.repairs));
     }
     if let Some(p) = &game.error {
         tally.invalid += 1;
-        tell(Event::Invalid(at, p));
+        tell(ConvertEvent::Invalid(at, p));
         if game.nothing_read {
             // Text between games (or no game at all): nothing to write.
             tally.not_games += 1;
@@ -201,7 +201,7 @@ fn judged(
         }
     }
     if let Some(why) = export.to.left_out(game.game, at.index, game.carried) {
-        tell(Event::LeftOut(at.input, why));
+        tell(ConvertEvent::LeftOut(at.input, why));
         return false;
     }
     for (total, n) in tally.dropped.iter_mut().zip(game.dropped) {

@@ -3,7 +3,7 @@
 //! final position, the same final position): a 128-bit hash of that key
 //! finds candidates in memory, and the full key, kept in a temporary
 //! file, confirms every match before a game is called a duplicate
-//! ([`Seen`]). Memory per distinct game: one hash and one file offset.
+//! ([`Distinct`]). Memory per distinct game: one hash and one file offset.
 //! The places of the duplicates, for a report, are kept on disk too
 //! ([`Report`]).
 
@@ -18,7 +18,7 @@ use std::io::{self, BufWriter, Write};
 
 /// Where a game is: input, line, index in its input.
 #[derive(Clone, Debug, serde::Serialize)]
-pub struct Place {
+pub struct Found {
     pub file: String,
     pub line: Option<usize>,
     pub index: usize,
@@ -46,7 +46,7 @@ fn hash128(key: &[u8]) -> u128 {
 /// The distinct games seen: by hash, the offset of each game's full key
 /// (and its place) in the spill file. One entry per distinct game; hashes
 /// shared by different keys (never seen in practice) chain in `more`.
-pub struct Seen {
+pub struct Distinct {
     first: HashMap<u128, u64>,
     more: HashMap<u128, Vec<u64>>,
     spill: BufWriter<std::fs::File>,
@@ -55,10 +55,10 @@ pub struct Seen {
     names: Vec<String>,
 }
 
-impl Seen {
-    pub fn new() -> io::Result<Seen> {
+impl Distinct {
+    pub fn new() -> io::Result<Distinct> {
         let file = tempfile::tempfile()?;
-        Ok(Seen {
+        Ok(Distinct {
             first: HashMap::new(),
             more: HashMap::new(),
             spill: BufWriter::with_capacity(1 << 16, file.try_clone()?),
@@ -69,7 +69,7 @@ impl Seen {
     }
 
     /// The key and place stored at `at`.
-    fn read(&mut self, at: u64) -> io::Result<(Vec<u8>, Place)> {
+    fn read(&mut self, at: u64) -> io::Result<(Vec<u8>, Found)> {
         use std::os::unix::fs::FileExt;
         self.spill.flush()?;
         let mut head = [0u8; 4];
@@ -88,7 +88,7 @@ impl Seen {
         rest.truncate(n);
         Ok((
             rest,
-            Place {
+            Found {
                 file: name,
                 line: (line > 0).then_some(line as usize),
                 index,
@@ -96,7 +96,7 @@ impl Seen {
         ))
     }
 
-    fn write(&mut self, key: &[u8], place: &Place) -> io::Result<u64> {
+    fn write(&mut self, key: &[u8], place: &Found) -> io::Result<u64> {
         let at = self.len;
         let name = match self.names.iter().position(|n| *n == place.file) {
             Some(i) => i,
@@ -121,8 +121,8 @@ impl Seen {
         &mut self,
         hash: u128,
         key: &[u8],
-        place: &Place,
-    ) -> io::Result<Option<(u64, Place)>> {
+        place: &Found,
+    ) -> io::Result<Option<(u64, Found)>> {
         let mut candidates: Vec<u64> = self.first.get(&hash).copied().into_iter().collect();
         candidates.extend(self.more.get(&hash).into_iter().flatten().copied());
         for at in candidates {
@@ -150,7 +150,7 @@ impl Seen {
 /// and the inputs' names. A million copies of one game cost 28 MB of disk,
 /// not 540 MB of memory.
 pub struct Report {
-    groups: HashMap<u64, (Place, u64)>,
+    groups: HashMap<u64, (Found, u64)>,
     names: Vec<String>,
     spill: BufWriter<std::fs::File>,
     file: std::fs::File,
@@ -171,7 +171,7 @@ impl Report {
     }
 
     /// Notes `place` as a duplicate of the original at `at`.
-    pub fn add(&mut self, at: u64, original: Place, place: &Place) -> io::Result<()> {
+    pub fn add(&mut self, at: u64, original: Found, place: &Found) -> io::Result<()> {
         self.groups.entry(at).or_insert((original, 0)).1 += 1;
         let name = match self.names.last() == Some(&place.file) {
             true => self.names.len() - 1,
@@ -192,7 +192,7 @@ impl Report {
     }
 
     /// Every record: (group, place).
-    fn records(&mut self) -> io::Result<impl Iterator<Item = io::Result<(u64, Place)>> + '_> {
+    fn records(&mut self) -> io::Result<impl Iterator<Item = io::Result<(u64, Found)>> + '_> {
         use std::io::{Read, Seek};
         self.spill.flush()?;
         let mut file = io::BufReader::with_capacity(1 << 16, self.file.try_clone()?);
@@ -211,7 +211,7 @@ impl Report {
                 u64::from_le_bytes(b)
             };
             let line = num(12..20);
-            let place = Place {
+            let place = Found {
                 file: names.get(num(8..12) as usize).cloned().unwrap_or_default(),
                 line: (line != u64::MAX).then_some(line as usize),
                 index: num(20..28) as usize,
@@ -230,7 +230,7 @@ impl Report {
 
     /// [`Report::write`], reading back about `batch` places at a time.
     fn write_batched(mut self, out: &mut dyn Write, batch: u64) -> io::Result<()> {
-        let mut order: Vec<(u64, Place, u64)> = std::mem::take(&mut self.groups)
+        let mut order: Vec<(u64, Found, u64)> = std::mem::take(&mut self.groups)
             .into_iter()
             .map(|(at, (original, n))| (at, original, n))
             .collect();
@@ -258,7 +258,7 @@ impl Report {
                 }
                 close_group(out, *n)?;
             } else {
-                let mut lists: Vec<Vec<Place>> = vec![Vec::new(); batch.len()];
+                let mut lists: Vec<Vec<Found>> = vec![Vec::new(); batch.len()];
                 for record in self.records()? {
                     let (group, place) = record?;
                     if let Some(&i) = wanted.get(&group) {
@@ -279,7 +279,7 @@ impl Report {
     }
 }
 
-fn open_group(out: &mut dyn Write, original: &Place) -> io::Result<()> {
+fn open_group(out: &mut dyn Write, original: &Found) -> io::Result<()> {
     write!(
         out,
         "{{\"original\":{},\"duplicates\":[",
@@ -287,7 +287,7 @@ fn open_group(out: &mut dyn Write, original: &Place) -> io::Result<()> {
     )
 }
 
-fn write_place(out: &mut dyn Write, place: &Place, first: bool) -> io::Result<()> {
+fn write_place(out: &mut dyn Write, place: &Found, first: bool) -> io::Result<()> {
     if !first {
         out.write_all(b",")?;
     }
@@ -319,7 +319,7 @@ pub fn keyed(visit: Visit<'_, '_>, by: SameBy) -> Keyed {
 
 /// The comment line a duplicate is written with: which game it is a
 /// duplicate of.
-pub fn note(first: &Place) -> String {
+pub fn note(first: &Found) -> String {
     format!(
         "gamerec dedup: a duplicate of game {} of {}{}",
         first.index,
@@ -343,11 +343,11 @@ pub fn key(rules: &dyn AnyGame, game: &mut dyn ReadGame<'_>, by: SameBy) -> Opti
 
 #[cfg(test)]
 mod tests {
-    use super::{Place, Report, Seen};
+    use super::{Distinct, Found, Report};
 
     #[test]
     fn the_report_reads_its_places_back_in_batches_and_streams_a_large_group() {
-        let place = |file: &str, index| Place {
+        let place = |file: &str, index| Found {
             file: file.into(),
             line: (index % 2 == 0).then_some(index * 10),
             index,
@@ -355,7 +355,7 @@ mod tests {
         // Groups (by original) of 5, 1 and 3 duplicates, interleaved, in
         // two inputs; the originals' order is 30, 10, 20.
         let mut report = Report::new().unwrap();
-        let mut want: Vec<(u64, Place, Vec<Place>)> = vec![
+        let mut want: Vec<(u64, Found, Vec<Found>)> = vec![
             (30, place("a", 1), vec![]),
             (10, place("a", 2), vec![]),
             (20, place("b", 3), vec![]),
@@ -406,8 +406,8 @@ mod tests {
 
     #[test]
     fn a_shared_hash_is_confirmed_by_the_full_key() {
-        let mut seen = Seen::new().unwrap();
-        let place = |index| Place {
+        let mut seen = Distinct::new().unwrap();
+        let place = |index| Found {
             file: "x".into(),
             line: Some(index),
             index,

@@ -11,7 +11,7 @@ use crate::io::passthrough::{written, Written};
 use crate::play::pattern::Pattern;
 use crate::play::select::{Examined, Probe};
 use crate::registry::{self, with_game, AnyGame, GameTask, Playable, Registered};
-use crate::tasks::index::{GameRow, Index, Placed};
+use crate::tasks::index::{Index, IndexedGame, Placed};
 use regex::Regex;
 use std::collections::HashSet;
 use std::io;
@@ -218,7 +218,7 @@ impl Picker<'_> {
 }
 
 /// What [`candidates`] has to say: an error (nothing is read) or a warning.
-pub enum Said {
+pub enum Notice {
     Error(String),
     Warning(String),
 }
@@ -230,15 +230,15 @@ pub fn candidates(
     index: &Index,
     reaches: Option<&str>,
     pattern: Option<&Pattern>,
-    said: &mut dyn FnMut(Said),
+    said: &mut dyn FnMut(Notice),
 ) -> io::Result<Option<Vec<Placed>>> {
     let mut found: Option<Vec<Placed>> = None;
     if let Some(position) = reaches {
-        let placed = &mut |row: GameRow, _| row.placed();
+        let placed = &mut |row: IndexedGame, _| row.placed();
         match index.reaches_with(position, placed)? {
             Ok(hits) => found = Some(hits),
             Err(why) => {
-                said(Said::Error(format!("--reaches: {why}")));
+                said(Notice::Error(format!("--reaches: {why}")));
                 return Ok(None);
             }
         }
@@ -247,7 +247,7 @@ pub fn candidates(
         let (hits, misfits) = index.pattern(pattern)?;
         let hits: Vec<Placed> = hits.iter().map(|h| h.game.placed()).collect();
         for (game, why) in misfits {
-            said(Said::Warning(format!(
+            said(Notice::Warning(format!(
                 "--pattern: {why}: no {game} position matches it"
             )));
         }
@@ -260,7 +260,7 @@ pub fn candidates(
         });
     }
     if found.is_none() {
-        said(Said::Error(
+        said(Notice::Error(
             "--index answers --reaches and --pattern: give one of them".into(),
         ));
     }

@@ -6,7 +6,7 @@ use crate::base::problem::Problem;
 use crate::envelope::record::ReadGame;
 use crate::play::replay;
 use crate::registry::{with_game, AnyGame, GameTask, Playable, Registered};
-pub use gamerec_rules::perft::{entries, Divided, Entry};
+pub use gamerec_rules::perft::{entries, Divided, PerftEntry};
 
 use gamerec_rules::perft;
 

@@ -40,14 +40,14 @@ pub struct Plan {
 
 /// What cutting says as it goes: a warning, an invalid game (replayed
 /// shards only), an input that could not be read or held no game.
-pub enum Event<'a> {
+pub enum ShardEvent<'a> {
     Warning(String),
     Invalid,
     Input(Item<'a, ()>),
 }
 
 /// Where cutting says what happens.
-pub type Tell<'a> = dyn FnMut(Event<'_>) + 'a;
+pub type Tell<'a> = dyn FnMut(ShardEvent<'_>) + 'a;
 
 /// What was written.
 #[derive(Clone, Copy, Debug)]
@@ -433,7 +433,7 @@ pub fn cut(
         let (input, format) = match open(source, how) {
             Ok(o) => o,
             Err(error) => {
-                tell(Event::Input(Item::Failed {
+                tell(ShardEvent::Input(Item::Failed {
                     input: &name,
                     error,
                 }));
@@ -450,7 +450,7 @@ pub fn cut(
         };
         match result.map_err(inputs::into_output_error) {
             Err(Ok(written)) => return Err(Failed::Written(written)),
-            Err(Err(error)) => tell(Event::Input(Item::Failed {
+            Err(Err(error)) => tell(ShardEvent::Input(Item::Failed {
                 input: &name,
                 error,
             })),
@@ -515,7 +515,7 @@ fn cut_raw(
         if chunk.truncated {
             after_too_large = true;
             let (line, _) = chunk.locate(chunk.offset);
-            tell(Event::Warning(format!(
+            tell(ShardEvent::Warning(format!(
                 "{name}, line {line}: a record longer than {} MiB (record-too-large): its \
                  first {} MiB went to {}, the rest of it was left out, as every command \
                  reads it",
@@ -540,7 +540,7 @@ fn cut_raw(
 
 /// A hidden staging folder in `dir`, on the list of temporaries an
 /// interruption removes.
-fn staging_in(dir: &Path) -> io::Result<(tempfile::TempDir, temporaries::Registered)> {
+fn staging_in(dir: &Path) -> io::Result<(tempfile::TempDir, temporaries::Listed)> {
     temporaries::create(
         || {
             tempfile::Builder::new()
@@ -573,14 +573,14 @@ fn converted(
         let game = match item.game() {
             Ok(game) => game,
             Err(input) => {
-                tell(Event::Input(input));
+                tell(ShardEvent::Input(input));
                 return Ok(ControlFlow::Continue(()));
             }
         };
         let (name, index, read) = (game.input, game.index, game.value);
         if read.is_invalid() {
             shards.invalid += 1;
-            tell(Event::Invalid);
+            tell(ShardEvent::Invalid);
         }
         if read.nothing_read {
             return Ok(ControlFlow::Continue(()));

@@ -4,7 +4,7 @@
 use crate::base::problem::Problem;
 use crate::envelope::record::{ReadGame, ResultToken};
 use crate::io::formats::csv::{csv_error, spreadsheet_safe};
-use crate::io::formats::parquet::{Kind, Table};
+use crate::io::formats::parquet::{ColumnKind, ParquetTable};
 use crate::play::analysis::{Annotation, Mark, ANNOTATOR, COMMANDS};
 use crate::play::sink::{Collect, Converted, GameSink, Head, Tail, TraceOptions, TurnOut};
 use crate::registry::{stats_columns, tell, AnyGame};
@@ -55,19 +55,21 @@ pub fn game_header() -> Vec<String> {
 
 /// The per-game columns with their types (for Parquet): integers,
 /// doubles, booleans, text.
-pub fn game_kinds() -> Vec<(String, Kind)> {
+pub fn game_kinds() -> Vec<(String, ColumnKind)> {
     game_header()
         .into_iter()
         .enumerate()
         .map(|(i, name)| {
             let kind = match GAME_COLUMNS.get(i).copied() {
-                Some("index" | "plies") => Kind::Int,
-                Some(c) if c.ends_with("_missed_wins") || c.ends_with("_blunders") => Kind::Int,
-                Some("valid" | "analysed") => Kind::Bool,
-                Some("branching") => Kind::Float,
-                Some(_) => Kind::Text,
+                Some("index" | "plies") => ColumnKind::Int,
+                Some(c) if c.ends_with("_missed_wins") || c.ends_with("_blunders") => {
+                    ColumnKind::Int
+                }
+                Some("valid" | "analysed") => ColumnKind::Bool,
+                Some("branching") => ColumnKind::Float,
+                Some(_) => ColumnKind::Text,
                 // A game's own statistics: counts.
-                None => Kind::Int,
+                None => ColumnKind::Int,
             };
             (name, kind)
         })
@@ -76,18 +78,18 @@ pub fn game_kinds() -> Vec<(String, Kind)> {
 
 /// The summary's columns with their types (for Parquet); `reasons` and
 /// `top_first_turns` are lists of (name, count).
-pub fn summary_kinds() -> Vec<(String, Kind)> {
+pub fn summary_kinds() -> Vec<(String, ColumnKind)> {
     SUMMARY_COLUMNS
         .iter()
         .map(|&name| {
             let kind = match name {
-                "game" | "first_side" | "second_side" => Kind::Text,
+                "game" | "first_side" | "second_side" => ColumnKind::Text,
                 "first_mover_win_rate" | "length_mean" | "length_median" | "branching_mean" => {
-                    Kind::Float
+                    ColumnKind::Float
                 }
-                "reasons" => Kind::Counts("reason"),
-                "top_first_turns" => Kind::Counts("turn"),
-                _ => Kind::Int,
+                "reasons" => ColumnKind::Counts("reason"),
+                "top_first_turns" => ColumnKind::Counts("turn"),
+                _ => ColumnKind::Int,
             };
             (name.to_string(), kind)
         })
@@ -96,7 +98,7 @@ pub fn summary_kinds() -> Vec<(String, Kind)> {
 
 /// One game's statistics, as ordered (column, value) pairs.
 #[derive(Clone, Debug, PartialEq)]
-pub struct GameRow {
+pub struct StatsRow {
     pub values: Vec<(String, Value)>,
     /// This game's own statistics (name without prefix, value).
     pub counts: Vec<(&'static str, Option<u64>)>,
@@ -215,7 +217,7 @@ impl GameSink for Marking {
 }
 
 /// The statistics row of a converted (traced) game.
-pub fn game_row(file: &str, g: &Converted) -> GameRow {
+pub fn game_row(file: &str, g: &Converted) -> StatsRow {
     let declared = g
         .result
         .or_else(|| g.tag("Result").and_then(|r| ResultToken::parse(r.trim())));
@@ -269,7 +271,7 @@ pub fn game_row(file: &str, g: &Converted) -> GameRow {
         ("second_blunders", num(g.marks.map(|m| m[1][1]))),
     ];
     let counts = trace.map_or_else(Vec::new, |t| t.stats.clone());
-    GameRow {
+    StatsRow {
         values: values
             .into_iter()
             .map(|(k, v)| (k.to_string(), v))
@@ -278,7 +280,7 @@ pub fn game_row(file: &str, g: &Converted) -> GameRow {
     }
 }
 
-impl GameRow {
+impl StatsRow {
     /// The JSON object: the common fields, then `stats` with the game's
     /// own statistics.
     pub fn to_json(&self) -> Value {
@@ -549,7 +551,7 @@ pub fn summary_cell(v: &Value) -> String {
 
 /// The formats statistics are written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Written {
+pub enum StatsOut {
     /// JSON Lines: one object per row.
     Json,
     /// CSV with a fixed header.
@@ -562,36 +564,36 @@ pub enum Written {
 enum Out<W: Write + Send> {
     Csv(Box<csv::Writer<W>>, bool),
     Json(W),
-    Parquet(Box<Table<W>>),
+    Parquet(Box<ParquetTable<W>>),
 }
 
 /// Statistics being written: a row per game, or (`per_type`) the games
 /// gathered into a summary row per game type written at the end.
-pub struct Writer<W: Write + Send> {
+pub struct StatsWriter<W: Write + Send> {
     out: Out<W>,
-    format: Written,
+    format: StatsOut,
     per_type: bool,
     summary: Summary,
 }
 
-impl<W: Write + Send> Writer<W> {
+impl<W: Write + Send> StatsWriter<W> {
     /// Starts writing to `out` (the CSV header first); `spreadsheet_safe`:
     /// CSV cells that would start a formula are quoted with `'`.
     pub fn new(
         out: W,
-        format: Written,
+        format: StatsOut,
         per_type: bool,
         spreadsheet_safe: bool,
     ) -> io::Result<Self> {
         let out = match format {
-            Written::Parquet => {
+            StatsOut::Parquet => {
                 let (table, kinds) = match per_type {
                     true => ("summary", summary_kinds()),
                     false => ("stats", game_kinds()),
                 };
-                Out::Parquet(Box::new(Table::new(out, table, &kinds)?))
+                Out::Parquet(Box::new(ParquetTable::new(out, table, &kinds)?))
             }
-            Written::Csv => Out::Csv(
+            StatsOut::Csv => Out::Csv(
                 Box::new(
                     csv::WriterBuilder::new()
                         .has_headers(false)
@@ -599,18 +601,18 @@ impl<W: Write + Send> Writer<W> {
                 ),
                 spreadsheet_safe,
             ),
-            Written::Json => Out::Json(out),
+            StatsOut::Json => Out::Json(out),
         };
-        let mut writer = Writer {
+        let mut writer = StatsWriter {
             out,
             format,
             per_type,
             summary: Summary::default(),
         };
         match (format, per_type) {
-            (Written::Json | Written::Parquet, _) => {}
-            (Written::Csv, true) => writer.out.row(SUMMARY_COLUMNS.map(String::from))?,
-            (Written::Csv, false) => writer.out.row(game_header())?,
+            (StatsOut::Json | StatsOut::Parquet, _) => {}
+            (StatsOut::Csv, true) => writer.out.row(SUMMARY_COLUMNS.map(String::from))?,
+            (StatsOut::Csv, false) => writer.out.row(game_header())?,
         }
         Ok(writer)
     }
@@ -623,9 +625,9 @@ impl<W: Write + Send> Writer<W> {
         }
         let row = game_row(file, g);
         match self.format {
-            Written::Csv => self.out.row(row.to_csv()),
-            Written::Json => self.out.json(&row.to_json()),
-            Written::Parquet => self.out.values(&row.cells()),
+            StatsOut::Csv => self.out.row(row.to_csv()),
+            StatsOut::Json => self.out.json(&row.to_json()),
+            StatsOut::Parquet => self.out.values(&row.cells()),
         }
     }
 
@@ -687,17 +689,17 @@ impl<W: Write + Send> Out<W> {
 
 fn write_summary<W: Write + Send>(
     out: &mut Out<W>,
-    format: Written,
+    format: StatsOut,
     summary: &Summary,
 ) -> io::Result<()> {
     for row in summary.rows() {
         match format {
-            Written::Csv => out.row(row.iter().map(|(_, v)| summary_cell(v)))?,
-            Written::Parquet => {
+            StatsOut::Csv => out.row(row.iter().map(|(_, v)| summary_cell(v)))?,
+            StatsOut::Parquet => {
                 let values: Vec<Value> = row.into_iter().map(|(_, v)| v).collect();
                 out.values(&values)?
             }
-            Written::Json => {
+            StatsOut::Json => {
                 let obj: serde_json::Map<String, Value> =
                     row.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
                 out.json(&Value::Object(obj))?;

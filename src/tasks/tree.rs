@@ -7,9 +7,9 @@
 use crate::base::problem::Problem;
 use crate::envelope::record::{ReadGame, Tag};
 use crate::io::diagnostics::{count, escape};
-use crate::io::formats::parquet::Kind;
+use crate::io::formats::parquet::ColumnKind;
 use crate::io::formats::Visit;
-use crate::play::walk::{Aim, Counts, Example, Explored, Walk};
+use crate::play::walk::{Aim, Example, Explored, Results, Walk};
 use crate::registry::{self, with_game, AnyGame, GameTask, Playable, Registered};
 use gamerec_rules::game::Side;
 use serde_json::{json, Value};
@@ -134,7 +134,7 @@ fn percent(n: u64, of: u64) -> String {
     }
 }
 
-fn score_cells(c: &Counts, mover: Side) -> (String, String) {
+fn score_cells(c: &Results, mover: Side) -> (String, String) {
     match c.score(mover) {
         Some((p, lo, hi)) => (format!("{p:.3}"), format!("{lo:.3}–{hi:.3}")),
         None => ("–".into(), "–".into()),
@@ -212,7 +212,7 @@ pub fn human(out: &mut dyn Write, e: &Explored, line: &[String]) -> io::Result<(
     Ok(())
 }
 
-fn counts_json(c: &Counts, mover: Side) -> serde_json::Map<String, Value> {
+fn counts_json(c: &Results, mover: Side) -> serde_json::Map<String, Value> {
     let mut m = serde_json::Map::new();
     m.insert("games".into(), json!(c.games));
     m.insert("first".into(), json!(c.first));
@@ -270,20 +270,20 @@ pub fn to_json(e: &Explored, line: &[String]) -> Value {
 
 /// The columns of the explorer's table: a row for the explored position
 /// (`turn` null) and one per turn played there.
-pub fn columns() -> Vec<(String, Kind)> {
+pub fn columns() -> Vec<(String, ColumnKind)> {
     [
-        ("game", Kind::Text),
-        ("position", Kind::Text),
-        ("to_move", Kind::Text),
-        ("turn", Kind::Text),
-        ("games", Kind::Int),
-        ("first", Kind::Int),
-        ("draws", Kind::Int),
-        ("second", Kind::Int),
-        ("score", Kind::Float),
-        ("score_low", Kind::Float),
-        ("score_high", Kind::Float),
-        ("top_games", Kind::Text),
+        ("game", ColumnKind::Text),
+        ("position", ColumnKind::Text),
+        ("to_move", ColumnKind::Text),
+        ("turn", ColumnKind::Text),
+        ("games", ColumnKind::Int),
+        ("first", ColumnKind::Int),
+        ("draws", ColumnKind::Int),
+        ("second", ColumnKind::Int),
+        ("score", ColumnKind::Float),
+        ("score_low", ColumnKind::Float),
+        ("score_high", ColumnKind::Float),
+        ("top_games", ColumnKind::Text),
     ]
     .into_iter()
     .map(|(n, k)| (n.to_string(), k))
@@ -293,7 +293,7 @@ pub fn columns() -> Vec<(String, Kind)> {
 /// The explored position's rows, in [`columns`]' order.
 pub fn rows(e: &Explored) -> Vec<Vec<Value>> {
     let sides = sides_of(e.game);
-    let row = |turn: Option<&str>, c: &Counts, top: &[Example]| {
+    let row = |turn: Option<&str>, c: &Results, top: &[Example]| {
         let (score, low, high) = match c.score(e.mover) {
             Some((p, lo, hi)) => (json!(round(p)), json!(round(lo)), json!(round(hi))),
             None => (Value::Null, Value::Null, Value::Null),

@@ -1,14 +1,14 @@
 //! `validate`'s library side: every game of an input validated
 //! ([`validate`]), a game's report as JSON ([`JsonGame`],
 //! notation/validate-json.md), its outcome in words ([`outcome_line`]), and
-//! the tally and the closing summary ([`Tally`]) — what the command line
+//! the tally and the closing summary ([`Validated`]) — what the command line
 //! prints and the Python package returns. Reading a game and judging it
 //! is `io::reading`'s.
 
 use crate::envelope::record::Chunk;
 use crate::io::diagnostics::{escape, place, JsonError, JsonRepair, Repaired};
 use crate::io::formats::{self, Cx, Format};
-use crate::io::reading::{self, Counts, GameReport, Options};
+use crate::io::reading::{self, EnvelopeCounts, GameReport, Options};
 use crate::play::replay::Outcome;
 use serde::Serialize;
 use std::io::{self, BufRead};
@@ -118,7 +118,7 @@ pub fn verbose_line(name: &str, report: &GameReport) -> Option<String> {
 
 /// What validating found in all.
 #[derive(Clone, Debug, Default)]
-pub struct Tally {
+pub struct Validated {
     pub games: usize,
     pub valid: usize,
     pub invalid: usize,
@@ -126,12 +126,12 @@ pub struct Tally {
     pub empty: usize,
     pub repaired: Repaired,
     /// What the games hold (`--syntax-only`).
-    pub counts: Counts,
+    pub counts: EnvelopeCounts,
 }
 
 /// How a run ended, for its summary.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Ending {
+pub struct RunEnd {
     /// Files read, and those with no game.
     pub files: usize,
     pub empty_files: usize,
@@ -148,9 +148,9 @@ pub struct Ending {
     pub elapsed: Option<Duration>,
 }
 
-impl Tally {
+impl Validated {
     /// Counts one game's report in; says whether it is valid.
-    pub fn add(&mut self, report: &GameReport, counts: &Counts) -> bool {
+    pub fn add(&mut self, report: &GameReport, counts: &EnvelopeCounts) -> bool {
         self.counts.add(counts);
         self.games += 1;
         self.repaired.add(&report.repairs);
@@ -163,7 +163,7 @@ impl Tally {
     }
 
     /// `3 files, 162 games: 49 valid, 113 invalid, 1 file with no game`.
-    pub fn summary(&self, end: &Ending) -> String {
+    pub fn summary(&self, end: &RunEnd) -> String {
         let plural =
             |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         let mut line = format!(

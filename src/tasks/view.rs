@@ -4,17 +4,17 @@
 use crate::base::problem::Problem;
 use crate::envelope::record::{title, ReadGame};
 use crate::io::formats::Visit;
-use crate::picture::html::{Entry, Unplayable};
+use crate::picture::html::{Unplayable, ViewerGame};
 use crate::picture::ErrorAt;
 use crate::tasks::show::replayed;
 
 /// What the viewer shows of a game: its replay, or why it cannot be
 /// replayed; and its problem with its title, when it is invalid.
-pub fn entry(v: Visit<'_, '_>) -> (Entry, Option<(Problem, Option<String>)>) {
+pub fn entry(v: Visit<'_, '_>) -> (ViewerGame, Option<(Problem, Option<String>)>) {
     let game = v.game;
     let unplayable = |game: &dyn ReadGame<'_>, p: Problem, sides| {
         let title = title(game.tags(), sides);
-        let entry = Entry::Unplayable(Unplayable {
+        let entry = ViewerGame::Unplayable(Unplayable {
             title: title.clone().unwrap_or_else(|| "a game".into()),
             tags: game
                 .tags()
@@ -33,7 +33,7 @@ pub fn entry(v: Visit<'_, '_>) -> (Entry, Option<(Problem, Option<String>)>) {
         Ok(r) => match replayed(r, game) {
             Ok(replayed) => {
                 let problem = (replayed.problem.clone()).map(|p| (p, replayed.title.clone()));
-                (Entry::Played(Box::new(replayed)), problem)
+                (ViewerGame::Played(Box::new(replayed)), problem)
             }
             Err(p) => unplayable(game, p, r.sides()),
         },

@@ -196,7 +196,7 @@ pub fn divide<G: Rules + Notation>(pos: &G::Position, depth: u32) -> Divided {
 /// `hand` (worked out by hand, the working in a comment), or another
 /// implementation's figure (its name, e.g. `abstractplay`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Entry {
+pub struct PerftEntry {
     pub id: String,
     /// How the counts were established.
     pub source: Option<String>,
@@ -207,7 +207,7 @@ pub struct Entry {
     pub counts: Vec<(u32, u64)>,
 }
 
-impl Entry {
+impl PerftEntry {
     /// The entry's start as tag pairs (settings, then the `Position`).
     pub fn tag_pairs(&self) -> Vec<(String, String)> {
         let mut tags = self.tags.clone();
@@ -220,10 +220,12 @@ impl Entry {
 
 /// Reads perft data, entry by entry, from lines (a line that is not of the
 /// format is an error naming its number).
-pub fn entries(lines: impl Iterator<Item = String>) -> impl Iterator<Item = Result<Entry, String>> {
+pub fn entries(
+    lines: impl Iterator<Item = String>,
+) -> impl Iterator<Item = Result<PerftEntry, String>> {
     let mut lines = lines.enumerate().peekable();
     std::iter::from_fn(move || {
-        let mut entry: Option<Entry> = None;
+        let mut entry: Option<PerftEntry> = None;
         loop {
             let starts_next =
                 matches!(lines.peek(), Some((_, l)) if l.trim_start().starts_with("id "));
@@ -241,9 +243,9 @@ pub fn entries(lines: impl Iterator<Item = String>) -> impl Iterator<Item = Resu
             let bad = || Some(Err(format!("line {}: `{line}`", n + 1)));
             match (key, entry.as_mut()) {
                 ("id", None) => {
-                    entry = Some(Entry {
+                    entry = Some(PerftEntry {
                         id: rest.trim().to_string(),
-                        ..Entry::default()
+                        ..PerftEntry::default()
                     })
                 }
                 ("tag", Some(e)) => match rest.trim().split_once(' ') {
@@ -272,7 +274,7 @@ mod tests {
     #[test]
     fn data_files_are_read_entry_by_entry() {
         let text = "# a comment\nid start\nsource hand\nperft 1 34\nperft 2 1156\n\nid other\ntag A b c\nposition x y\nperft 3 7\n";
-        let got: Vec<Entry> = entries(text.lines().map(String::from))
+        let got: Vec<PerftEntry> = entries(text.lines().map(String::from))
             .collect::<Result<_, _>>()
             .unwrap();
         assert_eq!(got.len(), 2);

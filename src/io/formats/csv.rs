@@ -1,7 +1,7 @@
 //! The CSV form: one row per turn, for spreadsheets. Tags, comments before
 //! the first turn and the result are left out (and said so on stderr).
 
-use super::{Format, Head as Input, Line};
+use super::{Format, FormatEntry, Peek as Input};
 use crate::play::sink::out::Rendered;
 use crate::play::sink::{Converted, GameSink, Head, Tail, TurnOut};
 use serde::Serialize;
@@ -9,7 +9,7 @@ use std::borrow::Cow;
 
 /// The header, fixed (documented in notation/convert.md).
 /// CSV's line in the table of formats (written, not read).
-pub const LINE: Line = Line {
+pub const LINE: FormatEntry = FormatEntry {
     name: "csv",
     read_help: "",
     write_help: "One row per turn (columns: notation/convert.md)",

@@ -7,7 +7,7 @@
 
 use super::scan::{Scanned, Values};
 use super::visit::{Cx, Each, Reading, Visit};
-use super::{Format, Head as Input, Line, Sure};
+use super::{Format, FormatEntry, Peek as Input, Sure};
 use crate::base::problem::{Code, Problem};
 use crate::envelope::record::{
     Assessment, Chunk, Comment, Glyphs, Record, RecordSource, ResultMark, ResultToken, Span, Tag,
@@ -23,7 +23,7 @@ use std::io::{self, BufRead};
 use std::ops::ControlFlow;
 
 /// The JSON document's line in the table of formats.
-pub const LINE: Line = Line {
+pub const LINE: FormatEntry = FormatEntry {
     name: "json",
     read_help: "A gamerec JSON document",
     write_help: "One JSON document holding every game (schema: notation/json.md)",
@@ -326,13 +326,13 @@ pub struct GameIn {
     #[serde(default)]
     pub comments: Vec<String>,
     #[serde(default)]
-    pub turns: Vec<TurnIn>,
+    pub turns: Vec<JsonTurn>,
     #[serde(default)]
     pub result: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
-pub struct TurnIn {
+pub struct JsonTurn {
     pub text: String,
     #[serde(default)]
     pub assessment: Option<String>,
@@ -426,7 +426,7 @@ fn comment(text: String) -> Result<Comment, Problem> {
     })
 }
 
-impl TurnIn {
+impl JsonTurn {
     /// The turn of `ply` as a record holds it: one token without spaces
     /// or brackets, with its comments.
     fn into_turn(self, ply: usize) -> Result<Turn, Problem> {

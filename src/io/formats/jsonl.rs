@@ -6,20 +6,20 @@
 
 use super::json::{from_json, malformed_json, GameIn};
 use super::visit::{read_line_capped, Cx, Each, Reading};
-use super::{Format, Head, Line, Sure};
+use super::{Format, FormatEntry, Peek, Sure};
 use crate::envelope::record::{Chunk, Span};
 use crate::io::reading::too_large;
 use std::io::{self, BufRead};
 use std::ops::ControlFlow;
 
 /// JSON Lines' line in the table of formats.
-pub const LINE: Line = Line {
+pub const LINE: FormatEntry = FormatEntry {
     name: "jsonl",
     read_help: "gamerec JSON Lines",
     write_help: "JSON Lines: one game object per line",
     detected_by: "the extension `.jsonl` or `.ndjson`, or a first word `{`",
     formats: || vec![Format::Jsonl],
-    detect: |head: &Head<'_>| match head.extension {
+    detect: |head: &Peek<'_>| match head.extension {
         Some("jsonl" | "ndjson") => Some((Sure::Extension, Format::Jsonl)),
         _ if head.token.starts_with(b"{") => Some((Sure::Token, Format::Jsonl)),
         _ => None,

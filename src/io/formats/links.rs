@@ -10,7 +10,7 @@
 mod lzstring;
 
 use super::visit::{broken, placed, read_line_capped, Cx, Each, Reading};
-use super::{Format, Head, Line, Sure};
+use super::{Format, FormatEntry, Peek, Sure};
 use crate::base::problem::{Code, Problem};
 use crate::envelope::record::Span;
 use crate::envelope::record::{each_game, Chunk, Record, RecordSource, StreamTurns};
@@ -53,13 +53,13 @@ fn site() -> Option<&'static dyn AnySite> {
 }
 
 /// The links' line in the table of formats.
-pub const LINE: Line = Line {
+pub const LINE: FormatEntry = FormatEntry {
     name: NAME,
     read_help: TITLE,
     write_help: TITLE,
     detected_by: "a first word that is a game link (a URL or `?` and its data)",
     formats: || site().map(Format::Links).into_iter().collect(),
-    detect: |head: &Head<'_>| {
+    detect: |head: &Peek<'_>| {
         let site = site().filter(|_| looks_like(head.token))?;
         Some((Sure::Token, Format::Links(site)))
     },

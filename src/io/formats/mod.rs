@@ -76,14 +76,14 @@ pub enum Sure {
 /// What detection looks at: the input's name's extension (lowercase, after
 /// a compression suffix; `None` for standard input), its first bytes (a
 /// byte-order mark stripped), and their first word.
-pub struct Head<'a> {
+pub struct Peek<'a> {
     pub extension: Option<&'a str>,
     pub bytes: &'a [u8],
     pub token: &'a [u8],
 }
 
 /// One line of [`FORMATS`]: a format module's entry.
-pub struct Line {
+pub struct FormatEntry {
     /// The `--from`/`--to` name (empty: each site notation's own name).
     pub name: &'static str,
     /// What it is, for `--from`'s help (empty: not read; for a site
@@ -97,11 +97,11 @@ pub struct Line {
     /// The formats of the line: one, or one per registered site game.
     pub formats: fn() -> Vec<Format>,
     /// Whether an input is in the line's format, and how sure that is.
-    pub detect: fn(&Head<'_>) -> Option<(Sure, Format)>,
+    pub detect: fn(&Peek<'_>) -> Option<(Sure, Format)>,
 }
 
 /// Every format, in the order help lists them and detection tries them.
-pub static FORMATS: &[&Line] = &[
+pub static FORMATS: &[&FormatEntry] = &[
     &text::LINE,
     &json::LINE,
     &jsonl::LINE,
@@ -114,7 +114,7 @@ pub static FORMATS: &[&Line] = &[
 
 impl Format {
     /// The format's line in [`FORMATS`].
-    pub fn line(self) -> &'static Line {
+    pub fn line(self) -> &'static FormatEntry {
         match self {
             Format::Text => &text::LINE,
             Format::Json => &json::LINE,
@@ -219,7 +219,7 @@ fn first_token(head: &[u8]) -> &[u8] {
 /// among equals. Nothing sure: the record format.
 pub fn detect(extension: Option<&str>, bytes: &[u8]) -> Format {
     let extension = extension.map(str::to_ascii_lowercase);
-    let head = Head {
+    let head = Peek {
         extension: extension.as_deref(),
         bytes,
         token: first_token(bytes),

@@ -7,7 +7,7 @@
 //! the site's implied tags.
 
 use super::visit::{broken, read_line_capped, Cx, Each, Reading};
-use super::{Format, Head as Input, Line, Sure};
+use super::{Format, FormatEntry, Peek as Input, Sure};
 use crate::envelope::record::{
     each_game, Chunk, MovetextStyle, Span, StreamTurns, Tag, MAX_RECORD_BYTES,
 };
@@ -21,7 +21,7 @@ use std::ops::ControlFlow;
 
 /// The site notations' line in the table of formats: one format per
 /// registered site notation, named and described by it.
-pub const LINE: Line = Line {
+pub const LINE: FormatEntry = FormatEntry {
     name: "",
     read_help: "",
     write_help: "",

@@ -11,14 +11,14 @@
 //! is; any other input (piped, compressed) is spooled to a temporary file
 //! first, at most `--max-spool` of it.
 //!
-//! Also the typed tables of `stats --to parquet` ([`Table`]): one
+//! Also the typed tables of `stats --to parquet` ([`ParquetTable`]): one
 //! column per CSV column, integers as integers, rates as doubles, booleans
 //! as booleans, empty as null.
 
 use super::json::with_record;
-use super::json::{GameIn, TurnIn};
+use super::json::{GameIn, JsonTurn};
 use super::visit::{Cx, Each, HandOn, Map, Reading};
-use super::{Format, Head, Line, Sure};
+use super::{Format, FormatEntry, Peek, Sure};
 use crate::base::problem::{Code, Problem};
 use crate::envelope::record::Chunk;
 use crate::envelope::record::{Span, MAX_RECORD_BYTES, MAX_TAGS};
@@ -42,14 +42,14 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 
 /// Parquet's line in the table of formats.
-pub const LINE: Line = Line {
+pub const LINE: FormatEntry = FormatEntry {
     name: "parquet",
     read_help: "A gamerec Parquet games table",
     write_help: "A Parquet file: one row per game, its turns a nested list (schema: \
                  notation/parquet.md)",
     detected_by: "first bytes `PAR1`",
     formats: || vec![Format::Parquet],
-    detect: |head: &Head<'_>| looks_parquet(head.bytes).then_some((Sure::Magic, Format::Parquet)),
+    detect: |head: &Peek<'_>| looks_parquet(head.bytes).then_some((Sure::Magic, Format::Parquet)),
 };
 
 /// The file's key-value metadata naming the table (`games`, `stats`,
@@ -379,7 +379,7 @@ impl TurnColumns {
 
 /// Where a game's problem lies in its input (line, column), when it was
 /// read from text.
-pub type At = Option<(usize, usize)>;
+pub type LineColumn = Option<(usize, usize)>;
 
 /// The columns of the games being built.
 #[derive(Default)]
@@ -421,7 +421,7 @@ impl GameColumns {
         self.key.len()
     }
 
-    fn push(&mut self, file: &str, g: &Converted, at: At) -> io::Result<()> {
+    fn push(&mut self, file: &str, g: &Converted, at: LineColumn) -> io::Result<()> {
         let tag = |name: &str| g.tag(name);
         self.key.append_value(format!("{file}#{}", g.index));
         self.file.append_value(file);
@@ -562,7 +562,7 @@ impl<W: Write + Send> GamesWriter<W> {
     }
 
     /// Adds a game read from `file` (`at`: where its problem lies).
-    pub fn push(&mut self, file: &str, game: &Converted, at: At) -> io::Result<()> {
+    pub fn push(&mut self, file: &str, game: &Converted, at: LineColumn) -> io::Result<()> {
         self.columns.push(file, game, at)?;
         self.games += 1;
         let batch = BATCH_GAMES.min(self.row_group);
@@ -599,9 +599,9 @@ impl<W: Write + Send> GamesWriter<W> {
     }
 }
 
-/// A typed column of a [`Table`].
+/// A typed column of a [`ParquetTable`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub enum ColumnKind {
     Text,
     Int,
     Float,
@@ -626,37 +626,37 @@ fn counts_fields(name: &'static str) -> Fields {
 
 /// Rows of JSON values (the statistics) built into typed Arrow record
 /// batches: one column per name, rows of values in the columns' order.
-pub struct Rows {
+pub struct Batches {
     schema: SchemaRef,
     builders: Vec<Builder>,
     rows: usize,
 }
 
-impl Rows {
-    pub fn new(columns: &[(String, Kind)]) -> Rows {
+impl Batches {
+    pub fn new(columns: &[(String, ColumnKind)]) -> Batches {
         let fields: Vec<Field> = columns
             .iter()
             .map(|(name, kind)| match kind {
-                Kind::Text => text(name, true),
-                Kind::Int => int(name, true),
-                Kind::Float => Field::new(name, DataType::Float64, true),
-                Kind::Bool => Field::new(name, DataType::Boolean, true),
-                Kind::Counts(n) => list(name, item(DataType::Struct(counts_fields(n)))),
+                ColumnKind::Text => text(name, true),
+                ColumnKind::Int => int(name, true),
+                ColumnKind::Float => Field::new(name, DataType::Float64, true),
+                ColumnKind::Bool => Field::new(name, DataType::Boolean, true),
+                ColumnKind::Counts(n) => list(name, item(DataType::Struct(counts_fields(n)))),
             })
             .collect();
         let builders = columns
             .iter()
             .map(|(_, kind)| match kind {
-                Kind::Text => Builder::Text(StringBuilder::new()),
-                Kind::Int => Builder::Int(Int64Builder::new()),
-                Kind::Float => Builder::Float(Float64Builder::new()),
-                Kind::Bool => Builder::Bool(BooleanBuilder::new()),
-                Kind::Counts(n) => {
+                ColumnKind::Text => Builder::Text(StringBuilder::new()),
+                ColumnKind::Int => Builder::Int(Int64Builder::new()),
+                ColumnKind::Float => Builder::Float(Float64Builder::new()),
+                ColumnKind::Bool => Builder::Bool(BooleanBuilder::new()),
+                ColumnKind::Counts(n) => {
                     Builder::Counts(n, Offsets::new(), StringBuilder::new(), Int64Builder::new())
                 }
             })
             .collect();
-        Rows {
+        Batches {
             schema: Arc::new(Schema::new(fields)),
             builders,
             rows: 0,
@@ -751,17 +751,21 @@ pub fn table_metadata(table: &str) -> Vec<(String, String)> {
 }
 
 /// A typed table written from JSON values (the statistics) as Parquet.
-pub struct Table<W: Write + Send> {
+pub struct ParquetTable<W: Write + Send> {
     writer: ArrowWriter<W>,
-    rows: Rows,
+    rows: Batches,
 }
 
-impl<W: Write + Send> Table<W> {
-    pub fn new(out: W, table: &str, columns: &[(String, Kind)]) -> io::Result<Table<W>> {
-        let rows = Rows::new(columns);
+impl<W: Write + Send> ParquetTable<W> {
+    pub fn new(
+        out: W,
+        table: &str,
+        columns: &[(String, ColumnKind)],
+    ) -> io::Result<ParquetTable<W>> {
+        let rows = Batches::new(columns);
         let writer = ArrowWriter::try_new(out, rows.schema(), Some(properties(table)))
             .map_err(parquet_error)?;
-        Ok(Table { writer, rows })
+        Ok(ParquetTable { writer, rows })
     }
 
     /// Adds a row: one value per column (a value of the wrong type is
@@ -1434,7 +1438,7 @@ fn game_at(batch: &RecordBatch, row: usize) -> Result<GameIn, Problem> {
                 true => value(text, i, "turns.text")?,
                 false => written.value(i).to_string(),
             };
-            turn_list.push(TurnIn {
+            turn_list.push(JsonTurn {
                 text: as_written,
                 assessment: assessments
                     .filter(|a| !a.is_null(i))
@@ -1716,7 +1720,8 @@ mod tests {
     #[test]
     fn a_statistics_table_is_not_read_as_games() {
         let mut file = tempfile::tempfile().unwrap();
-        let mut t = Table::new(&mut file, "stats", &[("plies".into(), Kind::Int)]).unwrap();
+        let mut t =
+            ParquetTable::new(&mut file, "stats", &[("plies".into(), ColumnKind::Int)]).unwrap();
         t.push(&[serde_json::Value::from(3)]).unwrap();
         t.finish().unwrap();
         let p = GamesReader::open(file).err().unwrap();

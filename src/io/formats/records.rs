@@ -14,7 +14,7 @@
 
 use super::scan::{Scanned, Values};
 use super::visit::{broken, Cx, Each, Reading};
-use super::{Format, Head, Line, Sure};
+use super::{Format, FormatEntry, Peek, Sure};
 use crate::base::problem::{Code, Problem};
 use crate::envelope::record::{
     Chunk, Comment, Record, RecordSource, ResultMark, ResultToken, Span, Tag, Turn,
@@ -70,13 +70,13 @@ fn site() -> Option<&'static dyn AnySite> {
 }
 
 /// The records' line in the table of formats.
-pub const LINE: Line = Line {
+pub const LINE: FormatEntry = FormatEntry {
     name: NAME,
     read_help: TITLE,
     write_help: TITLE,
     detected_by: "first bytes `{\"header\"` or `[{\"header\"` (whatever the name)",
     formats: || site().map(Format::Records).into_iter().collect(),
-    detect: |head: &Head<'_>| {
+    detect: |head: &Peek<'_>| {
         let site = site().filter(|_| looks_records(head.bytes))?;
         Some((Sure::Magic, Format::Records(site)))
     },
@@ -96,7 +96,7 @@ pub const ENDINGS: [&str; 4] = ["resign", "timeout", "draw", "abandoned"];
 pub const ENTRY_COMMENT: &str = "ap ";
 
 /// What one record is.
-pub enum Read {
+pub enum RecordKind {
     /// A game of a registered site game: the record (its turns located in
     /// the chunk), the problem that stops it being read further (if any),
     /// and the site it belongs to.
@@ -268,12 +268,12 @@ fn offset_of(text: &str, line: usize, column: usize) -> usize {
 }
 
 /// Reads one record (a chunk from [`super::scan::Values`]).
-pub fn read(chunk: &Chunk) -> Read {
+pub fn read(chunk: &Chunk) -> RecordKind {
     let text = match std::str::from_utf8(&chunk.bytes) {
         Ok(t) => t,
         Err(e) => {
             let at = chunk.offset + e.valid_up_to();
-            return Read::Broken(Problem::new(
+            return RecordKind::Broken(Problem::new(
                 Code::InvalidUtf8,
                 "an AbstractPlay record must be UTF-8 (JSON)",
                 Span::new(at, at + 1),
@@ -292,7 +292,7 @@ pub fn read(chunk: &Chunk) -> Read {
             } else {
                 "not a game record (a JSON object)"
             };
-            return Read::Broken(Problem::new(
+            return RecordKind::Broken(Problem::new(
                 Code::MalformedSiteRecord,
                 format!("{what}: {e}"),
                 Span::new(at, at + 1),
@@ -300,14 +300,14 @@ pub fn read(chunk: &Chunk) -> Read {
         }
     };
     let (Some(header), Some(moves)) = (top.take("header"), top.take("moves")) else {
-        return Read::Broken(r.malformed(
+        return RecordKind::Broken(r.malformed(
             "not an AbstractPlay game record: it needs `header` and `moves`",
             None,
         ));
     };
     match header_and_moves(&r, header, moves, top) {
         Ok(read) => read,
-        Err(p) => Read::Broken(p),
+        Err(p) => RecordKind::Broken(p),
     }
 }
 
@@ -319,13 +319,13 @@ fn header_and_moves<'c>(
     header: &'c RawValue,
     moves: &'c RawValue,
     top: Members<'c>,
-) -> Result<Read, Problem> {
+) -> Result<RecordKind, Problem> {
     let mut h = r.members(header, "`header`")?;
     let mut tags = Vec::new();
     let mut problem: Option<Problem> = None;
     let site = match game_of(r, &mut h, header, &mut tags, &mut problem)? {
         Ok(site) => site,
-        Err(other) => return Ok(Read::Other(other)),
+        Err(other) => return Ok(RecordKind::Other(other)),
     };
     let mut extra: Vec<(String, String)> = Vec::new();
     if let Some(site_raw) = h.take("site") {
@@ -355,7 +355,7 @@ fn header_and_moves<'c>(
     });
     one_line(&tags)?;
     record.tags = tags;
-    Ok(Read::Game(record, problem, site))
+    Ok(RecordKind::Game(record, problem, site))
 }
 
 /// The header's `game`: the registered site game of that name, with its
@@ -1124,16 +1124,16 @@ pub fn read_all<R: BufRead>(input: R, cx: Cx<'_>, each: &mut Each<'_>) -> io::Re
                 broken(cx, &chunk, p, each)?
             }
             Scanned::Value(chunk) => match read(&chunk) {
-                Read::Game(record, problem, site) => each(cx.visit(
+                RecordKind::Game(record, problem, site) => each(cx.visit(
                     Some(&chunk),
                     &mut RecordSource::new(&record, problem),
                     Ok(site.game()),
                 )),
-                Read::Other(name) => {
+                RecordKind::Other(name) => {
                     reading.skip(name);
                     continue;
                 }
-                Read::Broken(p) => broken(cx, &chunk, p, each),
+                RecordKind::Broken(p) => broken(cx, &chunk, p, each),
             }?,
             Scanned::Cut(chunk, end) => {
                 let p = Problem::new(

@@ -3,7 +3,7 @@
 //! (`ratings`) writes through.
 
 use super::csv::{csv_error, spreadsheet_safe};
-use super::parquet::{Kind, Table};
+use super::parquet::{ColumnKind, ParquetTable};
 use serde_json::{Map, Value};
 use std::io::{self, Write};
 
@@ -18,17 +18,17 @@ pub enum RowFormat {
 enum Out<W: Write + Send> {
     Json(W),
     Csv(Box<csv::Writer<W>>),
-    Parquet(Box<Table<W>>),
+    Parquet(Box<ParquetTable<W>>),
 }
 
 /// A table being written.
-pub struct Rows<W: Write + Send> {
+pub struct RowTable<W: Write + Send> {
     out: Out<W>,
-    columns: Vec<(String, Kind)>,
+    columns: Vec<(String, ColumnKind)>,
     spreadsheet_safe: bool,
 }
 
-impl<W: Write + Send> Rows<W> {
+impl<W: Write + Send> RowTable<W> {
     /// Starts table `table` (its name in Parquet's metadata) with these
     /// columns; `spreadsheet_safe`: CSV cells that would start a formula
     /// are quoted with `'`.
@@ -36,9 +36,9 @@ impl<W: Write + Send> Rows<W> {
         out: W,
         format: RowFormat,
         table: &str,
-        columns: Vec<(String, Kind)>,
+        columns: Vec<(String, ColumnKind)>,
         spreadsheet_safe: bool,
-    ) -> io::Result<Rows<W>> {
+    ) -> io::Result<RowTable<W>> {
         let out = match format {
             RowFormat::Json => Out::Json(out),
             RowFormat::Csv => {
@@ -49,9 +49,9 @@ impl<W: Write + Send> Rows<W> {
                     .map_err(csv_error)?;
                 Out::Csv(Box::new(w))
             }
-            RowFormat::Parquet => Out::Parquet(Box::new(Table::new(out, table, &columns)?)),
+            RowFormat::Parquet => Out::Parquet(Box::new(ParquetTable::new(out, table, &columns)?)),
         };
-        Ok(Rows {
+        Ok(RowTable {
             out,
             columns,
             spreadsheet_safe,

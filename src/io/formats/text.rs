@@ -8,7 +8,7 @@
 //! lines wrapped at [`WIDTH`] columns, one blank line between games.
 
 use super::visit::{Cx, Each, Map, Reading, Visit};
-use super::{Format, Head as Input, Line, Sure};
+use super::{Format, FormatEntry, Peek as Input, Sure};
 use crate::envelope::record::{
     each_game, read_leniently, Chunk, ChunkReader, Leniently, Parsed, Record, RecordSource,
     StreamTurns,
@@ -20,7 +20,7 @@ use std::io::{self, BufRead};
 use std::ops::ControlFlow;
 
 /// The record format's line in the table of formats.
-pub const LINE: Line = Line {
+pub const LINE: FormatEntry = FormatEntry {
     name: "text",
     read_help: "The record format",
     write_help: "The canonical record format",

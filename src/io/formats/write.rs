@@ -9,7 +9,7 @@ use super::csv::CsvSink;
 use super::json::JsonSink;
 use super::links::LinkSink;
 use super::moves::SiteSink;
-use super::parquet::{At, GamesWriter};
+use super::parquet::{GamesWriter, LineColumn};
 use super::records::{self, RecordSink};
 use super::text::TextSink;
 use super::{csv, json, Format};
@@ -95,7 +95,7 @@ pub struct GameOut {
     /// What `--lenient` repaired.
     pub repairs: Vec<Repair>,
     /// The game whole, and where its problem lies (for Parquet).
-    pub whole: Option<Box<(Converted, At)>>,
+    pub whole: Option<Box<(Converted, LineColumn)>>,
 }
 
 impl GameOut {
@@ -191,7 +191,7 @@ pub struct Job<'a> {
 struct Told {
     noted: Noted,
     site_left_out: [usize; 2],
-    whole: Option<Box<(Converted, At)>>,
+    whole: Option<Box<(Converted, LineColumn)>>,
     failed: Option<String>,
 }
 

@@ -3,8 +3,8 @@
 use super::merge::{merge_runs, sort, spill, Parts, Run};
 use super::read::Index;
 use super::store::{self, Lock};
-use super::tables::{write_files, write_setups, write_turns, FileOut, GameOut, GamesOut};
-use super::{invalid, stamp, Entry, Posting, Turns, NO_TURN};
+use super::tables::{write_files, write_setups, write_turns, FileOut, GameRowOut, GamesOut};
+use super::{invalid, stamp, Posting, TracedGame, Turns, NO_TURN};
 use super::{FILES, GAMES, SETUPS, TURNS};
 use crate::io::diagnostics::count;
 use crate::io::output::temporaries;
@@ -22,7 +22,7 @@ pub struct Builder {
     /// The work folder the new generation's tables are made in, on the
     /// list an interruption removes.
     work: PathBuf,
-    _registered: temporaries::Registered,
+    _registered: temporaries::Listed,
     jobs: usize,
     /// Postings gathered since the last spill, and how many it may hold.
     postings: Vec<Posting>,
@@ -265,10 +265,10 @@ impl Builder {
     }
 
     /// Adds game `index` (1-based) of the archive last started.
-    pub fn add(&mut self, index: usize, entry: Entry) -> io::Result<()> {
+    pub fn add(&mut self, index: usize, entry: TracedGame) -> io::Result<()> {
         let file = self.current.ok_or_else(|| invalid("no file started"))?;
         self.files[file].games += 1;
-        let Entry {
+        let TracedGame {
             game,
             players,
             settings,
@@ -280,7 +280,7 @@ impl Builder {
             digest,
             ..
         } = entry;
-        let row = GameOut {
+        let row = GameRowOut {
             file: file as u32,
             index: u32::try_from(index).map_err(|_| invalid("too many games in a file"))?,
             game,

@@ -36,9 +36,11 @@ mod turns;
 pub use build::{Builder, Built};
 pub use explore::explore;
 pub use keyed::{first_match, line_target, position_key, trace_game};
-pub use read::{hit_columns, plain_text, tags_of, FileRow, GameRow, Hit, Index, Placed, Reading};
+pub use read::{
+    hit_columns, plain_text, tags_of, ArchiveReading, FileRow, Hit, Index, IndexedGame, Placed,
+};
 pub use store::{Lock, LOCK, MANIFEST};
-pub use trace::{trace, Entry};
+pub use trace::{trace, TracedGame};
 pub use turns::Turns;
 
 /// Postings files, by the top bits of the key.

@@ -7,8 +7,8 @@ use super::tables::{arrow_error, io_error, newer_u64s, texts, u32s, u64s, FileOu
 use super::{invalid, partition, postings_file, Posting, MAX_FILES, MAX_SETUPS};
 use super::{FILES, GAMES, SETUPS, TURNS};
 use crate::envelope::record::Tag;
-use crate::io::formats::parquet::{guard_io, Kind};
-use crate::io::inputs::Piece;
+use crate::io::formats::parquet::{guard_io, ColumnKind};
+use crate::io::inputs::RecordPlace;
 use crate::play::pattern::Pattern;
 use crate::registry;
 use arrow_array::cast::AsArray;
@@ -44,7 +44,7 @@ pub struct FileRow {
 
 /// A game's row (less its tags and turns unless asked for).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct GameRow {
+pub struct IndexedGame {
     pub id: u32,
     pub file: u32,
     pub index: u32,
@@ -75,7 +75,7 @@ pub struct Placed {
     pub digest: Option<u64>,
 }
 
-impl GameRow {
+impl IndexedGame {
     /// Where to read the game back.
     pub fn placed(&self) -> Placed {
         Placed {
@@ -91,7 +91,7 @@ impl GameRow {
 /// A game that reached a position, and the first ply it did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Hit {
-    pub game: GameRow,
+    pub game: IndexedGame,
     pub ply: u32,
 }
 
@@ -100,13 +100,13 @@ pub type Misfits = Vec<(String, String)>;
 
 /// How to read an archive's games a query found ([`Index::plan`]).
 #[derive(Clone, Debug)]
-pub struct Reading {
+pub struct ArchiveReading {
     /// The archive's name as it was given when indexed, and its path.
     pub name: String,
     pub path: PathBuf,
     /// The records to read, each from its place; `None`: read the whole
     /// file (not plain record text, or places unknown).
-    pub pieces: Option<Vec<Piece>>,
+    pub pieces: Option<Vec<RecordPlace>>,
     /// Why it cannot be read as indexed ([`Index::changed`]).
     pub changed: Option<String>,
 }
@@ -377,7 +377,7 @@ impl Index {
     fn each_games_chunk(
         &self,
         long: Columns,
-        f: &mut dyn FnMut(Vec<GameRow>) -> io::Result<()>,
+        f: &mut dyn FnMut(Vec<IndexedGame>) -> io::Result<()>,
     ) -> io::Result<()> {
         guard_io(GAMES, || {
             let reader = self.games_table()?.build().map_err(io_error)?;
@@ -490,7 +490,7 @@ impl Index {
 
     /// The rows of games `ids` (sorted, no repeats), with their tags and
     /// turns when `whole`.
-    pub fn game_rows(&self, ids: &[u32], whole: bool) -> io::Result<Vec<GameRow>> {
+    pub fn game_rows(&self, ids: &[u32], whole: bool) -> io::Result<Vec<IndexedGame>> {
         guard_io(GAMES, || {
             let builder = self.games_table()?;
             let meta = builder.metadata().clone();
@@ -536,7 +536,7 @@ impl Index {
 
     /// Checks that the rows read are the games asked for (a game's id is
     /// its row).
-    fn are_the_asked(&self, out: &[GameRow], ids: &[u32]) -> io::Result<()> {
+    fn are_the_asked(&self, out: &[IndexedGame], ids: &[u32]) -> io::Result<()> {
         let mut asked: Vec<u32> = ids.to_vec();
         asked.sort_unstable();
         asked.dedup();
@@ -562,7 +562,7 @@ impl Index {
     pub fn each_game_row(
         &self,
         turns: bool,
-        f: &mut dyn FnMut(GameRow) -> io::Result<()>,
+        f: &mut dyn FnMut(IndexedGame) -> io::Result<()>,
     ) -> io::Result<()> {
         guard_io(GAMES, || {
             let builder = self.games_table()?;
@@ -629,7 +629,7 @@ impl Index {
     pub fn reaches_with<T>(
         &self,
         position: &str,
-        keep: &mut dyn FnMut(GameRow, u32) -> T,
+        keep: &mut dyn FnMut(IndexedGame, u32) -> T,
     ) -> io::Result<Result<Vec<T>, String>> {
         let mut keyed = Vec::new();
         let mut why = Vec::new();
@@ -683,7 +683,7 @@ impl Index {
             turns: true,
         };
         self.each_games_chunk(long, &mut |rows| {
-            let found: Vec<(GameRow, Result<Option<usize>, String>)> = rows
+            let found: Vec<(IndexedGame, Result<Option<usize>, String>)> = rows
                 .into_par_iter()
                 .map(|row| {
                     let game = row.game.as_deref().and_then(registry::find);
@@ -698,7 +698,7 @@ impl Index {
                     // A hit keeps its row less its tags and turns (what
                     // the game held most of).
                     Ok(Some(ply)) => hits.push(Hit {
-                        game: GameRow {
+                        game: IndexedGame {
                             tags: None,
                             turns: None,
                             ..row
@@ -722,7 +722,7 @@ impl Index {
     /// How to read the games `hits` names from their archives, file by file
     /// in the index's order: each record from its place where the index
     /// has it and the file is plain record text, else the whole file.
-    pub fn plan(&self, hits: &[Placed]) -> Vec<Reading> {
+    pub fn plan(&self, hits: &[Placed]) -> Vec<ArchiveReading> {
         let mut by_file: BTreeMap<u32, Vec<&Placed>> = BTreeMap::new();
         for h in hits {
             by_file.entry(h.file).or_default().push(h);
@@ -732,10 +732,10 @@ impl Index {
             .filter_map(|(file, hits)| {
                 let f = self.files.get(file as usize)?;
                 let path = PathBuf::from(&f.path);
-                let mut pieces: Option<Vec<Piece>> = plain_text(&path).then(Vec::new);
+                let mut pieces: Option<Vec<RecordPlace>> = plain_text(&path).then(Vec::new);
                 for h in hits {
                     match (h.place, pieces.as_mut()) {
-                        (Some(place), Some(p)) => p.push(Piece {
+                        (Some(place), Some(p)) => p.push(RecordPlace {
                             index: h.index as usize,
                             place,
                             digest: h.digest,
@@ -747,7 +747,7 @@ impl Index {
                     p.sort_by_key(|p| (p.index, p.place));
                     p.dedup_by_key(|p| (p.index, p.place));
                 }
-                Some(Reading {
+                Some(ArchiveReading {
                     name: f.name.clone(),
                     path,
                     pieces,
@@ -841,14 +841,14 @@ pub const TEXT_AT_ONCE: usize = 64 << 20;
 /// `.pattern()`): the game's `id` in the index, its `file` (as given when
 /// indexed) and `index` there, its `game` type, the first `ply` after
 /// which it matched, and its `finish`.
-pub fn hit_columns() -> Vec<(String, Kind)> {
+pub fn hit_columns() -> Vec<(String, ColumnKind)> {
     [
-        ("id", Kind::Int),
-        ("file", Kind::Text),
-        ("index", Kind::Int),
-        ("game", Kind::Text),
-        ("ply", Kind::Int),
-        ("finish", Kind::Text),
+        ("id", ColumnKind::Int),
+        ("file", ColumnKind::Text),
+        ("index", ColumnKind::Int),
+        ("game", ColumnKind::Text),
+        ("ply", ColumnKind::Int),
+        ("finish", ColumnKind::Text),
     ]
     .into_iter()
     .map(|(n, k)| (n.to_string(), k))
@@ -993,8 +993,8 @@ impl<'a> GameColumns<'a> {
         len(&self.tags) + len(&self.turns)
     }
 
-    fn row(&self, i: usize) -> io::Result<GameRow> {
-        Ok(GameRow {
+    fn row(&self, i: usize) -> io::Result<IndexedGame> {
+        Ok(IndexedGame {
             id: self.id[i],
             file: self.file[i],
             index: self.index[i],

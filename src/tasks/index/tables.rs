@@ -110,12 +110,12 @@ pub(super) fn turns_schema() -> SchemaRef {
 /// `games.parquet` as it is written: a batch of rows at a time.
 pub(super) struct GamesOut {
     pub(super) writer: ArrowWriter<BufWriter<File>>,
-    pub(super) rows: Vec<GameOut>,
+    pub(super) rows: Vec<GameRowOut>,
     pub(super) next: u32,
 }
 
 /// One game's row.
-pub(super) struct GameOut {
+pub(super) struct GameRowOut {
     pub(super) file: u32,
     pub(super) index: u32,
     pub(super) game: Option<&'static str>,
@@ -142,7 +142,7 @@ impl GamesOut {
         })
     }
 
-    pub(super) fn push(&mut self, row: GameOut) -> io::Result<u32> {
+    pub(super) fn push(&mut self, row: GameRowOut) -> io::Result<u32> {
         let id = self.next;
         self.next = self
             .next
@@ -230,14 +230,14 @@ impl GamesOut {
     }
 }
 
-pub(super) fn games_batch(first: u32, rows: &[GameOut]) -> io::Result<RecordBatch> {
+pub(super) fn games_batch(first: u32, rows: &[GameRowOut]) -> io::Result<RecordBatch> {
     let n = rows.len();
-    let u32s = |f: &dyn Fn(usize, &GameOut) -> u32| -> ArrayRef {
+    let u32s = |f: &dyn Fn(usize, &GameRowOut) -> u32| -> ArrayRef {
         Arc::new(UInt32Array::from_iter_values(
             rows.iter().enumerate().map(|(i, r)| f(i, r)),
         ))
     };
-    let texts = |f: &dyn Fn(&GameOut) -> Option<&str>| -> ArrayRef {
+    let texts = |f: &dyn Fn(&GameRowOut) -> Option<&str>| -> ArrayRef {
         let mut b = StringBuilder::with_capacity(n, n * 8);
         for r in rows {
             b.append_option(f(r));

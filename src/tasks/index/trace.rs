@@ -8,7 +8,7 @@ use crate::play::walk::Traced;
 
 /// A game traced for the index.
 #[derive(Debug, Default)]
-pub struct Entry {
+pub struct TracedGame {
     /// Its rules (`None`: rules unknown).
     pub game: Option<&'static str>,
     pub title: Option<String>,
@@ -36,7 +36,7 @@ pub struct Entry {
 
 /// Traces a game as it is read (on any thread), its turns numbered in
 /// `turns`.
-pub fn trace(v: Visit<'_, '_>, turns: &Turns) -> Entry {
+pub fn trace(v: Visit<'_, '_>, turns: &Turns) -> TracedGame {
     let sides = v.rules.as_ref().map_or(["", ""], |r| r.sides());
     let tags = v.game.tags();
     let title = crate::envelope::record::title(tags, sides);
@@ -94,7 +94,7 @@ pub fn trace(v: Visit<'_, '_>, turns: &Turns) -> Entry {
         .filter(|t| !t.is_empty())
         .map(|t| turns.id(t))
         .collect();
-    Entry {
+    TracedGame {
         game,
         title,
         players,

@@ -17,7 +17,7 @@
 
 /// A game between local player numbers `a` and `b`.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Game {
+pub struct Pairing {
     pub a: usize,
     pub b: usize,
     /// `a` made the first turn.
@@ -62,13 +62,13 @@ fn ln_sigmoid(x: f64) -> f64 {
 }
 
 /// The log-odds that `a` wins `g`.
-fn odds(g: &Game, strength: &[f64], h: f64) -> f64 {
+fn odds(g: &Pairing, strength: &[f64], h: f64) -> f64 {
     strength[g.a] - strength[g.b] + if g.a_first { h } else { -h }
 }
 
 /// `a`'s chance of beating `b` (`a_first`: `a` moves first).
 pub fn chance(fit: &Fit, a: usize, b: usize, a_first: bool) -> f64 {
-    let g = Game {
+    let g = Pairing {
         a,
         b,
         a_first,
@@ -79,7 +79,7 @@ pub fn chance(fit: &Fit, a: usize, b: usize, a_first: bool) -> f64 {
 
 /// The function the fit maximises: the games' log likelihood plus each
 /// player's virtual draw.
-pub fn objective(games: &[Game], strength: &[f64], h: f64) -> f64 {
+pub fn objective(games: &[Pairing], strength: &[f64], h: f64) -> f64 {
     let games: f64 = games
         .iter()
         .map(|g| {
@@ -101,7 +101,7 @@ fn split(x: &[f64]) -> (&[f64], f64) {
 
 /// The objective's gradient at `x`, and each game's weight q(1 − q) there
 /// (q the chance the game's first player wins).
-fn gradient(games: &[Game], x: &[f64], weights: &mut Vec<f64>) -> Vec<f64> {
+fn gradient(games: &[Pairing], x: &[f64], weights: &mut Vec<f64>) -> Vec<f64> {
     let n = x.len() - 1;
     let (strength, h) = split(x);
     // The virtual draws' part, the advantage's included.
@@ -120,7 +120,7 @@ fn gradient(games: &[Game], x: &[f64], weights: &mut Vec<f64>) -> Vec<f64> {
 
 /// The information matrix (the objective's negated Hessian) at `x` times
 /// `v`, without the matrix: a pass over the games.
-fn times(games: &[Game], x: &[f64], weights: &[f64], v: &[f64]) -> Vec<f64> {
+fn times(games: &[Pairing], x: &[f64], weights: &[f64], v: &[f64]) -> Vec<f64> {
     let n = x.len() - 1;
     let mut out: Vec<f64> = (x.iter().zip(v))
         .map(|(&t, &vi)| sigmoid(t) * (1.0 - sigmoid(t)) * vi)
@@ -141,7 +141,7 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
 
 /// Solves information × d = g by conjugate gradients (the matrix is
 /// positive definite: the virtual draws see to it).
-fn newton_step(games: &[Game], x: &[f64], weights: &[f64], g: &[f64]) -> Vec<f64> {
+fn newton_step(games: &[Pairing], x: &[f64], weights: &[f64], g: &[f64]) -> Vec<f64> {
     let mut d = vec![0.0; g.len()];
     let mut r = g.to_vec();
     let mut p = r.clone();
@@ -172,7 +172,7 @@ fn newton_step(games: &[Game], x: &[f64], weights: &[f64], g: &[f64]) -> Vec<f64
 /// Newton's method, each step solved by conjugate gradients and halved
 /// until the objective rises, until no partial derivative exceeds
 /// [`TOLERANCE`].
-pub fn fit(games: &[Game], players: usize, start: Option<&Fit>) -> Fit {
+pub fn fit(games: &[Pairing], players: usize, start: Option<&Fit>) -> Fit {
     let mut x = vec![0.0; players + 1];
     if let Some(s) = start {
         let k = s.strength.len().min(players);
@@ -219,7 +219,7 @@ pub fn fit(games: &[Game], players: usize, start: Option<&Fit>) -> Fit {
 
 /// The information matrix (minus the objective's second derivatives):
 /// players first, the advantage last.
-fn information(games: &[Game], players: usize, strength: &[f64], h: f64) -> Vec<Vec<f64>> {
+fn information(games: &[Pairing], players: usize, strength: &[f64], h: f64) -> Vec<Vec<f64>> {
     let n = players + 1;
     let mut m = vec![vec![0.0; n]; n];
     for (p, &t) in strength.iter().chain([&h]).enumerate() {
@@ -243,7 +243,7 @@ fn information(games: &[Game], players: usize, strength: &[f64], h: f64) -> Vec<
 /// Standard errors: from the inverse information matrix (up to
 /// [`EXACT_SE`] players), a player's relative to the players' mean; else
 /// the inverse square roots of its diagonal (each with the others fixed).
-fn errors(games: &[Game], players: usize, strength: &[f64], h: f64) -> (Vec<f64>, f64, bool) {
+fn errors(games: &[Pairing], players: usize, strength: &[f64], h: f64) -> (Vec<f64>, f64, bool) {
     if players <= EXACT_SE {
         let m = information(games, players, strength, h);
         if let Some(inv) = invert(m) {
@@ -274,7 +274,7 @@ fn errors(games: &[Game], players: usize, strength: &[f64], h: f64) -> (Vec<f64>
 }
 
 /// The information matrix's diagonal, players first, the advantage last.
-fn diagonal(games: &[Game], players: usize, strength: &[f64], h: f64) -> Vec<f64> {
+fn diagonal(games: &[Pairing], players: usize, strength: &[f64], h: f64) -> Vec<f64> {
     let mut d: Vec<f64> = (strength.iter().chain([&h]))
         .map(|&t| sigmoid(t) * (1.0 - sigmoid(t)))
         .collect();

@@ -4,7 +4,7 @@
 //! Bradley–Terry model with a first-mover advantage fitted by maximum
 //! likelihood ([`bt`]); `--predict` scores each system on the archive.
 //!
-//! What a game contributes is a [`Played`]: its game type, its two players
+//! What a game contributes is a [`RatedGame`]: its game type, its two players
 //! (names normalised, aliases merged), its date, who moved first and the
 //! first side's score. Ratings need every game before they can be written,
 //! so an archive costs a few words a game, never its records.
@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 
 /// One finished game between two named players, as ratings see it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Played {
+pub struct RatedGame {
     /// The rules' name.
     pub game: &'static str,
     /// The input and the game's 1-based place in it.
@@ -97,7 +97,7 @@ pub struct Archive {
     pub players: Players,
     /// Input names, by number.
     pub files: Vec<String>,
-    pub games: Vec<Played>,
+    pub games: Vec<RatedGame>,
     /// Games not rated, per reason and game type ("" when unknown).
     pub skipped: BTreeMap<(Skip, &'static str), usize>,
 }
@@ -118,7 +118,7 @@ impl Archive {
         }
     }
 
-    fn played(&mut self, file: &str, g: &Converted) -> Result<Played, Skip> {
+    fn played(&mut self, file: &str, g: &Converted) -> Result<RatedGame, Skip> {
         let game = g.game.ok_or(Skip::NoGame)?;
         if g.error.is_some() {
             return Err(Skip::Invalid);
@@ -135,7 +135,7 @@ impl Archive {
         if self.files.last().is_none_or(|f| f != file) {
             self.files.push(file.to_string());
         }
-        Ok(Played {
+        Ok(RatedGame {
             game,
             file: (self.files.len() - 1) as u32,
             index: g.index,
@@ -149,8 +149,8 @@ impl Archive {
     /// The games of each game type, in rating order: by date, undated
     /// games after the dated ones, ties in input order (the sort is
     /// stable).
-    pub fn by_type(&self) -> BTreeMap<&'static str, Vec<&Played>> {
-        let mut out: BTreeMap<&'static str, Vec<&Played>> = BTreeMap::new();
+    pub fn by_type(&self) -> BTreeMap<&'static str, Vec<&RatedGame>> {
+        let mut out: BTreeMap<&'static str, Vec<&RatedGame>> = BTreeMap::new();
         for p in &self.games {
             out.entry(p.game).or_default().push(p);
         }
@@ -169,7 +169,7 @@ impl Archive {
 }
 
 /// Every game type's ratings, types in name order.
-pub fn rate(archive: &Archive, opts: systems::Options) -> Vec<systems::TypeRatings> {
+pub fn rate(archive: &Archive, opts: systems::RatingOptions) -> Vec<systems::TypeRatings> {
     (archive.by_type().into_iter())
         .map(|(game, games)| systems::rate(game, &games, opts))
         .collect()

@@ -7,7 +7,7 @@
 use super::bt::{self, Fit};
 use super::date::Date;
 use super::predict::{Score, System, SYSTEMS};
-use super::Played;
+use super::RatedGame;
 use skillratings::elo::{self, EloConfig, EloRating};
 use skillratings::glicko2::{self, Glicko2Config, Glicko2Rating};
 use skillratings::trueskill::{self, TrueSkillConfig, TrueSkillRating};
@@ -111,16 +111,16 @@ impl Period {
 
 /// The choices a rating run takes.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Options {
+pub struct RatingOptions {
     pub elo: EloK,
     pub period: Period,
     pub history: bool,
     pub predict: bool,
 }
 
-impl Default for Options {
-    fn default() -> Options {
-        Options {
+impl Default for RatingOptions {
+    fn default() -> RatingOptions {
+        RatingOptions {
             elo: EloK::Fixed(32.0),
             period: Period::Month,
             history: false,
@@ -165,7 +165,7 @@ impl Rated {
 /// A player's ratings after one game (`--history`); Glicko-2's after the
 /// game's rating period.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Step {
+pub struct RatingStep {
     /// The game's place in rating order.
     pub game: usize,
     pub player: u32,
@@ -185,13 +185,13 @@ pub struct Step {
 pub struct TypeRatings {
     pub game: &'static str,
     /// Its games in rating order.
-    pub games: Vec<Played>,
+    pub games: Vec<RatedGame>,
     pub players: Vec<Rated>,
     /// The first mover's advantage on Elo's scale, and its standard error.
     pub advantage: f64,
     pub advantage_se: f64,
     pub exact_se: bool,
-    pub history: Vec<Step>,
+    pub history: Vec<RatingStep>,
     /// Per system, how well it predicted the games (`--predict`).
     pub predicted: Vec<(System, Score)>,
 }
@@ -209,7 +209,7 @@ fn outcome(score: f64) -> Outcomes {
 
 /// The state of every system while games are rated.
 struct State {
-    opts: Options,
+    opts: RatingOptions,
     local: HashMap<u32, usize>,
     ids: Vec<u32>,
     elo: Vec<(f64, u32)>,
@@ -220,14 +220,14 @@ struct State {
     /// This period's results per player, and the history rows to patch.
     period: Vec<(usize, Glicko2Rating, Outcomes)>,
     period_steps: Vec<(usize, usize)>,
-    history: Vec<Step>,
-    bt_games: Vec<bt::Game>,
+    history: Vec<RatingStep>,
+    bt_games: Vec<bt::Pairing>,
     bt_fit: Option<Fit>,
     scores: [Score; SYSTEMS.len()],
 }
 
 impl State {
-    fn new(opts: Options) -> State {
+    fn new(opts: RatingOptions) -> State {
         State {
             opts,
             local: HashMap::new(),
@@ -332,7 +332,7 @@ impl State {
         }
     }
 
-    fn play(&mut self, i: usize, g: &Played) {
+    fn play(&mut self, i: usize, g: &RatedGame) {
         let a = self.player(g.players[0]);
         let b = self.player(g.players[1]);
         let a_first = g.first == 0;
@@ -391,7 +391,7 @@ impl State {
             }
             if self.opts.history {
                 self.period_steps.push((self.history.len(), p));
-                self.history.push(Step {
+                self.history.push(RatingStep {
                     game: i,
                     player: self.ids[p],
                     opponent: self.ids[q],
@@ -405,7 +405,7 @@ impl State {
                 });
             }
         }
-        self.bt_games.push(bt::Game {
+        self.bt_games.push(bt::Pairing {
             a,
             b,
             a_first,
@@ -415,7 +415,7 @@ impl State {
 }
 
 /// Rates one game type's games, given in rating order.
-pub fn rate(game: &'static str, games: &[&Played], opts: Options) -> TypeRatings {
+pub fn rate(game: &'static str, games: &[&RatedGame], opts: RatingOptions) -> TypeRatings {
     let mut s = State::new(opts);
     // Bradley–Terry is refitted for the predictions after every 64th of
     // the games (warm-started).
@@ -464,8 +464,8 @@ pub fn rate(game: &'static str, games: &[&Played], opts: Options) -> TypeRatings
 mod tests {
     use super::*;
 
-    fn played(a: u32, b: u32, score: f64) -> Played {
-        Played {
+    fn played(a: u32, b: u32, score: f64) -> RatedGame {
+        RatedGame {
             game: "oshi",
             file: 0,
             index: 1,
@@ -480,7 +480,7 @@ mod tests {
     /// 1400/30 one and loses to 1550/100 and 1700/300 in one period.
     #[test]
     fn glicko2_gives_glickmans_worked_example() {
-        let mut s = State::new(Options::default());
+        let mut s = State::new(RatingOptions::default());
         let start = [
             (1500.0, 200.0),
             (1400.0, 30.0),
@@ -510,7 +510,7 @@ mod tests {
     /// Elo by hand: E = 1 / (1 + 10^((Rb − Ra) / 400)), R' = R + K (S − E).
     #[test]
     fn elo_updates_as_computed_by_hand_with_each_players_own_k() {
-        let mut s = State::new(Options::default());
+        let mut s = State::new(RatingOptions::default());
         s.play(0, &played(0, 1, 1.0));
         assert_eq!((s.elo[0].0, s.elo[1].0), (1516.0, 1484.0));
         s.play(1, &played(1, 2, 1.0));
@@ -519,9 +519,9 @@ mod tests {
         assert!((s.elo[2].0 - (1500.0 - 32.0 * (1.0 - e))).abs() < 1e-9);
         // AbstractPlay's schedule: from 1200, K 40 for a new player, 30
         // from the tenth game.
-        let mut ap = State::new(Options {
+        let mut ap = State::new(RatingOptions {
             elo: EloK::AbstractPlay,
-            ..Options::default()
+            ..RatingOptions::default()
         });
         for i in 0..10 {
             ap.play(i, &played(0, 1, 0.5));

@@ -5,24 +5,24 @@
 use super::predict::{Score, System};
 use super::systems::{Rated, TypeRatings, PROVISIONAL_DEVIATION};
 use super::{Archive, Skip};
-use crate::io::formats::parquet::Kind;
+use crate::io::formats::parquet::ColumnKind;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// Which rows are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rows {
+pub enum Listing {
     Players,
     History,
     Predict,
 }
 
 /// The columns of `rows`, typed.
-pub fn columns(rows: Rows) -> Vec<(String, Kind)> {
-    use Kind::{Float, Int, Text};
-    let c: &[(&str, Kind)] = match rows {
-        Rows::Players => &[
+pub fn columns(rows: Listing) -> Vec<(String, ColumnKind)> {
+    use ColumnKind::{Float, Int, Text};
+    let c: &[(&str, ColumnKind)] = match rows {
+        Listing::Players => &[
             ("game", Text),
             ("player", Text),
             ("games", Int),
@@ -43,9 +43,9 @@ pub fn columns(rows: Rows) -> Vec<(String, Kind)> {
             ("bradley_terry_se", Float),
             ("first_mover_advantage", Float),
             ("first_mover_advantage_se", Float),
-            ("provisional", Kind::Bool),
+            ("provisional", ColumnKind::Bool),
         ],
-        Rows::History => &[
+        Listing::History => &[
             ("game", Text),
             ("file", Text),
             ("index", Int),
@@ -53,7 +53,7 @@ pub fn columns(rows: Rows) -> Vec<(String, Kind)> {
             ("player", Text),
             ("opponent", Text),
             ("side", Int),
-            ("moved_first", Kind::Bool),
+            ("moved_first", ColumnKind::Bool),
             ("score", Float),
             ("elo", Float),
             ("glicko2", Float),
@@ -63,7 +63,7 @@ pub fn columns(rows: Rows) -> Vec<(String, Kind)> {
             ("weng_lin", Float),
             ("weng_lin_sigma", Float),
         ],
-        Rows::Predict => &[
+        Listing::Predict => &[
             ("game", Text),
             ("system", Text),
             ("games", Int),
@@ -178,26 +178,26 @@ pub fn predict_rows(types: &[TypeRatings]) -> Vec<Vec<Value>> {
 pub fn each_row(
     a: &Archive,
     rated: &[TypeRatings],
-    rows: Rows,
+    rows: Listing,
     (sort, min_games): (super::Sort, u32),
     mut push: impl FnMut(&[Value]) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
     match rows {
-        Rows::Players => {
+        Listing::Players => {
             for t in rated {
                 for i in super::order(a, t, sort, min_games) {
                     push(&player_row(a, t, &t.players[i]))?;
                 }
             }
         }
-        Rows::History => {
+        Listing::History => {
             for t in rated {
                 for row in history_rows(a, t) {
                     push(&row)?;
                 }
             }
         }
-        Rows::Predict => {
+        Listing::Predict => {
             for row in predict_rows(rated) {
                 push(&row)?;
             }

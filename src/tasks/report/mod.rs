@@ -142,13 +142,13 @@ impl Gathered {
 
 /// Wins, draws and losses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Record {
+pub struct WinsDrawsLosses {
     pub wins: u64,
     pub draws: u64,
     pub losses: u64,
 }
 
-impl Record {
+impl WinsDrawsLosses {
     /// Adds a game scored `score` (1, ½, 0).
     pub fn add(&mut self, score: f64) {
         match score {

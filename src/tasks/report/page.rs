@@ -18,7 +18,7 @@ pub struct PageOptions {
     /// the most games, up to `players`.
     pub player: Option<String>,
     pub players: usize,
-    pub ratings: systems::Options,
+    pub ratings: systems::RatingOptions,
 }
 
 const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:0 auto;max-width:1200px;\
@@ -74,7 +74,7 @@ fn chosen(g: &mut Gathered, opts: &PageOptions) -> (Vec<u32>, Option<String>) {
 pub fn page(mut g: Gathered, opts: &PageOptions) -> (String, Option<String>) {
     let rated = ratings::rate(
         &g.rated,
-        systems::Options {
+        systems::RatingOptions {
             history: true,
             ..opts.ratings
         },

@@ -2,7 +2,7 @@
 //! by side and by who moved first, by opening and by opponent, their
 //! ratings over their games, and what analyses marked in their turns.
 
-use super::{Fact, Gathered, Record};
+use super::{Fact, Gathered, WinsDrawsLosses};
 use crate::picture::chart::{self, Series, Share, COLOURS};
 use crate::picture::svg::esc;
 use crate::tasks::ratings::systems::TypeRatings;
@@ -19,7 +19,7 @@ fn their_score(f: &Fact, side: usize) -> Option<f64> {
     f.score.map(|s| if side == 0 { s } else { 1.0 - s })
 }
 
-fn share(label: &str, r: &Record) -> Option<Share> {
+fn share(label: &str, r: &WinsDrawsLosses) -> Option<Share> {
     let (value, lo, hi) = r.score()?;
     Some(Share {
         label: label.to_string(),
@@ -32,7 +32,7 @@ fn share(label: &str, r: &Record) -> Option<Share> {
 
 fn by_side(id: &str, player: u32, sides: [&str; 2], facts: &[&Fact]) -> String {
     // As each side tag, moving first, moving second, in all.
-    let mut r = [Record::default(); 5];
+    let mut r = [WinsDrawsLosses::default(); 5];
     for f in facts {
         let Some(side) = seat(f, player) else {
             continue;
@@ -76,8 +76,13 @@ fn by_side(id: &str, player: u32, sides: [&str; 2], facts: &[&Fact]) -> String {
 
 /// A table of records by a key (an opening, an opponent), most games
 /// first, at most `limit` rows.
-fn table(caption: &str, key: &str, rows: BTreeMap<String, Record>, limit: usize) -> String {
-    let mut rows: Vec<(String, Record)> = rows.into_iter().collect();
+fn table(
+    caption: &str,
+    key: &str,
+    rows: BTreeMap<String, WinsDrawsLosses>,
+    limit: usize,
+) -> String {
+    let mut rows: Vec<(String, WinsDrawsLosses)> = rows.into_iter().collect();
     rows.sort_by(|a, b| b.1.games().cmp(&a.1.games()).then_with(|| a.0.cmp(&b.0)));
     let mut s = format!(
         "<table class=\"by\"><caption>{}</caption>\n<tr><th scope=\"col\">{}</th>\
@@ -130,14 +135,14 @@ fn openings_and_opponents(g: &Gathered, player: u32, facts: &[&Fact]) -> String 
             let key = format!("{} ({mover})", g.openings[o as usize]);
             openings
                 .entry(key)
-                .or_insert_with(Record::default)
+                .or_insert_with(WinsDrawsLosses::default)
                 .add(score);
         }
         if let Some(other) = f.players[1 - side] {
             let name = g.rated.players.name(other).to_string();
             opponents
                 .entry(name)
-                .or_insert_with(Record::default)
+                .or_insert_with(WinsDrawsLosses::default)
                 .add(score);
         }
     }
@@ -154,11 +159,12 @@ fn history(id: &str, player: u32, rated: Option<&TypeRatings>) -> String {
     if steps.len() < 2 {
         return String::new();
     }
-    let points = |f: &dyn Fn(&crate::tasks::ratings::systems::Step) -> f64| -> Vec<(f64, f64)> {
-        (steps.iter().enumerate())
-            .map(|(i, h)| ((i + 1) as f64, f(h)))
-            .collect()
-    };
+    let points =
+        |f: &dyn Fn(&crate::tasks::ratings::systems::RatingStep) -> f64| -> Vec<(f64, f64)> {
+            (steps.iter().enumerate())
+                .map(|(i, h)| ((i + 1) as f64, f(h)))
+                .collect()
+        };
     let series = [
         Series {
             name: "Elo".into(),

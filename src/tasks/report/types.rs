@@ -2,7 +2,7 @@
 //! mover's advantage, game lengths (a histogram, and over time), end
 //! reasons, openings with their scores, design metrics and the ratings.
 
-use super::{Fact, Gathered, Record};
+use super::{Fact, Gathered, WinsDrawsLosses};
 use crate::picture::chart::{self, Series, Share, COLOURS};
 use crate::picture::svg::esc;
 use crate::tasks::ratings::systems::TypeRatings;
@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// The first side's record, and the first mover's.
-fn records(facts: &[&Fact]) -> (Record, Record) {
-    let (mut by_side, mut by_mover) = (Record::default(), Record::default());
+fn records(facts: &[&Fact]) -> (WinsDrawsLosses, WinsDrawsLosses) {
+    let (mut by_side, mut by_mover) = (WinsDrawsLosses::default(), WinsDrawsLosses::default());
     for f in facts {
         if let Some(s) = f.score {
             by_side.add(s);
@@ -22,7 +22,7 @@ fn records(facts: &[&Fact]) -> (Record, Record) {
     (by_side, by_mover)
 }
 
-fn share(label: String, r: &Record) -> Option<Share> {
+fn share(label: String, r: &WinsDrawsLosses) -> Option<Share> {
     let (value, lo, hi) = r.score()?;
     Some(Share {
         label,
@@ -179,13 +179,13 @@ fn reasons(id: &str, facts: &[&Fact]) -> String {
 
 /// The most played first turns (up to 12) with the first side's score.
 fn openings(id: &str, g: &Gathered, sides: [&str; 2], facts: &[&Fact]) -> String {
-    let mut by: BTreeMap<u32, Record> = BTreeMap::new();
+    let mut by: BTreeMap<u32, WinsDrawsLosses> = BTreeMap::new();
     for f in facts {
         if let (Some(o), Some(s)) = (f.opening, f.score) {
             by.entry(o).or_default().add(s);
         }
     }
-    let mut top: Vec<(u32, Record)> = by.into_iter().collect();
+    let mut top: Vec<(u32, WinsDrawsLosses)> = by.into_iter().collect();
     top.sort_by(|a, b| {
         (b.1.games().cmp(&a.1.games()))
             .then_with(|| g.openings[a.0 as usize].cmp(&g.openings[b.0 as usize]))
