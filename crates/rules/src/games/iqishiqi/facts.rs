@@ -1,7 +1,7 @@
 //! What an Iqishiqi move did (where the neutral stone went) and Iqishiqi's
 //! statistics.
 
-use super::geometry::Cell;
+use super::geometry::Hex;
 use super::labels::Coords;
 use super::notation::Move;
 use super::position::Position;
@@ -28,7 +28,7 @@ pub fn resolved(mv: &Move, after: &Position) -> Move {
 }
 
 /// How far the neutral stone moved (along one line).
-pub fn push_length(a: Cell, b: Cell) -> u64 {
+pub fn push_length(a: Hex, b: Hex) -> u64 {
     let (dq, dr) = (i64::from(b.q - a.q), i64::from(b.r - a.r));
     dq.abs().max(dr.abs()).max((dq - dr).abs()) as u64
 }
@@ -38,7 +38,7 @@ pub fn largest_group(pos: &Position) -> u64 {
     let mut seen = [false; 15 * 15];
     let mut best = 0;
     let mut stack = Vec::new();
-    for start in Cell::all() {
+    for start in Hex::all() {
         if !pos.has_stone(start) || seen[start.index()] {
             continue;
         }
@@ -66,7 +66,7 @@ impl Facts for Iqishiqi {
         let full = resolved(mv, after);
         let mut canonical = String::new();
         Iqishiqi::write_move(&full, &mut canonical);
-        let label = |c: Cell| before.coords.label(c);
+        let label = |c: Hex| before.coords.label(c);
         MoveFacts {
             canonical,
             kind: "drop".into(),

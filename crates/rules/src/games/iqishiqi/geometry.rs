@@ -192,7 +192,7 @@ pub fn flood(seed: Bits, within: Bits) -> Bits {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Cell {
+pub struct Hex {
     pub q: i8,
     pub r: i8,
 }
@@ -259,9 +259,9 @@ impl Edge {
     }
 }
 
-impl Cell {
-    pub fn new(q: i8, r: i8) -> Option<Cell> {
-        Cell::on_board(q, r).then_some(Cell { q, r })
+impl Hex {
+    pub fn new(q: i8, r: i8) -> Option<Hex> {
+        Hex::on_board(q, r).then_some(Hex { q, r })
     }
 
     pub fn on_board(q: i8, r: i8) -> bool {
@@ -269,41 +269,41 @@ impl Cell {
     }
 
     /// The cell at a grid index known to be on the board (from `STEPS`).
-    pub fn at(index: usize) -> Cell {
-        debug_assert!(Cell::from_index(index).is_some());
-        Cell {
+    pub fn at(index: usize) -> Hex {
+        debug_assert!(Hex::from_index(index).is_some());
+        Hex {
             q: (index / 15) as i8 - RADIUS,
             r: (index % 15) as i8 - RADIUS,
         }
     }
 
-    pub const CENTRE: Cell = Cell { q: 0, r: 0 };
+    pub const CENTRE: Hex = Hex { q: 0, r: 0 };
 
     pub fn index(self) -> usize {
         (self.q + RADIUS) as usize * 15 + (self.r + RADIUS) as usize
     }
 
-    pub fn from_index(i: usize) -> Option<Cell> {
-        Cell::new((i / 15) as i8 - RADIUS, (i % 15) as i8 - RADIUS)
+    pub fn from_index(i: usize) -> Option<Hex> {
+        Hex::new((i / 15) as i8 - RADIUS, (i % 15) as i8 - RADIUS)
     }
 
-    pub fn step(self, dir: Dir) -> Option<Cell> {
+    pub fn step(self, dir: Dir) -> Option<Hex> {
         let (dq, dr) = dir.delta();
-        Cell::new(self.q + dq, self.r + dr)
+        Hex::new(self.q + dq, self.r + dr)
     }
 
-    pub fn neighbours(self) -> impl Iterator<Item = Cell> {
+    pub fn neighbours(self) -> impl Iterator<Item = Hex> {
         Dir::ALL.into_iter().filter_map(move |d| self.step(d))
     }
 
     /// Every cell, in grid order.
-    pub fn all() -> impl Iterator<Item = Cell> {
-        (0..GRID).filter_map(Cell::from_index)
+    pub fn all() -> impl Iterator<Item = Hex> {
+        (0..GRID).filter_map(Hex::from_index)
     }
 
     /// The edges this cell lies on (two for a corner).
     pub fn edges(self) -> impl Iterator<Item = Edge> {
-        let Cell { q, r } = self;
+        let Hex { q, r } = self;
         [
             (r == RADIUS, Edge::N),
             (q == RADIUS, Edge::NE),
@@ -328,7 +328,7 @@ mod tests {
     #[test]
     fn the_ray_tables_agree_with_stepping() {
         for i in 0..GRID {
-            let Some(start) = Cell::from_index(i) else {
+            let Some(start) = Hex::from_index(i) else {
                 continue;
             };
             for d in Dir::ALL {
@@ -360,7 +360,7 @@ mod tests {
         assert_eq!(count(&ON_BOARD), CELLS as u32);
         for (i, steps) in STEPS.iter().enumerate() {
             assert_eq!(indices(bit(i)).collect::<Vec<_>>(), [i]);
-            assert_eq!(has(&ON_BOARD, i), Cell::from_index(i).is_some());
+            assert_eq!(has(&ON_BOARD, i), Hex::from_index(i).is_some());
             if !has(&ON_BOARD, i) {
                 continue; // sets only ever hold on-board cells
             }
@@ -384,8 +384,8 @@ mod tests {
 
     #[test]
     fn a_flood_finds_the_stones_connected_to_its_seed() {
-        let line: Vec<Cell> = (0..4).map(|q| Cell::new(q, 0).unwrap()).collect();
-        let apart = Cell::new(-3, 2).unwrap();
+        let line: Vec<Hex> = (0..4).map(|q| Hex::new(q, 0).unwrap()).collect();
+        let apart = Hex::new(-3, 2).unwrap();
         let stones = line
             .iter()
             .chain([&apart])
@@ -402,7 +402,7 @@ mod tests {
         for (i, steps) in STEPS.iter().enumerate() {
             for d in Dir::ALL {
                 let by_table = steps[d.index()];
-                let stepped = Cell::from_index(i).and_then(|c| c.step(d));
+                let stepped = Hex::from_index(i).and_then(|c| c.step(d));
                 match stepped {
                     Some(n) => assert_eq!(by_table as usize, n.index()),
                     None => assert_eq!(by_table, OFF, "{i} {d:?}"),
@@ -413,8 +413,8 @@ mod tests {
 
     #[test]
     fn the_board_has_169_cells_in_rows_of_8_to_15() {
-        assert_eq!(Cell::all().count(), CELLS);
-        let row = |r: i8| Cell::all().filter(|c| c.r == r).count();
+        assert_eq!(Hex::all().count(), CELLS);
+        let row = |r: i8| Hex::all().filter(|c| c.r == r).count();
         let lengths: Vec<usize> = (-7..=7).map(row).collect();
         assert_eq!(
             lengths,
@@ -424,17 +424,17 @@ mod tests {
 
     #[test]
     fn six_corners_on_two_edges_and_each_edge_has_8_cells() {
-        let corners: Vec<Cell> = Cell::all().filter(|c| c.is_corner()).collect();
+        let corners: Vec<Hex> = Hex::all().filter(|c| c.is_corner()).collect();
         assert_eq!(corners.len(), 6);
         for (q, r) in [(-7, -7), (0, -7), (7, 0), (7, 7), (0, 7), (-7, 0)] {
-            assert!(corners.contains(&Cell { q, r }), "({q},{r})");
+            assert!(corners.contains(&Hex { q, r }), "({q},{r})");
         }
         for edge in [Edge::N, Edge::NE, Edge::SE, Edge::S, Edge::SW, Edge::NW] {
-            let n = Cell::all().filter(|c| c.edges().any(|e| e == edge)).count();
+            let n = Hex::all().filter(|c| c.edges().any(|e| e == edge)).count();
             assert_eq!(n, 8, "{edge:?}");
         }
         // 6 × 8 cells, the 6 corners counted twice.
-        assert_eq!(Cell::all().filter(|c| c.edges().count() > 0).count(), 42);
+        assert_eq!(Hex::all().filter(|c| c.edges().count() > 0).count(), 42);
     }
 
     #[test]
@@ -448,12 +448,12 @@ mod tests {
 
     #[test]
     fn neighbours_are_six_inside_and_fewer_on_edges() {
-        assert_eq!(Cell::CENTRE.neighbours().count(), 6);
-        assert_eq!(Cell::new(-7, -7).unwrap().neighbours().count(), 3);
-        assert_eq!(Cell::new(-3, -7).unwrap().neighbours().count(), 4);
+        assert_eq!(Hex::CENTRE.neighbours().count(), 6);
+        assert_eq!(Hex::new(-7, -7).unwrap().neighbours().count(), 3);
+        assert_eq!(Hex::new(-3, -7).unwrap().neighbours().count(), 4);
         for d in Dir::ALL {
-            let there = Cell::CENTRE.step(d).unwrap();
-            assert_eq!(there.step(d.opposite()), Some(Cell::CENTRE));
+            let there = Hex::CENTRE.step(d).unwrap();
+            assert_eq!(there.step(d.opposite()), Some(Hex::CENTRE));
         }
     }
 }

@@ -5,7 +5,7 @@
 //! - AbstractPlay: letter `a` + (r + 7) (the row from the bottom), number the
 //!   position in the row from the left, (q + 7) − max(0, r) + 1. Centre `h8`.
 
-use super::geometry::Cell;
+use super::geometry::Hex;
 use std::fmt::Write;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -23,7 +23,7 @@ impl Coords {
     }
 
     /// Reads a label (either case).
-    pub fn parse(self, text: &str) -> Option<Cell> {
+    pub fn parse(self, text: &str) -> Option<Hex> {
         let bytes = text.as_bytes();
         let (&letter, digits) = bytes.split_first()?;
         if !letter.is_ascii_alphabetic()
@@ -46,10 +46,10 @@ impl Coords {
                 (number - 1 - 7 + r.max(0), r)
             }
         };
-        Cell::new(q as i8, r as i8)
+        Hex::new(q as i8, r as i8)
     }
 
-    pub fn write(self, cell: Cell, out: &mut String) {
+    pub fn write(self, cell: Hex, out: &mut String) {
         let (q, r) = (cell.q as i32, cell.r as i32);
         let _ = match self {
             Coords::Ludii => write!(out, "{}{}", (b'A' + (q + 7) as u8) as char, r + 8),
@@ -62,7 +62,7 @@ impl Coords {
         };
     }
 
-    pub fn label(self, cell: Cell) -> String {
+    pub fn label(self, cell: Hex) -> String {
         let mut s = String::with_capacity(3);
         self.write(cell, &mut s);
         s
@@ -77,7 +77,7 @@ mod tests {
     fn both_schemes_round_trip_over_all_169_cells() {
         let mut ludii = std::collections::HashSet::new();
         let mut ap = std::collections::HashSet::new();
-        for cell in Cell::all() {
+        for cell in Hex::all() {
             for (coords, seen) in [(Coords::Ludii, &mut ludii), (Coords::AbstractPlay, &mut ap)] {
                 let label = coords.label(cell);
                 assert_eq!(coords.parse(&label), Some(cell), "{label}");
@@ -94,14 +94,14 @@ mod tests {
 
     #[test]
     fn documented_landmarks() {
-        fn l(s: &str) -> Cell {
+        fn l(s: &str) -> Hex {
             Coords::Ludii.parse(s).unwrap()
         }
-        fn a(s: &str) -> Cell {
+        fn a(s: &str) -> Hex {
             Coords::AbstractPlay.parse(s).unwrap()
         }
-        assert_eq!(l("H8"), Cell::CENTRE);
-        assert_eq!(a("h8"), Cell::CENTRE);
+        assert_eq!(l("H8"), Hex::CENTRE);
+        assert_eq!(a("h8"), Hex::CENTRE);
         // Bottom row A1..H1 = a1..a8; top row H15..O15 = o1..o8.
         for i in 0..8 {
             let ludii = format!("{}1", (b'A' + i) as char);

@@ -16,7 +16,7 @@ mod site;
 mod tests;
 
 pub use facts::IqishiqiStats;
-pub use geometry::{Cell, Dir, Edge, CELLS};
+pub use geometry::{Dir, Edge, Hex, CELLS};
 pub use labels::Coords;
 pub use notation::Move;
 pub use position::Position;

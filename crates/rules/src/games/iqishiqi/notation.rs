@@ -1,7 +1,7 @@
 //! Iqishiqi move syntax: `DROP/DEST` (the drop cell, then where the neutral
 //! stone lands), or `DROP` alone where exactly one push follows.
 
-use super::geometry::Cell;
+use super::geometry::Hex;
 use super::labels::Coords;
 use super::position::Position;
 use super::Iqishiqi;
@@ -15,8 +15,8 @@ use nom::{IResult, Parser};
 /// A move as written: the destination may be left to the rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move {
-    pub drop: Cell,
-    pub dest: Option<Cell>,
+    pub drop: Hex,
+    pub dest: Option<Hex>,
     pub coords: Coords,
 }
 
@@ -111,7 +111,7 @@ mod tests {
         let m = parse_move("f5", Coords::Ludii).unwrap();
         assert_eq!(m.dest, None);
         let m = parse_move("h8/h7", Coords::AbstractPlay).unwrap();
-        assert_eq!(m.drop, Cell::CENTRE);
+        assert_eq!(m.drop, Hex::CENTRE);
         let mut s = String::new();
         write_move(&m, &mut s);
         assert_eq!(s, "h8/h7");

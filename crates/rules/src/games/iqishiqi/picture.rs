@@ -4,7 +4,7 @@
 //! stone, labels in the record's scheme (Ludii or AbstractPlay); the last
 //! move's drop and the neutral stone's path marked.
 
-use super::geometry::{Cell, Edge, GRID, RADIUS};
+use super::geometry::{Edge, Hex, GRID, RADIUS};
 use super::labels::Coords;
 use super::notation::Move;
 use super::position::Position;
@@ -16,19 +16,19 @@ use std::sync::LazyLock;
 /// By grid index: the cell's index on the board (cells in grid order).
 static CELL: LazyLock<[u16; GRID]> = LazyLock::new(|| {
     let mut t = [u16::MAX; GRID];
-    for (i, c) in Cell::all().enumerate() {
+    for (i, c) in Hex::all().enumerate() {
         t[c.index()] = i as u16;
     }
     t
 });
 
-fn cell(c: Cell) -> u16 {
+fn cell(c: Hex) -> u16 {
     CELL[c.index()]
 }
 
 const ROOT3_2: f64 = 0.866_025_403_784_438_6;
 
-fn centre(c: Cell) -> (f64, f64) {
+fn centre(c: Hex) -> (f64, f64) {
     let (q, r) = (f64::from(c.q), f64::from(c.r));
     (q - r / 2.0, -r * ROOT3_2)
 }
@@ -36,7 +36,7 @@ fn centre(c: Cell) -> (f64, f64) {
 /// The first character column of the hexes (after the row labels).
 const LEFT: i32 = 4;
 
-fn text_at(c: Cell) -> (u16, u16) {
+fn text_at(c: Hex) -> (u16, u16) {
     let (q, r) = (i32::from(c.q), i32::from(c.r));
     ((7 - r) as u16, (LEFT + 2 * q - r + 21) as u16)
 }
@@ -61,7 +61,7 @@ fn split(coords: Coords, label: &str) -> (String, String) {
 /// text the same, less the north edge's.
 fn labels(coords: Coords, board: &mut Board) {
     for r in -RADIUS..=RADIUS {
-        let row: Vec<Cell> = (-RADIUS..=RADIUS).filter_map(|q| Cell::new(q, r)).collect();
+        let row: Vec<Hex> = (-RADIUS..=RADIUS).filter_map(|q| Hex::new(q, r)).collect();
         let (Some(&first), Some(&last)) = (row.first(), row.last()) else {
             continue;
         };
@@ -93,7 +93,7 @@ fn labels(coords: Coords, board: &mut Board) {
     // Along a column, a step south is (+½, +√3/2) on the page.
     let (dx, dy) = (0.5 * 1.2, ROOT3_2 * 1.2);
     for q in -RADIUS..=RADIUS {
-        let column: Vec<Cell> = (-RADIUS..=RADIUS).filter_map(|r| Cell::new(q, r)).collect();
+        let column: Vec<Hex> = (-RADIUS..=RADIUS).filter_map(|r| Hex::new(q, r)).collect();
         let (Some(&south), Some(&north)) = (column.first(), column.last()) else {
             continue;
         };
@@ -151,7 +151,7 @@ impl Picture for Iqishiqi {
             slot: 1,
             ..Board::default()
         };
-        for c in Cell::all() {
+        for c in Hex::all() {
             let (x, y) = centre(c);
             let (row, col) = text_at(c);
             board.cells.push(BoardCell {
@@ -159,19 +159,19 @@ impl Picture for Iqishiqi {
                 x,
                 y,
                 shape: Shape::Hex,
-                kind: if c == Cell::CENTRE {
+                kind: if c == Hex::CENTRE {
                     Kind::Special
                 } else {
                     Kind::Plain
                 },
-                class: if c == Cell::CENTRE { "centre" } else { "" },
+                class: if c == Hex::CENTRE { "centre" } else { "" },
                 row,
                 col,
             });
         }
         labels(coords, &mut board);
         for edge in [Edge::N, Edge::NE, Edge::SE, Edge::S, Edge::SW, Edge::NW] {
-            let mut cells: Vec<(f64, f64)> = Cell::all()
+            let mut cells: Vec<(f64, f64)> = Hex::all()
                 .filter(|c| c.edges().any(|e| e == edge))
                 .map(centre)
                 .collect();
@@ -197,7 +197,7 @@ impl Picture for Iqishiqi {
     }
 
     fn pieces(pos: &Position, out: &mut Vec<Piece>) {
-        for c in Cell::all() {
+        for c in Hex::all() {
             if c == pos.neutral {
                 out.push(Piece {
                     cell: cell(c),

@@ -8,7 +8,7 @@
 //! in the supply (absent: unlimited, or what the `StoneLimit` tag leaves).
 //! Cells are written in the record's label scheme.
 
-use super::geometry::{Cell, GRID};
+use super::geometry::{Hex, GRID};
 use super::labels::Coords;
 use crate::game::{fields_with_offsets, PositionError, Side};
 
@@ -20,7 +20,7 @@ pub struct Position {
     /// The same as bits over grid indices (for walking rays a word at a
     /// time).
     pub bits: [u64; 4],
-    pub neutral: Cell,
+    pub neutral: Hex,
     pub to_move: Side,
     /// `None`: an unlimited supply.
     pub stones_left: Option<u32>,
@@ -37,7 +37,7 @@ impl Position {
         Position {
             stones: [false; GRID],
             bits: [0; 4],
-            neutral: Cell::CENTRE,
+            neutral: Hex::CENTRE,
             to_move: Side::First,
             stones_left: stone_limit,
             coords,
@@ -45,13 +45,13 @@ impl Position {
     }
 
     /// Puts a white stone on `c`.
-    pub fn place(&mut self, c: Cell) {
+    pub fn place(&mut self, c: Hex) {
         let i = c.index();
         self.stones[i] = true;
         self.bits[i / 64] |= 1 << (i % 64);
     }
 
-    pub fn has_stone(&self, c: Cell) -> bool {
+    pub fn has_stone(&self, c: Hex) -> bool {
         self.stones[c.index()]
     }
 
@@ -130,7 +130,7 @@ impl Position {
     pub fn write(&self) -> String {
         let mut out = self.coords.label(self.neutral);
         out.push(' ');
-        let stones: Vec<String> = Cell::all()
+        let stones: Vec<String> = Hex::all()
             .filter(|&c| self.has_stone(c))
             .map(|c| self.coords.label(c))
             .collect();

@@ -3,7 +3,7 @@
 //! corner, edge or stalemate.
 
 use super::geometry::{
-    and, bit, count, flood, has, indices, minus, neighbours, or, Bits, Cell, Dir, GRID, OFF,
+    and, bit, count, flood, has, indices, minus, neighbours, or, Bits, Dir, Hex, GRID, OFF,
     ON_BOARD, RAYS, RAY_LEN, STEPS, STEP_DELTA,
 };
 use super::labels::Coords;
@@ -137,7 +137,7 @@ fn steps(diff: usize, d: usize) -> usize {
 /// its distance, and the empty on-board run before a stone or the edge.
 #[derive(Clone, Copy)]
 pub struct Rays {
-    first: [Option<(Cell, u32)>; 6],
+    first: [Option<(Hex, u32)>; 6],
     run: [u32; 6],
 }
 
@@ -164,7 +164,7 @@ impl Rays {
             match nearest {
                 Some(i) => {
                     let k = steps(i.abs_diff(n), d) as u32;
-                    first[d] = Some((Cell::at(i), k));
+                    first[d] = Some((Hex::at(i), k));
                     run[d] = k - 1;
                 }
                 None => run[d] = u32::from(RAY_LEN[n][d]),
@@ -178,7 +178,7 @@ impl Rays {
 /// tried: the groups of white stones, the rays, and by direction the drops
 /// that would see the neutral stone along it. A drop is then checked by a
 /// few bit tests and the sizes of the groups next to it.
-pub struct Analysis {
+pub struct LineScan {
     /// Group id of each stone's cell, from 1; 0 on an empty cell and at
     /// [`OFF`] (index 255), so that a neighbour off the board reads as
     /// empty. At most 168 stones: ids and sizes fit a byte.
@@ -196,8 +196,8 @@ pub struct Analysis {
     sight: [Bits; 6],
 }
 
-impl Analysis {
-    pub fn new(pos: &Position) -> Analysis {
+impl LineScan {
+    pub fn new(pos: &Position) -> LineScan {
         let rays = Rays::new(pos);
         let n = pos.neutral.index();
         let empty = minus(ON_BOARD, or(pos.bits, bit(n)));
@@ -206,7 +206,7 @@ impl Analysis {
             Some((f, _)) => minus(RAYS[n][d], or(RAYS[f.index()][d], bit(f.index()))),
             None => RAYS[n][d],
         });
-        let mut an = Analysis {
+        let mut an = LineScan {
             group: [0; 256],
             size: [0; 256],
             rays,
@@ -271,10 +271,10 @@ impl Analysis {
 
 /// The cell `size` steps from the neutral stone's cell `from` along
 /// `away`, known to be on the board (within the empty run).
-fn step_away(from: Cell, away: Dir, size: u32) -> Cell {
+fn step_away(from: Hex, away: Dir, size: u32) -> Hex {
     let (dq, dr) = away.delta();
     let s = size as i8;
-    Cell::new(from.q + dq * s, from.r + dr * s).expect("the empty run stays on the board")
+    Hex::new(from.q + dq * s, from.r + dr * s).expect("the empty run stays on the board")
 }
 
 /// The group a drop on the empty cell `drop` would make (the drop and every
@@ -284,7 +284,7 @@ fn step_away(from: Cell, away: Dir, size: u32) -> Cell {
 /// group is mostly a few stones, and counting a set's bits is a long
 /// sequence where the target has no `popcnt` (callgrind: 6 % more
 /// instructions for `validate` on Iqishiqi with the word-at-a-time flood).
-fn new_group(pos: &Position, drop: Cell) -> (Bits, u32) {
+fn new_group(pos: &Position, drop: Hex) -> (Bits, u32) {
     let mut member = bit(drop.index());
     // Each cell is pushed once: at most every cell of the board.
     let mut stack = [0u8; GRID];
@@ -308,7 +308,7 @@ fn new_group(pos: &Position, drop: Cell) -> (Bits, u32) {
 }
 
 /// The direction and distance of `c` from `from` along one of the six rays.
-fn ray(from: Cell, c: Cell) -> Option<(Dir, u32)> {
+fn ray(from: Hex, c: Hex) -> Option<(Dir, u32)> {
     let (dq, dr) = (c.q - from.q, c.r - from.r);
     let (d, k) = match (dq, dr) {
         (0, 0) => return None,
@@ -327,12 +327,12 @@ fn ray(from: Cell, c: Cell) -> Option<(Dir, u32)> {
 /// (no allocation per move played).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Dests {
-    cells: [Option<Cell>; 6],
+    cells: [Option<Hex>; 6],
     len: usize,
 }
 
 impl Dests {
-    fn push(&mut self, c: Cell) {
+    fn push(&mut self, c: Hex) {
         self.cells[self.len] = Some(c);
         self.len += 1;
     }
@@ -345,11 +345,11 @@ impl Dests {
         self.len
     }
 
-    pub fn contains(&self, c: &Cell) -> bool {
+    pub fn contains(&self, c: &Hex) -> bool {
         self.iter().any(|d| d == *c)
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = Cell> + '_ {
+    pub fn iter(&self) -> impl Iterator<Item = Hex> + '_ {
         self.cells[..self.len].iter().flatten().copied()
     }
 }
@@ -362,13 +362,13 @@ enum NoPush {
 
 /// The destinations of a drop on `drop` whose new group (`in_group`, of
 /// `size` stones) is known, or why there are none: for one drop, with the
-/// reason ([`Analysis::pushes`] tries every drop of a position).
+/// reason ([`LineScan::pushes`] tries every drop of a position).
 fn pushes_of(
     pos: &Position,
     rays: &Rays,
-    drop: Cell,
+    drop: Hex,
     size: u32,
-    in_group: impl Fn(Cell) -> bool,
+    in_group: impl Fn(Hex) -> bool,
     out: &mut Dests,
 ) -> Result<(), NoPush> {
     let on_ray = ray(pos.neutral, drop);
@@ -413,8 +413,8 @@ fn can_drop(pos: &Position) -> bool {
 }
 
 /// The legal destinations after a drop on `drop`, or why there are none.
-pub fn destinations(pos: &Position, drop: Cell) -> Result<Dests, IqishiqiError> {
-    let label = |c: Cell| pos.coords.label(c);
+pub fn destinations(pos: &Position, drop: Hex) -> Result<Dests, IqishiqiError> {
+    let label = |c: Hex| pos.coords.label(c);
     if drop == pos.neutral {
         return Err(IqishiqiError::NeutralCell { drop: label(drop) });
     }
@@ -489,7 +489,7 @@ impl Rules for Iqishiqi {
     /// Checks `mv` against every rule and plays it.
     fn play(pos: &mut Position, mv: &Move) -> Result<(), IqishiqiError> {
         let dests = destinations(pos, mv.drop)?;
-        let label = |c: Cell| pos.coords.label(c);
+        let label = |c: Hex| pos.coords.label(c);
         // The destinations' labels, for the error messages only.
         let legal = || {
             let mut l: Vec<String> = dests.iter().map(label).collect();
@@ -528,12 +528,12 @@ impl Rules for Iqishiqi {
         if !can_drop(pos) {
             return;
         }
-        let an = Analysis::new(pos);
+        let an = LineScan::new(pos);
         let mut dests = Dests::default();
         for i in indices(an.candidates()) {
             dests.clear();
             an.pushes(pos, i, &mut dests);
-            let drop = Cell::at(i);
+            let drop = Hex::at(i);
             for dest in dests.iter() {
                 let mv = Move {
                     drop,

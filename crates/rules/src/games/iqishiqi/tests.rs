@@ -2,7 +2,7 @@
 //! of the rules document; legal-move counts (crates/rules/tests/data/iqishiqi-counts.txt);
 //! the generator against a naive reading of the rules.
 
-use super::geometry::{Cell, Dir};
+use super::geometry::{Dir, Hex};
 use super::labels::Coords;
 use super::position::Position;
 use super::rules::{self, IqishiqiError};
@@ -11,7 +11,7 @@ use crate::game::{Notation, RuleError, Rules, Side};
 use crate::Tag;
 use std::collections::BTreeSet;
 
-fn cell(label: &str) -> Cell {
+fn cell(label: &str) -> Hex {
     Coords::Ludii
         .parse(label)
         .unwrap_or_else(|| panic!("{label}"))
@@ -94,7 +94,7 @@ fn t4_north_has_one_move_left() {
 #[test]
 fn the_start_has_the_neutral_stone_on_the_centre_and_north_to_move() {
     let p = Iqishiqi::start(&[]).unwrap();
-    assert_eq!(p.neutral, Cell::CENTRE);
+    assert_eq!(p.neutral, Hex::CENTRE);
     assert_eq!(p.to_move, Side::First);
     assert_eq!(p.stone_count(), 0);
     assert_eq!(legal(&p).len(), 42);
@@ -327,7 +327,7 @@ fn naive_moves(p: &Position) -> BTreeSet<String> {
     if p.stones_left == Some(0) {
         return out;
     }
-    for drop in Cell::all() {
+    for drop in Hex::all() {
         if drop == p.neutral || p.has_stone(drop) {
             continue;
         }
@@ -510,9 +510,9 @@ fn stone_bits_follow_the_stones_through_random_games() {
 /// Every move that can be written: a drop on each cell, the neutral stone
 /// to each cell.
 fn candidates(p: &Position) -> Vec<Move> {
-    Cell::all()
+    Hex::all()
         .flat_map(|drop| {
-            Cell::all().map(move |dest| Move {
+            Hex::all().map(move |dest| Move {
                 drop,
                 dest: Some(dest),
                 coords: p.coords,

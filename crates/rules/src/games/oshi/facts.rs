@@ -3,7 +3,7 @@
 
 use super::geometry::Square;
 use super::notation::Move;
-use super::position::{Piece, Position, MAX_PIECES};
+use super::position::{Position, Tower, MAX_PIECES};
 use super::Oshi;
 use crate::game::{Effect, Facts, MoveFacts, Notation, Side};
 
@@ -22,12 +22,12 @@ crate::statistics! {
     }
 }
 
-fn name(p: Piece) -> String {
+fn name(p: Tower) -> String {
     format!("{} {}-story", super::SIDES[p.owner.index()], p.height)
 }
 
 /// Where each piece (by id) stands.
-fn squares(pos: &Position) -> [Option<(Square, Piece)>; MAX_PIECES] {
+fn squares(pos: &Position) -> [Option<(Square, Tower)>; MAX_PIECES] {
     let mut at = [None; MAX_PIECES];
     for sq in Square::all() {
         if let Some(p) = pos.piece(sq) {

@@ -16,7 +16,7 @@ mod tests;
 pub use facts::OshiStats;
 pub use geometry::{Dir, Square};
 pub use notation::Move;
-pub use position::{NoReturn, Piece, Position};
+pub use position::{NoReturn, Position, Tower};
 pub use rules::OshiError;
 
 pub const SIDES: [&str; 2] = ["Red", "White"];

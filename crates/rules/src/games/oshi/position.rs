@@ -16,7 +16,7 @@ use crate::game::{fields_with_offsets, PositionError, Side};
 use std::fmt::Write;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Piece {
+pub struct Tower {
     pub owner: Side,
     pub height: u8,
     /// Identity, stable through pushes (the no-return rule follows pieces).
@@ -40,11 +40,11 @@ pub const POINTS_TO_WIN: u8 = 7;
 
 pub const START: &str = "c7c/2baaab2/4a4/9/9/9/4A4/2BAAAB2/C7C r 0-0 -";
 
-pub type Board = [Option<Piece>; 81];
+pub type Squares = [Option<Tower>; 81];
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
-    pub board: Board,
+    pub board: Squares,
     pub to_move: Side,
     /// Points scored by Red (index 0) and White (index 1).
     pub score: [u8; 2],
@@ -71,7 +71,7 @@ fn side_letter(side: Side) -> char {
     }
 }
 
-fn piece_letter(p: Piece) -> char {
+fn piece_letter(p: Tower) -> char {
     let c = (b'a' + p.height - 1) as char;
     match p.owner {
         Side::First => c.to_ascii_uppercase(),
@@ -153,7 +153,7 @@ impl Position {
         p
     }
 
-    pub fn piece(&self, sq: Square) -> Option<Piece> {
+    pub fn piece(&self, sq: Square) -> Option<Tower> {
         self.board[sq.index()]
     }
 
@@ -230,7 +230,7 @@ impl Position {
             }
             let id = id as u8;
             let sq = Square::new(file, rank).expect("on the board");
-            self.board[sq.index()] = Some(Piece { owner, height, id });
+            self.board[sq.index()] = Some(Tower { owner, height, id });
             self.at[id as usize] = Some(sq);
             self.ids[owner.index()] |= 1 << id;
         }
@@ -327,7 +327,7 @@ impl Position {
         let _ = write!(out, "{}-{} ", self.score[0], self.score[1]);
         let mut any = false;
         for side in Side::BOTH {
-            let pieces: Vec<(Square, Piece)> = Square::all()
+            let pieces: Vec<(Square, Tower)> = Square::all()
                 .filter_map(|sq| self.piece(sq).map(|p| (sq, p)))
                 .filter(|(_, p)| p.owner == side)
                 .collect();

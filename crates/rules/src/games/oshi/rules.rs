@@ -3,9 +3,9 @@
 
 use super::geometry::{Dir, Square, Step};
 use super::notation::Move;
-use super::position::{Board, NoReturn, Piece, Position, MAX_PIECES, POINTS_TO_WIN};
+use super::position::{NoReturn, Position, Squares, Tower, MAX_PIECES, POINTS_TO_WIN};
 
-/// Piece locations by id ([`Position::at`]).
+/// Tower locations by id ([`Position::at`]).
 type Locations = [Option<Square>; MAX_PIECES];
 use super::Oshi;
 use super::SIDES;
@@ -140,7 +140,7 @@ struct Ray {
     /// The mover's square index, and the index step along the ray.
     from: usize,
     delta: isize,
-    cells: [Option<Piece>; 9],
+    cells: [Option<Tower>; 9],
     /// How many squares the ray has (the mover's included).
     len: usize,
     /// The ray's last square is on the edge (a piece pushed from it
@@ -156,7 +156,7 @@ impl Ray {
     /// The ray from `from` (the mover's square, cell 0) in `dir`, for a
     /// move of up to `distance` squares.
     #[inline]
-    fn new(board: &Board, from: Square, dir: Dir, distance: u8) -> Ray {
+    fn new(board: &Squares, from: Square, dir: Dir, distance: u8) -> Ray {
         let (file, rank) = (from.file(), from.rank());
         let (room, delta) = match dir {
             Dir::North => (8 - rank, 9),
@@ -235,7 +235,7 @@ impl Ray {
     /// Writes the ray back into a position: its cells, where their pieces
     /// stand, the pieces pushed off and the points they scored.
     #[inline]
-    fn commit(&self, board: &mut Board, at: &mut Locations, score: &mut [u8; 2]) {
+    fn commit(&self, board: &mut Squares, at: &mut Locations, score: &mut [u8; 2]) {
         for (i, &cell) in self.cells[..self.len].iter().enumerate() {
             let sq = self.square(i);
             board[sq.index()] = cell;
@@ -265,7 +265,7 @@ fn index_step(dir: Dir) -> isize {
 /// How many squares in a row after `from` in `dir` are empty, up to
 /// `limit` squares, all of them on the board.
 #[inline]
-fn empty_run(board: &Board, from: Square, dir: Dir, limit: u8) -> u8 {
+fn empty_run(board: &Squares, from: Square, dir: Dir, limit: u8) -> u8 {
     let step = index_step(dir);
     let mut i = from.index() as isize;
     let mut n = 0;
@@ -328,7 +328,7 @@ impl Rules for Oshi {
     /// Checks `mv` against every rule and plays it.
     fn play(pos: &mut Position, mv: &Move) -> Result<(), OshiError> {
         let Move { from, to } = *mv;
-        let piece: Piece = pos.piece(from).ok_or(OshiError::NoPiece { from })?;
+        let piece: Tower = pos.piece(from).ok_or(OshiError::NoPiece { from })?;
         if piece.owner != pos.to_move {
             return Err(OshiError::NotYourPiece {
                 from,

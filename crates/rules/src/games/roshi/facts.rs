@@ -3,7 +3,7 @@
 
 use super::geometry::Sq;
 use super::notation::{Action, Move};
-use super::position::{Cell, Phase, Position};
+use super::position::{Occupant, Phase, Position};
 use super::rules::roshi_through;
 use super::Roshi;
 use crate::game::{Effect, Facts, MoveFacts, Notation, Side};
@@ -23,11 +23,11 @@ crate::statistics! {
     }
 }
 
-fn piece(cell: Cell) -> String {
+fn piece(cell: Occupant) -> String {
     match cell {
-        Cell::Piece(side) => format!("{} piece", super::SIDES[side.index()]),
-        Cell::Stone => "roshi stone".into(),
-        Cell::Empty => "nothing".into(),
+        Occupant::Piece(side) => format!("{} piece", super::SIDES[side.index()]),
+        Occupant::Stone => "roshi stone".into(),
+        Occupant::Empty => "nothing".into(),
     }
 }
 
@@ -71,17 +71,17 @@ fn action_effect(pos: &Position, a: Action) -> Effect {
 /// next action).
 fn apply(pos: &mut Position, a: Action) {
     match a {
-        Action::Stone(at) => pos.set(at, Cell::Stone),
-        Action::Place(at) => pos.set(at, Cell::Piece(pos.to_move)),
+        Action::Stone(at) => pos.set(at, Occupant::Stone),
+        Action::Place(at) => pos.set(at, Occupant::Piece(pos.to_move)),
         Action::Slide(from, to) => {
             let c = pos.at(from);
-            pos.set(from, Cell::Empty);
+            pos.set(from, Occupant::Empty);
             pos.set(to, c);
         }
         Action::Push(p, t) => {
             if let Some(dest) = beyond(p, t) {
                 let c = pos.at(t);
-                pos.set(t, Cell::Empty);
+                pos.set(t, Occupant::Empty);
                 pos.set(dest, c);
             }
         }
@@ -144,7 +144,7 @@ impl Facts for Roshi {
                     Action::Slide(..) => stats.slides.add(1),
                     Action::Push(_, t) => {
                         stats.pushes.add(1);
-                        if before.at(t) == Cell::Stone {
+                        if before.at(t) == Occupant::Stone {
                             stats.stone_pushes.add(1);
                         }
                     }

@@ -16,7 +16,7 @@ mod tests;
 pub use facts::RoshiStats;
 pub use geometry::{Dims, Sq, Zone};
 pub use notation::{Action, Move};
-pub use position::{Cell, Phase, Position, SlideRule};
+pub use position::{Occupant, Phase, Position, SlideRule};
 pub use rules::RoshiError;
 
 pub const SIDES: [&str; 2] = ["Red", "Blue"];

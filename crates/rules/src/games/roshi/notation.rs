@@ -25,31 +25,31 @@ pub enum Action {
 
 impl Action {
     /// The action's type, for "never the same type twice".
-    pub fn kind(self) -> Kind {
+    pub fn kind(self) -> ActionKind {
         match self {
-            Action::Stone(_) => Kind::Stone,
-            Action::Place(_) => Kind::Place,
-            Action::Slide(..) => Kind::Slide,
-            Action::Push(..) => Kind::Push,
+            Action::Stone(_) => ActionKind::Stone,
+            Action::Place(_) => ActionKind::Place,
+            Action::Slide(..) => ActionKind::Slide,
+            Action::Push(..) => ActionKind::Push,
         }
     }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub enum ActionKind {
     Stone,
     Place,
     Slide,
     Push,
 }
 
-impl Kind {
+impl ActionKind {
     pub fn name(self) -> &'static str {
         match self {
-            Kind::Stone => "stone placement",
-            Kind::Place => "place",
-            Kind::Slide => "slide",
-            Kind::Push => "push",
+            ActionKind::Stone => "stone placement",
+            ActionKind::Place => "place",
+            ActionKind::Slide => "slide",
+            ActionKind::Push => "push",
         }
     }
 }

@@ -4,7 +4,7 @@
 
 use super::geometry::Sq;
 use super::notation::{Action, Move};
-use super::position::{Cell, Phase, Position};
+use super::position::{Occupant, Phase, Position};
 use super::Roshi;
 use crate::game::{Board, Glyph, Kind, Marks, Note, Picture, Piece, Side};
 use crate::games::grid::square_board;
@@ -64,9 +64,9 @@ impl Picture for Roshi {
     fn pieces(pos: &Position, out: &mut Vec<Piece>) {
         for s in pos.dims.squares() {
             let glyph = match pos.at(s) {
-                Cell::Empty => continue,
-                Cell::Piece(side) => side.index() as u8,
-                Cell::Stone => 2,
+                Occupant::Empty => continue,
+                Occupant::Piece(side) => side.index() as u8,
+                Occupant::Stone => 2,
             };
             out.push(Piece {
                 cell: cell(pos, s),

@@ -16,7 +16,7 @@ use std::fmt::Write;
 pub const PIECES: u8 = 8;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Cell {
+pub enum Occupant {
     Empty,
     Piece(Side),
     Stone,
@@ -41,7 +41,7 @@ pub enum Phase {
 pub struct Position {
     pub dims: Dims,
     pub zone: Zone,
-    pub cells: [Cell; CELLS],
+    pub cells: [Occupant; CELLS],
     /// Unplaced pieces, Red (0) and Blue (1).
     pub supply: [u8; 2],
     pub to_move: Side,
@@ -59,7 +59,7 @@ fn fail<T>(message: impl Into<String>, at: usize) -> Result<T, PositionError> {
 
 /// What a board field puts where: file, rank, what, and its place in the
 /// text.
-type Placed = (u8, u8, Cell, usize);
+type Placed = (u8, u8, Occupant, usize);
 
 /// The board field (ranks from the top, `/` between): its size (5 to 19
 /// each way, every rank as wide) and what stands on it.
@@ -111,9 +111,9 @@ fn rank(
             }
             c @ (b'R' | b'B' | b'S' | b'r' | b'b' | b's') => {
                 let cell = match c.to_ascii_uppercase() {
-                    b'R' => Cell::Piece(Side::First),
-                    b'B' => Cell::Piece(Side::Second),
-                    _ => Cell::Stone,
+                    b'R' => Occupant::Piece(Side::First),
+                    b'B' => Occupant::Piece(Side::Second),
+                    _ => Occupant::Stone,
                 };
                 placed.push((file as u8, rank, cell, off + k));
                 file += 1;
@@ -159,7 +159,7 @@ impl Position {
         Position {
             dims,
             zone,
-            cells: [Cell::Empty; CELLS],
+            cells: [Occupant::Empty; CELLS],
             supply: [PIECES, PIECES],
             to_move: Side::First,
             phase: Phase::Setup,
@@ -169,24 +169,24 @@ impl Position {
         }
     }
 
-    pub fn at(&self, s: Sq) -> Cell {
+    pub fn at(&self, s: Sq) -> Occupant {
         if self.dims.contains(s) {
             self.cells[s.index()]
         } else {
-            Cell::Empty
+            Occupant::Empty
         }
     }
 
-    pub fn set(&mut self, s: Sq, c: Cell) {
+    pub fn set(&mut self, s: Sq, c: Occupant) {
         self.cells[s.index()] = c;
     }
 
     pub fn is_empty(&self, s: Sq) -> bool {
-        self.dims.contains(s) && self.cells[s.index()] == Cell::Empty
+        self.dims.contains(s) && self.cells[s.index()] == Occupant::Empty
     }
 
     pub fn stone(&self) -> Option<Sq> {
-        self.dims.squares().find(|&s| self.at(s) == Cell::Stone)
+        self.dims.squares().find(|&s| self.at(s) == Occupant::Stone)
     }
 
     pub fn parse(text: &str, slide: SlideRule) -> Result<Position, PositionError> {
@@ -243,7 +243,7 @@ impl Position {
         for (file, rank, cell, at) in placed {
             let s = Sq { file, rank };
             match cell {
-                Cell::Stone => {
+                Occupant::Stone => {
                     stones += 1;
                     if stones > 1 {
                         return fail("there is one roshi stone", at);
@@ -252,8 +252,8 @@ impl Position {
                         return fail(format!("the roshi stone on {s} is outside the zone"), at);
                     }
                 }
-                Cell::Piece(side) => on[side.index()] += 1,
-                Cell::Empty => {}
+                Occupant::Piece(side) => on[side.index()] += 1,
+                Occupant::Empty => {}
             }
             self.set(s, cell);
         }
@@ -266,7 +266,7 @@ impl Position {
             let mut empty = 0;
             for file in 0..self.dims.files {
                 let c = self.at(Sq { file, rank });
-                if c == Cell::Empty {
+                if c == Occupant::Empty {
                     empty += 1;
                     continue;
                 }
@@ -275,8 +275,8 @@ impl Position {
                     empty = 0;
                 }
                 out.push(match c {
-                    Cell::Piece(Side::First) => 'R',
-                    Cell::Piece(Side::Second) => 'B',
+                    Occupant::Piece(Side::First) => 'R',
+                    Occupant::Piece(Side::Second) => 'B',
                     _ => 'S',
                 });
             }

@@ -3,8 +3,8 @@
 //! for exactly one player wins; two passes in a row draw.
 
 use super::geometry::{Dims, Sq, Zone};
-use super::notation::{Action, Kind, Move};
-use super::position::{Cell, Phase, Position, SlideRule};
+use super::notation::{Action, ActionKind, Move};
+use super::position::{Occupant, Phase, Position, SlideRule};
 use super::Roshi;
 use crate::game::{tag_value, Ending, Generator, RuleError, Rules, SetupError, Side};
 use crate::Tag;
@@ -137,12 +137,12 @@ fn empty(pos: &Position, s: Sq) -> Result<(), RoshiError> {
 fn own_piece(pos: &Position, s: Sq) -> Result<(), RoshiError> {
     on_board(pos, s)?;
     match pos.at(s) {
-        Cell::Empty => Err(RoshiError::NoPiece { at: s }),
-        Cell::Stone => Err(RoshiError::SlideStone { at: s }),
-        Cell::Piece(owner) if owner != pos.to_move => {
+        Occupant::Empty => Err(RoshiError::NoPiece { at: s }),
+        Occupant::Stone => Err(RoshiError::SlideStone { at: s }),
+        Occupant::Piece(owner) if owner != pos.to_move => {
             Err(RoshiError::NotYourPiece { at: s, owner })
         }
-        Cell::Piece(_) => Ok(()),
+        Occupant::Piece(_) => Ok(()),
     }
 }
 
@@ -191,7 +191,7 @@ fn empty_rows(pos: &Position) -> Rows {
     for (r, row) in empty.iter_mut().enumerate().take(ranks) {
         let cells = &pos.cells[r * width..r * width + files];
         for (f, &cell) in cells.iter().enumerate() {
-            *row |= u32::from(cell == Cell::Empty) << f;
+            *row |= u32::from(cell == Occupant::Empty) << f;
         }
     }
     empty
@@ -250,7 +250,7 @@ fn reach_mask(empty: &Rows, ranks: u8, from: Sq) -> Rows {
 /// How many slides the side to move has in `pos`: under the path rule the
 /// squares each piece's flood fill reaches, counted as bits.
 fn count_slides(pos: &Position) -> usize {
-    let me = Cell::Piece(pos.to_move);
+    let me = Occupant::Piece(pos.to_move);
     let mine = pos.dims.squares().filter(|&s| pos.at(s) == me);
     match pos.slide {
         SlideRule::Line => mine.map(|s| slide_targets(pos, s).len()).sum(),
@@ -277,7 +277,7 @@ fn act(pos: &mut Position, a: Action) -> Result<(), RoshiError> {
                 return Err(RoshiError::EmptySupply);
             }
             empty(pos, s)?;
-            pos.set(s, Cell::Piece(me));
+            pos.set(s, Occupant::Piece(me));
             pos.supply[me.index()] -= 1;
             Ok(())
         }
@@ -289,20 +289,20 @@ fn act(pos: &mut Position, a: Action) -> Result<(), RoshiError> {
             }
             empty(pos, to)?;
             slide_reaches(pos, from, to)?;
-            pos.set(from, Cell::Empty);
-            pos.set(to, Cell::Piece(me));
+            pos.set(from, Occupant::Empty);
+            pos.set(to, Occupant::Piece(me));
             Ok(())
         }
         Action::Push(p, t) => {
             on_board(pos, p)?;
             on_board(pos, t)?;
             match pos.at(p) {
-                Cell::Empty => return Err(RoshiError::NoPiece { at: p }),
-                Cell::Stone => return Err(RoshiError::SlideStone { at: p }),
-                Cell::Piece(owner) if owner != me => {
+                Occupant::Empty => return Err(RoshiError::NoPiece { at: p }),
+                Occupant::Stone => return Err(RoshiError::SlideStone { at: p }),
+                Occupant::Piece(owner) if owner != me => {
                     return Err(RoshiError::NotYourPiece { at: p, owner })
                 }
-                Cell::Piece(_) => {}
+                Occupant::Piece(_) => {}
             }
             let (df, dr) = (t.file as i8 - p.file as i8, t.rank as i8 - p.rank as i8);
             if df.abs() + dr.abs() != 1 {
@@ -312,7 +312,7 @@ fn act(pos: &mut Position, a: Action) -> Result<(), RoshiError> {
                 });
             }
             let target = pos.at(t);
-            if target == Cell::Empty {
+            if target == Occupant::Empty {
                 return Err(RoshiError::NothingToPush { at: t });
             }
             let dest =
@@ -325,14 +325,14 @@ fn act(pos: &mut Position, a: Action) -> Result<(), RoshiError> {
             if !pos.is_empty(dest) {
                 return Err(RoshiError::PushTwo { target: t, dest });
             }
-            if target == Cell::Stone && !pos.zone.contains(dest) {
+            if target == Occupant::Stone && !pos.zone.contains(dest) {
                 return Err(RoshiError::StoneOutOfZone {
                     at: dest,
                     zone: pos.zone,
                 });
             }
             pos.set(dest, target);
-            pos.set(t, Cell::Empty);
+            pos.set(t, Occupant::Empty);
             Ok(())
         }
     }
@@ -349,7 +349,7 @@ fn setup_turn(pos: &mut Position, mv: &Move) -> Result<(), RoshiError> {
                 });
             }
             empty(pos, z)?;
-            pos.set(z, Cell::Stone);
+            pos.set(z, Occupant::Stone);
             act(pos, Action::Place(s))
         }
         (Side::First, _) => Err(RoshiError::SetupShape {
@@ -367,23 +367,23 @@ fn setup_turn(pos: &mut Position, mv: &Move) -> Result<(), RoshiError> {
 }
 
 /// Every legal single action of the types in `kinds`.
-fn actions(pos: &Position, kinds: &[Kind], emit: &mut dyn FnMut(Action) -> bool) -> bool {
+fn actions(pos: &Position, kinds: &[ActionKind], emit: &mut dyn FnMut(Action) -> bool) -> bool {
     let me = pos.to_move;
     let mine: Vec<Sq> = pos
         .dims
         .squares()
-        .filter(|&s| pos.at(s) == Cell::Piece(me))
+        .filter(|&s| pos.at(s) == Occupant::Piece(me))
         .collect();
     for &kind in kinds {
         match kind {
-            Kind::Place if pos.supply[me.index()] > 0 => {
+            ActionKind::Place if pos.supply[me.index()] > 0 => {
                 for s in pos.dims.squares().filter(|&s| pos.is_empty(s)) {
                     if !emit(Action::Place(s)) {
                         return false;
                     }
                 }
             }
-            Kind::Slide => {
+            ActionKind::Slide => {
                 for &from in &mine {
                     for to in slide_targets(pos, from) {
                         if !emit(Action::Slide(from, to)) {
@@ -392,20 +392,20 @@ fn actions(pos: &Position, kinds: &[Kind], emit: &mut dyn FnMut(Action) -> bool)
                     }
                 }
             }
-            Kind::Push => {
+            ActionKind::Push => {
                 for &p in &mine {
                     for (df, dr) in DIRS {
                         let Some(t) = p.offset(df, dr).filter(|&t| pos.dims.contains(t)) else {
                             continue;
                         };
                         let target = pos.at(t);
-                        if target == Cell::Empty {
+                        if target == Occupant::Empty {
                             continue;
                         }
                         let Some(d) = t.offset(df, dr).filter(|&d| pos.is_empty(d)) else {
                             continue;
                         };
-                        if target == Cell::Stone && !pos.zone.contains(d) {
+                        if target == Occupant::Stone && !pos.zone.contains(d) {
                             continue;
                         }
                         if !emit(Action::Push(p, t)) {
@@ -453,7 +453,7 @@ fn slide_targets(pos: &Position, from: Sq) -> Vec<Sq> {
     out
 }
 
-const ALL: [Kind; 3] = [Kind::Place, Kind::Slide, Kind::Push];
+const ALL: [ActionKind; 3] = [ActionKind::Place, ActionKind::Slide, ActionKind::Push];
 
 /// Every legal single action of a normal turn.
 #[cfg(test)]
@@ -484,7 +484,7 @@ pub(super) fn roshi_through(pos: &Position, stone: Sq, side: Side) -> bool {
         let mut n = 0;
         let mut s = stone;
         while let Some(next) = s.offset(df, dr).filter(|&x| pos.dims.contains(x)) {
-            if pos.at(next) != Cell::Piece(side) {
+            if pos.at(next) != Occupant::Piece(side) {
                 break;
             }
             n += 1;
@@ -591,7 +591,9 @@ impl Rules for Roshi {
             if acts.len() > 2 {
                 return Err(RoshiError::TooManyActions { n: acts.len() });
             }
-            if acts.len() == 2 && acts[0].kind() == acts[1].kind() && acts[0].kind() != Kind::Stone
+            if acts.len() == 2
+                && acts[0].kind() == acts[1].kind()
+                && acts[0].kind() != ActionKind::Stone
             {
                 return Err(RoshiError::SameActionTwice {
                     kind: acts[0].kind().name(),
@@ -648,7 +650,7 @@ impl Rules for Roshi {
             }
             let mut after = pos.clone();
             act(&mut after, a1).expect("a generated action is legal");
-            let others: Vec<Kind> = ALL.into_iter().filter(|&k| k != a1.kind()).collect();
+            let others: Vec<ActionKind> = ALL.into_iter().filter(|&k| k != a1.kind()).collect();
             let go_on = actions(&after, &others, &mut |a2| emit(Move::new(&[a1, a2])));
             if !go_on {
                 return;
@@ -693,9 +695,9 @@ impl Rules for Roshi {
                 n += match kind {
                     // A slide or a push before it leaves as many squares
                     // empty (a placement is never followed by another).
-                    Kind::Place if after.supply[after.to_move.index()] > 0 => empties,
-                    Kind::Place => 0,
-                    Kind::Slide => count_slides(&after),
+                    ActionKind::Place if after.supply[after.to_move.index()] > 0 => empties,
+                    ActionKind::Place => 0,
+                    ActionKind::Slide => count_slides(&after),
                     _ => {
                         let mut k = 0;
                         actions(&after, &[kind], &mut |_| {
@@ -751,7 +753,7 @@ mod tests {
                     let mut pos = Position::start(dims, zone, SlideRule::Path);
                     for sq in dims.squares() {
                         if rng.below(100) < fill {
-                            pos.cells[sq.index()] = Cell::Piece(Side::First);
+                            pos.cells[sq.index()] = Occupant::Piece(Side::First);
                         }
                     }
                     for from in dims.squares().filter(|&s| !pos.is_empty(s)).take(6) {

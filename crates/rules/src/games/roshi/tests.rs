@@ -3,7 +3,7 @@
 
 use super::geometry::Sq;
 use super::notation::Move;
-use super::position::{Cell, Phase, Position, SlideRule};
+use super::position::{Occupant, Phase, Position, SlideRule};
 use super::rules::{self, RoshiError};
 use super::Roshi;
 use crate::game::{Notation, RuleError, Rules, Side};
@@ -87,8 +87,8 @@ fn settings_choose_board_zone_and_slide() {
 fn taking_the_field() {
     let mut p = Roshi::start(&[]).unwrap();
     play(&mut p, "R@d4,@a1").unwrap();
-    assert_eq!(p.at(sq("d4")), Cell::Stone);
-    assert_eq!(p.at(sq("a1")), Cell::Piece(Side::First));
+    assert_eq!(p.at(sq("d4")), Occupant::Stone);
+    assert_eq!(p.at(sq("a1")), Occupant::Piece(Side::First));
     assert_eq!(
         (p.supply, p.to_move, p.phase),
         ([7, 8], Side::Second, Phase::Setup)
@@ -147,8 +147,8 @@ fn a_slide_follows_any_path_of_empty_squares() {
     // a1 reaches g7 along a bending path.
     let mut p = pos(AFTER_SETUP);
     play(&mut p, "a1-g7").unwrap();
-    assert_eq!(p.at(sq("g7")), Cell::Piece(Side::First));
-    assert_eq!(p.at(sq("a1")), Cell::Empty);
+    assert_eq!(p.at(sq("g7")), Occupant::Piece(Side::First));
+    assert_eq!(p.at(sq("a1")), Occupant::Empty);
     // Walled in by b1, a2 and b2, a1 cannot get out.
     let boxed = pos("5/5/2S2/BB3/RB3 b2-d4 7-5 r play -");
     let e = play(&mut boxed.clone(), "a1-e5").unwrap_err();
@@ -196,16 +196,16 @@ fn a_push_moves_one_neighbour_one_square_away() {
     // Red c2 pushes Blue b2 to a2; the pusher stays.
     let mut p = pos("7/5B1/7/3S3/7/1BR4/R6 c3-e5 6-6 r play -");
     play(&mut p, "c2>b2").unwrap();
-    assert_eq!(p.at(sq("a2")), Cell::Piece(Side::Second));
-    assert_eq!(p.at(sq("b2")), Cell::Empty);
-    assert_eq!(p.at(sq("c2")), Cell::Piece(Side::First));
+    assert_eq!(p.at(sq("a2")), Occupant::Piece(Side::Second));
+    assert_eq!(p.at(sq("b2")), Occupant::Empty);
+    assert_eq!(p.at(sq("c2")), Occupant::Piece(Side::First));
     // Own pieces and the stone can be pushed too.
     let mut q = pos("7/7/7/2RS3/7/7/R6 c3-e5 6-6 r play -");
     play(&mut q, "c4>d4").unwrap();
-    assert_eq!(q.at(sq("e4")), Cell::Stone);
+    assert_eq!(q.at(sq("e4")), Occupant::Stone);
     let mut r = pos("7/7/7/3S3/7/7/RR5 c3-e5 6-6 r play -");
     play(&mut r, "a1>b1").unwrap();
-    assert_eq!(r.at(sq("c1")), Cell::Piece(Side::First));
+    assert_eq!(r.at(sq("c1")), Occupant::Piece(Side::First));
 }
 
 #[test]
@@ -423,7 +423,7 @@ fn generator_agrees_with_play_over_random_games() {
                     // Slides and pushes start from one of the mover's pieces
                     // (any other square fails the first check, as
                     // slide_errors and push_errors show).
-                    if p.at(a) != Cell::Piece(p.to_move) {
+                    if p.at(a) != Occupant::Piece(p.to_move) {
                         continue;
                     }
                     for &b in &squares {
@@ -549,7 +549,7 @@ fn candidates(p: &Position) -> Vec<Move> {
         }
         out
     };
-    let firsts = actions(&|a| p.at(a) == Cell::Piece(p.to_move));
+    let firsts = actions(&|a| p.at(a) == Occupant::Piece(p.to_move));
     let seconds = actions(&|_| true);
     let mut out = vec![Move::PASS];
     for &a1 in &firsts {

@@ -3,7 +3,7 @@
 
 use super::notation::{Body, Move};
 use super::position::Position;
-use super::tiles::Code;
+use super::tiles::TileCode;
 use super::Vagabond;
 use crate::game::{Effect, Facts, MoveFacts, Notation, Sum};
 
@@ -29,16 +29,16 @@ crate::statistics! {
 
 impl VagabondStats {
     /// The capture count of a tile type.
-    fn captured(&mut self, code: Code) -> &mut Sum {
+    fn captured(&mut self, code: TileCode) -> &mut Sum {
         match code {
-            Code::L => &mut self.captured_white_lotus,
-            Code::S => &mut self.captured_sky_bison,
-            Code::B => &mut self.captured_badgermole,
-            Code::W => &mut self.captured_wheel,
-            Code::C => &mut self.captured_chrysanthemum,
-            Code::F => &mut self.captured_fire_lily,
-            Code::D => &mut self.captured_white_dragon,
-            Code::Y => &mut self.captured_flying_lemur,
+            TileCode::L => &mut self.captured_white_lotus,
+            TileCode::S => &mut self.captured_sky_bison,
+            TileCode::B => &mut self.captured_badgermole,
+            TileCode::W => &mut self.captured_wheel,
+            TileCode::C => &mut self.captured_chrysanthemum,
+            TileCode::F => &mut self.captured_fire_lily,
+            TileCode::D => &mut self.captured_white_dragon,
+            TileCode::Y => &mut self.captured_flying_lemur,
         }
     }
 }

@@ -20,7 +20,7 @@ pub use geometry::Point;
 pub use notation::{Body, Move};
 pub use position::Position;
 pub use rules::VagabondError;
-pub use tiles::{Code, Options, Tile};
+pub use tiles::{Tile, TileCode, TileOptions};
 
 pub const SIDES: [&str; 2] = ["Host", "Guest"];
 

@@ -4,8 +4,8 @@
 
 use super::geometry::Point;
 use super::position::Position;
-use super::tiles::Code;
-use super::tiles::Options;
+use super::tiles::TileCode;
+use super::tiles::TileOptions;
 use super::Vagabond;
 use crate::game::{
     split_draw_offer, MoveSyntaxError, MovetextStyle, Notation, PositionError, Side,
@@ -19,7 +19,7 @@ use std::fmt::Write;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Body {
-    Deploy { code: Code, at: Point },
+    Deploy { code: TileCode, at: Point },
     Shift { from: Point, to: Point },
     Accept,
 }
@@ -116,12 +116,15 @@ impl Notation for Vagabond {
             )
         } else {
             let mut chars = body_text.chars();
-            let code = chars.next().and_then(Code::from_letter).ok_or_else(|| {
-                err(
-                    format!("expected a tile code L, S, B, W, C, F, D or Y: {SHAPE}"),
-                    body_at,
-                )
-            })?;
+            let code = chars
+                .next()
+                .and_then(TileCode::from_letter)
+                .ok_or_else(|| {
+                    err(
+                        format!("expected a tile code L, S, B, W, C, F, D or Y: {SHAPE}"),
+                        body_at,
+                    )
+                })?;
             let (r, xy) = coords(&body_text[1..]).map_err(|_| {
                 err(
                     format!("expected `(x,y)` after the tile code: {SHAPE}"),
@@ -159,7 +162,7 @@ impl Notation for Vagabond {
     }
 
     fn parse_position(text: &str) -> Result<Position, PositionError> {
-        Position::parse(text, Options::default())
+        Position::parse(text, TileOptions::default())
     }
 
     fn write_position(pos: &Position) -> String {
@@ -181,7 +184,7 @@ mod tests {
     use super::*;
 
     fn parse_move(text: &str) -> Result<Move, MoveSyntaxError> {
-        Vagabond::parse_move(&Position::start(Options::default()), text)
+        Vagabond::parse_move(&Position::start(TileOptions::default()), text)
     }
 
     fn write_move(mv: &Move, out: &mut String) {

@@ -8,7 +8,7 @@
 use super::geometry::{Point, GRID};
 use super::notation::{Body, Move};
 use super::position::Position;
-use super::tiles::Code;
+use super::tiles::TileCode;
 use super::Vagabond;
 use crate::game::{Board, Cell, Glyph, Kind, Label, Line, Marks, Note, Picture, Piece};
 use crate::game::{LineKind, Shape, Side};
@@ -120,7 +120,7 @@ const KEY: [&str; 2] = [
 
 impl Picture for Vagabond {
     const COLOURS: [&'static str; 2] = ["#2e7d32", "#b71c1c"];
-    /// By owner (Host, Guest), then in [`Code::ALL`]'s order.
+    /// By owner (Host, Guest), then in [`TileCode::ALL`]'s order.
     const GLYPHS: &'static [Glyph] = tiles![
         "vps-hl" "Host White Lotus" "#2e7d32" First "L" "L" lotus,
         "vps-hs" "Host Sky Bison" "#2e7d32" First "S" "S" bison,
@@ -226,7 +226,7 @@ impl Picture for Vagabond {
                 let total: u32 = reserve.iter().map(|&n| u32::from(n)).sum();
                 Note {
                     text: format!("{} reserve: {total} tiles", super::SIDES[side.index()]),
-                    pieces: Code::ALL
+                    pieces: TileCode::ALL
                         .into_iter()
                         .filter(|c| reserve[c.index()] > 0)
                         .map(|c| ((side.index() * 8 + c.index()) as u8, reserve[c.index()]))

@@ -10,7 +10,7 @@
 //! else `-`.
 
 use super::geometry::{Point, GRID};
-use super::tiles::{Code, Options, Tile};
+use super::tiles::{Tile, TileCode, TileOptions};
 use crate::game::{fields_with_offsets, PositionError, Side};
 use std::fmt::Write;
 
@@ -28,7 +28,7 @@ pub struct Position {
     /// Turns since the record's start, counting from 0 for Host's first:
     /// the Garden Gate number of a turn is `turn / 2`.
     pub turn: u32,
-    pub options: Options,
+    pub options: TileOptions,
 }
 
 fn fail<T>(message: impl Into<String>, at: usize) -> Result<T, PositionError> {
@@ -36,7 +36,7 @@ fn fail<T>(message: impl Into<String>, at: usize) -> Result<T, PositionError> {
 }
 
 impl Position {
-    pub fn start(options: Options) -> Position {
+    pub fn start(options: TileOptions) -> Position {
         Position {
             board: [None; GRID],
             reserve: [options.reserve(), options.reserve()],
@@ -54,7 +54,7 @@ impl Position {
         self.board[p.index()]
     }
 
-    pub fn parse(text: &str, options: Options) -> Result<Position, PositionError> {
+    pub fn parse(text: &str, options: TileOptions) -> Result<Position, PositionError> {
         let fields = fields_with_offsets(text);
         if fields.len() != 5 {
             return fail(
@@ -110,7 +110,7 @@ impl Position {
             k += item.len() + 2;
             let mut chars = item_text.chars();
             let letter = chars.next().unwrap_or(' ');
-            let Some(code) = Code::from_letter(letter.to_ascii_uppercase()) else {
+            let Some(code) = TileCode::from_letter(letter.to_ascii_uppercase()) else {
                 return fail(
                     "a tile is a code L S B W C F D Y and a point, like `L(0,-6)`",
                     here,
@@ -154,7 +154,7 @@ impl Position {
             }
             for (i, c) in text.char_indices() {
                 let code =
-                    Code::from_letter(c.to_ascii_uppercase()).ok_or_else(|| PositionError {
+                    TileCode::from_letter(c.to_ascii_uppercase()).ok_or_else(|| PositionError {
                         message: format!("`{c}` is not a tile code"),
                         at: off + i,
                     })?;
@@ -166,12 +166,12 @@ impl Position {
         Ok(())
     }
 
-    /// Each side has the tiles of its set (the Options say which), on the
+    /// Each side has the tiles of its set (the Options tag says which), on the
     /// board and in reserve together; a captured tile is gone.
-    fn within_sets(&self, options: Options, at: usize) -> Result<(), PositionError> {
+    fn within_sets(&self, options: TileOptions, at: usize) -> Result<(), PositionError> {
         let set = options.reserve();
         for side in Side::BOTH {
-            for code in Code::ALL {
+            for code in TileCode::ALL {
                 let on_board = Point::all()
                     .filter(|&p| self.at(p) == Some(Tile { owner: side, code }))
                     .count();
@@ -217,7 +217,7 @@ impl Position {
                 out.push('/');
             }
             let mut any = false;
-            for code in Code::ALL {
+            for code in TileCode::ALL {
                 for _ in 0..self.reserve[side.index()][code.index()] {
                     out.push(code.letter());
                     any = true;
@@ -253,14 +253,14 @@ mod tests {
 
     #[test]
     fn notation_round_trips() {
-        let start = Position::start(Options::default());
+        let start = Position::start(TileOptions::default());
         assert_eq!(start.write(), "- LSSBBWWCCFD/LSSBBWWCCFD - h -");
         for text in [
             "- LSSBBWWCCFD/LSSBBWWCCFD - h -",
             "W(-4,0),L(0,-6),b(1,6),l(2,6) SSBWCCFD/SSBWWCCFD HG g ~~",
             "S(0,8) -/- - h -",
         ] {
-            let p = Position::parse(text, Options::default()).unwrap();
+            let p = Position::parse(text, TileOptions::default()).unwrap();
             assert_eq!(p.write(), text);
         }
     }
@@ -278,7 +278,7 @@ mod tests {
             ("- -/- - x -", 8),
             ("- -/- - h ?", 10),
         ] {
-            let e = Position::parse(text, Options::default()).expect_err(text);
+            let e = Position::parse(text, TileOptions::default()).expect_err(text);
             assert_eq!(e.at, at, "{text}: {}", e.message);
         }
     }

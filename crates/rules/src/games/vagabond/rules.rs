@@ -5,7 +5,7 @@
 use super::geometry::{Point, DIAGONALS, GRID, STEPS};
 use super::notation::{Body, Move};
 use super::position::Position;
-use super::tiles::{Code, Options, Tile};
+use super::tiles::{Tile, TileCode, TileOptions};
 use super::Vagabond;
 use crate::game::{tag_value, Ending, Generator, RuleError, Rules, SetupError, Side};
 use crate::Tag;
@@ -25,17 +25,17 @@ pub enum VagabondError {
         owner: Side,
     },
     NotInReserve {
-        code: Code,
+        code: TileCode,
     },
     Occupied {
         at: Point,
     },
     BisonGate {
-        code: Code,
+        code: TileCode,
         at: Point,
     },
     GateDeploy {
-        code: Code,
+        code: TileCode,
         at: Point,
     },
     DragonZone {
@@ -45,17 +45,17 @@ pub enum VagabondError {
         at: Point,
     },
     CannotMove {
-        code: Code,
+        code: TileCode,
     },
     Frozen {
-        code: Code,
+        code: TileCode,
         by: Point,
     },
     OwnTile {
         at: Point,
     },
     CannotCapture {
-        code: Code,
+        code: TileCode,
     },
     LotusNotDeployed {
         flower: bool,
@@ -76,7 +76,7 @@ pub enum VagabondError {
         chrysanthemum: bool,
     },
     OutOfRange {
-        code: Code,
+        code: TileCode,
         range: u32,
         distance: u32,
     },
@@ -311,7 +311,7 @@ impl<'p> Around<'p> {
 /// deploy on; `false` when `emit` stopped.
 fn deploys(pos: &Position, around: &Around<'_>, emit: Generator<'_, Move>) -> bool {
     let me = pos.to_move;
-    for code in Code::ALL {
+    for code in TileCode::ALL {
         if pos.reserve[me.index()][code.index()] == 0 {
             continue;
         }
@@ -319,7 +319,7 @@ fn deploys(pos: &Position, around: &Around<'_>, emit: Generator<'_, Move>) -> bo
             let ok = if code.is_flyer() {
                 at.is_gate()
             } else {
-                !at.is_gate() && (code != Code::D || near(around.lilies(), at).next().is_some())
+                !at.is_gate() && (code != TileCode::D || near(around.lilies(), at).next().is_some())
             };
             if ok && !emit(Move::plain(Body::Deploy { code, at })) {
                 return false;
@@ -334,8 +334,8 @@ fn deploys(pos: &Position, around: &Around<'_>, emit: Generator<'_, Move>) -> bo
 fn candidates(pos: &Position, t: Tile, a: Point, around: &Around<'_>, cand: &mut [bool; GRID]) {
     let empty = |p: Point| pos.at(p).is_none();
     match t.code {
-        Code::L => a.neighbours().for_each(|n| cand[n.index()] = true),
-        Code::B => {
+        TileCode::L => a.neighbours().for_each(|n| cand[n.index()] = true),
+        TileCode::B => {
             a.neighbours().for_each(|n| cand[n.index()] = true);
             for step in STEPS {
                 let mut p = a;
@@ -350,7 +350,7 @@ fn candidates(pos: &Position, t: Tile, a: Point, around: &Around<'_>, cand: &mut
                 }
             }
         }
-        Code::W => {
+        TileCode::W => {
             for step in DIAGONALS {
                 let mut p = a;
                 while let Some(n) = p.step(step) {
@@ -362,14 +362,14 @@ fn candidates(pos: &Position, t: Tile, a: Point, around: &Around<'_>, cand: &mut
                 }
             }
         }
-        Code::D => {
+        TileCode::D => {
             for f in near(around.lilies(), a) {
                 within(f, 5).for_each(|p| cand[p.index()] = true);
             }
         }
-        Code::Y => within(a, 5).for_each(|p| cand[p.index()] = true),
-        Code::S => bison_reach(pos, a, pos.to_move, cand),
-        Code::C | Code::F => {}
+        TileCode::Y => within(a, 5).for_each(|p| cand[p.index()] = true),
+        TileCode::S => bison_reach(pos, a, pos.to_move, cand),
+        TileCode::C | TileCode::F => {}
     }
 }
 
@@ -377,7 +377,7 @@ fn candidates(pos: &Position, t: Tile, a: Point, around: &Around<'_>, cand: &mut
 fn enemy_chrysanthemum_next_to(pos: &Position, p: Point, me: Side) -> Option<Point> {
     p.neighbours().find(|&n| {
         pos.at(n)
-            .is_some_and(|t| t.code == Code::C && t.owner != me)
+            .is_some_and(|t| t.code == TileCode::C && t.owner != me)
     })
 }
 
@@ -399,7 +399,7 @@ fn protected_by(pos: &Position, p: Point) -> Option<Point> {
     }
     p.neighbours().find(|&n| {
         pos.at(n)
-            .is_some_and(|b| b.code == Code::B && b.owner == t.owner)
+            .is_some_and(|b| b.code == TileCode::B && b.owner == t.owner)
     })
 }
 
@@ -433,7 +433,7 @@ fn capture_check(pos: &Position, mover: Tile, at: Point) -> Result<(), VagabondE
 fn active_enemy_bisons(pos: &Position, me: Side) -> impl Iterator<Item = Point> + '_ {
     Point::all().filter(move |&q| {
         pos.at(q)
-            .is_some_and(|t| t.code == Code::S && t.owner != me)
+            .is_some_and(|t| t.code == TileCode::S && t.owner != me)
             && !q.is_gate()
             && frozen_by(pos, q).is_none()
     })
@@ -496,7 +496,7 @@ fn marked(flags: &[bool; GRID]) -> impl Iterator<Item = Point> + '_ {
 fn own_fire_lilies(pos: &Position, me: Side) -> impl Iterator<Item = Point> + '_ {
     Point::all().filter(move |&f| {
         pos.at(f)
-            .is_some_and(|t| t.code == Code::F && t.owner == me)
+            .is_some_and(|t| t.code == TileCode::F && t.owner == me)
     })
 }
 
@@ -531,7 +531,7 @@ fn badgermole_sight(pos: &Position, a: Point, b: Point) -> bool {
         .is_some_and(|t| t.code.is_flower())
 }
 
-fn check_deploy(pos: &Position, code: Code, at: Point) -> Result<(), VagabondError> {
+fn check_deploy(pos: &Position, code: TileCode, at: Point) -> Result<(), VagabondError> {
     let me = pos.to_move;
     if pos.reserve[me.index()][code.index()] == 0 {
         return Err(VagabondError::NotInReserve { code });
@@ -546,7 +546,7 @@ fn check_deploy(pos: &Position, code: Code, at: Point) -> Result<(), VagabondErr
     } else if at.is_gate() {
         return Err(VagabondError::GateDeploy { code, at });
     }
-    if code == Code::D && near(own_fire_lilies(pos, me), at).next().is_none() {
+    if code == TileCode::D && near(own_fire_lilies(pos, me), at).next().is_none() {
         return Err(VagabondError::DragonZone { at });
     }
     Ok(())
@@ -564,7 +564,7 @@ fn check_shift(pos: &Position, a: Point, b: Point) -> Result<(), VagabondError> 
     if a == b {
         return Err(VagabondError::NullMove { at: a });
     }
-    if matches!(t.code, Code::C | Code::F) {
+    if matches!(t.code, TileCode::C | TileCode::F) {
         return Err(VagabondError::CannotMove { code: t.code });
     }
     if let Some(by) = frozen_by(pos, a) {
@@ -589,16 +589,16 @@ fn check_reach(pos: &Position, t: Tile, a: Point, b: Point) -> Result<(), Vagabo
         distance,
     };
     match t.code {
-        Code::S => bison_reaches(pos, a, b),
-        Code::Y if distance > 5 => Err(too_far(5)),
-        Code::D if !near(own_fire_lilies(pos, me), a).any(|f| f.distance(b) <= 5) => {
+        TileCode::S => bison_reaches(pos, a, b),
+        TileCode::Y if distance > 5 => Err(too_far(5)),
+        TileCode::D if !near(own_fire_lilies(pos, me), a).any(|f| f.distance(b) <= 5) => {
             Err(VagabondError::DragonRange { from: a, to: b })
         }
-        Code::W => wheel_reaches(pos, a, b),
-        Code::B if distance != 1 && !badgermole_sight(pos, a, b) => {
+        TileCode::W => wheel_reaches(pos, a, b),
+        TileCode::B if distance != 1 && !badgermole_sight(pos, a, b) => {
             Err(VagabondError::BadgermoleMove { from: a, to: b })
         }
-        Code::L if distance != 1 => Err(too_far(1)),
+        TileCode::L if distance != 1 => Err(too_far(1)),
         _ => Ok(()),
     }
 }
@@ -613,7 +613,7 @@ fn bison_reaches(pos: &Position, a: Point, b: Point) -> Result<(), VagabondError
     let distance = a.distance(b);
     if distance > 6 {
         return Err(VagabondError::OutOfRange {
-            code: Code::S,
+            code: TileCode::S,
             range: 6,
             distance,
         });
@@ -621,7 +621,7 @@ fn bison_reaches(pos: &Position, a: Point, b: Point) -> Result<(), VagabondError
     let mut reach = [false; GRID];
     bison_reach(pos, a, me, &mut reach);
     if !reach[b.index()] {
-        let chrysanthemum = pos.at(b).is_some_and(|x| x.code == Code::C);
+        let chrysanthemum = pos.at(b).is_some_and(|x| x.code == TileCode::C);
         return Err(VagabondError::PathBlocked {
             from: a,
             to: b,
@@ -657,11 +657,11 @@ impl Rules for Vagabond {
 
     type Error = VagabondError;
 
-    /// The standard start or the `Position` tag's, under the `Options`.
+    /// The standard start or the `Position` tag's, under the `Options` tag.
     fn start(tags: &[Tag]) -> Result<Position, SetupError> {
         let options = match tag_value(tags, "Options") {
-            None => Options::default(),
-            Some(v) => Options::parse(v).map_err(|m| SetupError {
+            None => TileOptions::default(),
+            Some(v) => TileOptions::parse(v).map_err(|m| SetupError {
                 tag: "Options",
                 message: format!(
                     "{m}: Options are DoubleTiles and SwapBisonWithLemur, comma-separated"
@@ -699,7 +699,7 @@ impl Rules for Vagabond {
                 check_deploy(pos, code, at)?;
                 pos.reserve[me.index()][code.index()] -= 1;
                 pos.board[at.index()] = Some(Tile { owner: me, code });
-                if code == Code::L {
+                if code == TileCode::L {
                     pos.lotus_deployed[me.index()] = true;
                 }
             }
@@ -707,7 +707,7 @@ impl Rules for Vagabond {
                 check_shift(pos, from, to)?;
                 let captured = pos.board[to.index()].take();
                 pos.board[to.index()] = pos.board[from.index()].take();
-                if captured.is_some_and(|t| t.code == Code::L) {
+                if captured.is_some_and(|t| t.code == TileCode::L) {
                     pos.winner = Some(me);
                 }
             }
@@ -733,7 +733,7 @@ impl Rules for Vagabond {
             let Some(t) = pos.at(a).filter(|t| t.owner == me) else {
                 continue;
             };
-            if matches!(t.code, Code::C | Code::F) || frozen_by(pos, a).is_some() {
+            if matches!(t.code, TileCode::C | TileCode::F) || frozen_by(pos, a).is_some() {
                 continue;
             }
             let mut cand = [false; GRID];
@@ -745,7 +745,7 @@ impl Rules for Vagabond {
                 let ok = match pos.at(b) {
                     Some(_) => capture_check(pos, t, b).is_ok(),
                     None => !b.is_gate(),
-                } && (t.code != Code::S || zone_holding(around.bisons(), b).is_none());
+                } && (t.code != TileCode::S || zone_holding(around.bisons(), b).is_none());
                 if ok && !emit(Move::plain(Body::Shift { from: a, to: b })) {
                     return;
                 }

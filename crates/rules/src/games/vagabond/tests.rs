@@ -5,14 +5,14 @@ use super::geometry::Point;
 use super::notation::{Body, Move};
 use super::position::Position;
 use super::rules::VagabondError;
-use super::tiles::Options;
+use super::tiles::TileOptions;
 use super::Vagabond;
 use crate::game::{Notation, RuleError, Rules, Side};
 use crate::Tag;
 use std::collections::BTreeSet;
 
 fn pos(text: &str) -> Position {
-    Position::parse(text, Options::default()).unwrap_or_else(|e| panic!("{text}: {e:?}"))
+    Position::parse(text, TileOptions::default()).unwrap_or_else(|e| panic!("{text}: {e:?}"))
 }
 
 fn mv(text: &str) -> Move {
@@ -339,7 +339,7 @@ fn the_garden_gate_prefix_is_checked() {
             .unwrap()
             .body,
         Body::Deploy {
-            code: super::Code::B,
+            code: super::TileCode::B,
             at: Point { x: 1, y: 6 }
         }
     );
@@ -389,7 +389,7 @@ fn generator_agrees_with_the_rule_checks_along_the_sample_game() {
 
 #[test]
 fn the_flying_lemur_flies_within_5_over_anything_and_can_be_frozen() {
-    let lemur = Options {
+    let lemur = TileOptions {
         double_tiles: false,
         lemur: true,
     };
@@ -465,10 +465,10 @@ fn garden_gate_strings_are_recognised_by_their_first_turn() {
 /// and `==`.
 fn candidates(p: &Position) -> Vec<Move> {
     use super::geometry::Point;
-    use super::tiles::Code;
+    use super::tiles::TileCode;
     let mut out = vec![Move::plain(Body::Accept)];
     for at in Point::all() {
-        out.extend(Code::ALL.map(|code| Move::plain(Body::Deploy { code, at })));
+        out.extend(TileCode::ALL.map(|code| Move::plain(Body::Deploy { code, at })));
     }
     for from in Point::all().filter(|&f| p.at(f).is_some_and(|t| t.owner == p.to_move)) {
         out.extend(Point::all().map(|to| Move::plain(Body::Shift { from, to })));
@@ -484,14 +484,14 @@ fn perft_counts_agree_with_trying_every_move() {
 
 #[test]
 fn a_position_holds_no_more_tiles_than_the_set() {
-    let refused = |text: &str, o: Options| Position::parse(text, o).unwrap_err().message;
+    let refused = |text: &str, o: TileOptions| Position::parse(text, o).unwrap_err().message;
     // A second Lotus, a third Bison, a Bison where Lemurs replace them.
-    assert!(refused("L(0,-6) L/- H g -", Options::default()).contains("White Lotus"));
-    assert!(refused("S(0,8) SS/- - h -", Options::default()).contains("Sky Bison"));
-    let lemur = Options::parse("SwapBisonWithLemur").unwrap();
+    assert!(refused("L(0,-6) L/- H g -", TileOptions::default()).contains("White Lotus"));
+    assert!(refused("S(0,8) SS/- - h -", TileOptions::default()).contains("Sky Bison"));
+    let lemur = TileOptions::parse("SwapBisonWithLemur").unwrap();
     assert!(refused("S(0,8) -/- - h -", lemur).contains("the set has 0"));
     // Twice as many with DoubleTiles.
-    let double = Options::parse("DoubleTiles").unwrap();
+    let double = TileOptions::parse("DoubleTiles").unwrap();
     assert!(Position::parse("S(0,8) SSS/- - h -", double).is_ok());
     assert!(Position::parse("- CCCCC/- - h -", double).is_err());
 }
