@@ -321,7 +321,7 @@ pub fn tell(
 }
 
 /// The `(game, columns)` of every game's own statistics, in registry order.
-pub fn stats_columns() -> impl Iterator<Item = (&'static str, &'static [Stat])> {
+pub(crate) fn stats_columns() -> impl Iterator<Item = (&'static str, &'static [Stat])> {
     GAMES.iter().map(|g| (g.name(), g.stats()))
 }
 

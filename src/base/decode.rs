@@ -23,7 +23,7 @@ pub enum Compression {
 }
 
 /// The compression `head` (an input's first bytes) announces.
-pub fn sniff(head: &[u8]) -> Compression {
+pub(crate) fn sniff(head: &[u8]) -> Compression {
     if head.starts_with(GZIP_MAGIC) {
         Compression::Gzip
     } else if head.starts_with(ZSTD_MAGIC) || is_skippable_frame(head) {
@@ -41,7 +41,7 @@ fn is_skippable_frame(head: &[u8]) -> bool {
 }
 
 /// File name suffixes of compressed inputs (left off to find the format).
-pub const SUFFIXES: &[&str] = &["gz", "zst"];
+pub(crate) const SUFFIXES: &[&str] = &["gz", "zst"];
 
 /// `raw`, decompressed when it starts like a gzip or Zstandard stream.
 pub fn decompressed(raw: Box<dyn Read + Send>) -> io::Result<Input> {
@@ -50,7 +50,7 @@ pub fn decompressed(raw: Box<dyn Read + Send>) -> io::Result<Input> {
 
 impl Compression {
     /// The compression a file name's last extension announces.
-    pub fn of_extension(ext: &str) -> Option<Compression> {
+    pub(crate) fn of_extension(ext: &str) -> Option<Compression> {
         match ext.to_ascii_lowercase().as_str() {
             "gz" => Some(Compression::Gzip),
             "zst" => Some(Compression::Zstd),

@@ -117,10 +117,10 @@ impl Serialize for Code {
 
 /// A problem's token is kept to this many bytes (a token of megabytes is
 /// shown by its beginning; its place is exact all the same).
-pub const TOKEN_CAP: usize = 1024;
+pub(crate) const TOKEN_CAP: usize = 1024;
 
 /// `token`, cut after [`TOKEN_CAP`] bytes (at a character) with `…`.
-pub fn capped(token: &str) -> Box<str> {
+pub(crate) fn capped(token: &str) -> Box<str> {
     if token.len() <= TOKEN_CAP {
         return token.into();
     }
@@ -159,13 +159,13 @@ impl Problem {
         }
     }
 
-    pub fn with_ply(mut self, ply: usize) -> Self {
+    pub(crate) fn with_ply(mut self, ply: usize) -> Self {
         self.ply = Some(ply);
         self
     }
 
     /// The offending token (its first [`TOKEN_CAP`] bytes, then `…`).
-    pub fn with_token(mut self, token: impl AsRef<str>) -> Self {
+    pub(crate) fn with_token(mut self, token: impl AsRef<str>) -> Self {
         self.token = Some(capped(token.as_ref()));
         self
     }
@@ -293,7 +293,7 @@ impl Repair {
         }
     }
 
-    pub fn with_ply(mut self, ply: usize) -> Self {
+    pub(crate) fn with_ply(mut self, ply: usize) -> Self {
         self.ply = Some(ply);
         self
     }

@@ -33,7 +33,7 @@ const BATCH_CHUNKS: usize = 4096;
 /// than one batch (a small input is not worth the threads), and never
 /// more workers than batches. A read error ends the walk after the chunks
 /// before it.
-pub fn map_chunks<R, T, M, E>(jobs: usize, input: R, map: M, mut each: E) -> io::Result<()>
+pub(crate) fn map_chunks<R, T, M, E>(jobs: usize, input: R, map: M, mut each: E) -> io::Result<()>
 where
     R: BufRead + Send,
     T: Send,

@@ -375,12 +375,12 @@ pub fn count(n: impl Into<u64>, what: &str) -> String {
 
 /// A bidirectional formatting character: embeddings, overrides, isolates
 /// and the directional marks.
-pub fn is_bidi(c: char) -> bool {
+pub(crate) fn is_bidi(c: char) -> bool {
     matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}')
 }
 
 /// [`Escaped`], as a string.
-pub fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     Escaped(text).to_string()
 }
 

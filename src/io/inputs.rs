@@ -359,13 +359,13 @@ pub fn read_nth<T>(
 
 /// An error raised while handing a game on (the caller's output), marked
 /// so that it is not taken for an error reading the input.
-pub fn output_error(e: io::Error) -> io::Error {
+pub(crate) fn output_error(e: io::Error) -> io::Error {
     io::Error::new(e.kind(), OutputError(e))
 }
 
 /// The output's error (marked by [`output_error`]), unwrapped; or the
 /// input's, as it was.
-pub fn into_output_error(e: io::Error) -> Result<io::Error, io::Error> {
+pub(crate) fn into_output_error(e: io::Error) -> Result<io::Error, io::Error> {
     if !e.get_ref().is_some_and(|inner| inner.is::<OutputError>()) {
         return Err(e);
     }

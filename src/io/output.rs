@@ -11,16 +11,16 @@ use std::path::{Path, PathBuf};
 /// A file's identity: the same file has the same one whatever path (or
 /// link) reaches it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct FileId(u64, u64);
+pub(crate) struct FileId(u64, u64);
 
 #[cfg(unix)]
-pub fn file_id(meta: &Metadata) -> Option<FileId> {
+pub(crate) fn file_id(meta: &Metadata) -> Option<FileId> {
     use std::os::unix::fs::MetadataExt;
     Some(FileId(meta.dev(), meta.ino()))
 }
 
 #[cfg(not(unix))]
-pub fn file_id(_: &Metadata) -> Option<FileId> {
+pub(crate) fn file_id(_: &Metadata) -> Option<FileId> {
     None
 }
 
@@ -201,7 +201,11 @@ impl Write for Writer {
 /// and a tab, every bidirectional control, and every byte that is not
 /// UTF-8 escaped (`\u{1b}`, `\x9b`). Returns how many bytes at the end were
 /// held back, being the start of a sequence that may go on (unless `end`).
-pub fn escape_for_terminal(bytes: &[u8], out: &mut dyn Write, end: bool) -> io::Result<usize> {
+pub(crate) fn escape_for_terminal(
+    bytes: &[u8],
+    out: &mut dyn Write,
+    end: bool,
+) -> io::Result<usize> {
     let mut chunks = bytes.utf8_chunks().peekable();
     while let Some(chunk) = chunks.next() {
         let mut rest = chunk.valid();

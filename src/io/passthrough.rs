@@ -78,7 +78,7 @@ impl Sink {
 /// blank lines before that — past what the reader took for the game when
 /// its envelope is broken (an unterminated comment, a stray token), so
 /// that nothing of it is lost.
-pub fn raw_extent(chunk: &Chunk, span: Span) -> Range<usize> {
+pub(crate) fn raw_extent(chunk: &Chunk, span: Span) -> Range<usize> {
     // Spans count from the start of the input.
     let bytes = &chunk.bytes;
     let span = Span::new(

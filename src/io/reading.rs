@@ -77,7 +77,7 @@ pub struct Options {
 }
 
 /// The default cap on a spooled Parquet input: 1 GiB.
-pub const DEFAULT_MAX_SPOOL: u64 = 1 << 30;
+pub(crate) const DEFAULT_MAX_SPOOL: u64 = 1 << 30;
 
 impl Options {
     /// How many threads replay games: [`Options::jobs`], one per core for 0.
@@ -101,14 +101,14 @@ impl Options {
 }
 
 /// The rules a record asks for with its `Game` tag, or the default.
-pub fn rules_for(record: &Record, opts: &Options) -> Result<&'static dyn AnyGame, Problem> {
+pub(crate) fn rules_for(record: &Record, opts: &Options) -> Result<&'static dyn AnyGame, Problem> {
     let first = record.turns.first().map(|t| (t.span, t.text.as_str()));
     rules_of(&record.tags, first, record.span.start, opts)
 }
 
 /// The rules a game being read asks for with its `Game` tag, or the
 /// default.
-pub fn rules_for_game(
+pub(crate) fn rules_for_game(
     game: &mut dyn ReadGame<'_>,
     opts: &Options,
 ) -> Result<&'static dyn AnyGame, Problem> {

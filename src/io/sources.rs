@@ -14,11 +14,11 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 /// Extensions of record files picked up when walking a directory.
-pub const RECORD_EXTENSIONS: &[&str] = &["grec", "txt", "json", "jsonl", "parquet"];
+pub(crate) const RECORD_EXTENSIONS: &[&str] = &["grec", "txt", "json", "jsonl", "parquet"];
 
 /// A reader of the caller's, read once (the Python package's file
 /// objects).
-pub type Shared = Arc<Mutex<Option<Box<dyn Read + Send>>>>;
+pub(crate) type Shared = Arc<Mutex<Option<Box<dyn Read + Send>>>>;
 
 /// One input to read.
 #[derive(Clone)]
@@ -85,7 +85,7 @@ impl Source {
     }
 
     /// The compression the file's name announces.
-    pub fn named_compression(&self) -> Option<Compression> {
+    pub(crate) fn named_compression(&self) -> Option<Compression> {
         match self {
             Source::File(p) => named_compression(p),
             _ => None,
@@ -94,7 +94,7 @@ impl Source {
 
     /// The input's file, when it is a Parquet file as it is (not
     /// compressed), to be read in place.
-    pub fn parquet_file(&self) -> Option<File> {
+    pub(crate) fn parquet_file(&self) -> Option<File> {
         let (Source::File(p) | Source::Spooled(p)) = self else {
             return None;
         };
@@ -115,7 +115,7 @@ impl Source {
 
     /// Opens the input: its raw bytes through `wrap` (to count them, say),
     /// decompressed when it is gzip or Zstandard, as UTF-8.
-    pub fn open_with(
+    pub(crate) fn open_with(
         &self,
         encoding: Encoding,
         wrap: impl FnOnce(Box<dyn Read + Send>) -> Box<dyn Read + Send>,
@@ -135,11 +135,11 @@ impl Source {
 }
 
 /// The most bytes a side file (an alias file) may hold: a record's cap.
-pub const SIDE_FILE_BYTES: usize = crate::envelope::record::MAX_RECORD_BYTES;
+pub(crate) const SIDE_FILE_BYTES: usize = crate::envelope::record::MAX_RECORD_BYTES;
 
 /// A side file read whole as UTF-8, refused past [`SIDE_FILE_BYTES`] (read
 /// no further: `/dev/zero` or an endless pipe costs the cap, never more).
-pub fn read_side_file(path: &Path) -> io::Result<String> {
+pub(crate) fn read_side_file(path: &Path) -> io::Result<String> {
     let file = File::open(path)?;
     let mut bytes = Vec::new();
     file.take(SIDE_FILE_BYTES as u64 + 1)
@@ -175,7 +175,7 @@ pub fn extension(path: &Path) -> Option<String> {
 }
 
 /// The compression `path`'s name announces.
-pub fn named_compression(path: &Path) -> Option<Compression> {
+pub(crate) fn named_compression(path: &Path) -> Option<Compression> {
     path.extension()
         .and_then(|e| e.to_str())
         .and_then(Compression::of_extension)
@@ -186,7 +186,7 @@ pub fn named_compression(path: &Path) -> Option<Compression> {
 /// named pipe or a device is opened once, by the reader, never here (a
 /// look would take its first bytes, and a second open would wait for a
 /// writer that has gone).
-pub fn parquet_file(path: &Path) -> Option<File> {
+pub(crate) fn parquet_file(path: &Path) -> Option<File> {
     if !std::fs::metadata(path).ok()?.is_file() {
         return None;
     }
@@ -197,7 +197,7 @@ pub fn parquet_file(path: &Path) -> Option<File> {
 }
 
 /// `*.grec`, `*.txt`, `*.json`, `*.jsonl`, `*.parquet`, also compressed.
-pub fn is_record_file(path: &Path) -> bool {
+pub(crate) fn is_record_file(path: &Path) -> bool {
     extension(path).is_some_and(|e| RECORD_EXTENSIONS.contains(&e.as_str()))
 }
 
@@ -283,7 +283,7 @@ pub fn walk(paths: &[PathBuf], all: bool, output: &Output) -> WalkedPaths {
 /// Whether `dir` is a position index's folder: its manifest (what
 /// `index::store` writes first in `index.json`), or the tables of an index
 /// of before manifests.
-pub fn is_index_folder(dir: &Path) -> bool {
+pub(crate) fn is_index_folder(dir: &Path) -> bool {
     let manifest = File::open(dir.join("index.json")).and_then(|f| {
         let mut head = Vec::new();
         f.take(64).read_to_end(&mut head)?;

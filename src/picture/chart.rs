@@ -15,7 +15,7 @@ const ROW: f64 = 22.0;
 const TOP: f64 = 12.0;
 const AXIS: f64 = 42.0;
 /// The first side's colour, the second's, a draw's, and lines'.
-pub const COLOURS: [&str; 4] = ["#b71c1c", "#455a64", "#c8b273", "#1565c0"];
+pub(crate) const COLOURS: [&str; 4] = ["#b71c1c", "#455a64", "#c8b273", "#1565c0"];
 
 /// A number as the charts write it: at most two decimals, no `-0`.
 fn num(x: f64) -> String {
@@ -194,7 +194,12 @@ pub fn shares(id: &str, title: &str, axis: &str, items: &[Share]) -> String {
 
 /// Stacked horizontal bars: per row, its parts' counts (in `parts`'
 /// colours), shown as shares of the row's total.
-pub fn stacked(id: &str, title: &str, parts: &[&str], rows: &[(String, Vec<u64>)]) -> String {
+pub(crate) fn stacked(
+    id: &str,
+    title: &str,
+    parts: &[&str],
+    rows: &[(String, Vec<u64>)],
+) -> String {
     let height = TOP + ROW * rows.len() as f64 + AXIS + 18.0;
     let mut s = open_svg(title, height);
     for (i, (label, counts)) in rows.iter().enumerate() {
@@ -329,7 +334,7 @@ fn y_axis(s: &mut String, lo: f64, hi: f64, top: f64, bottom: f64, name: &str) {
 const PLOT: f64 = 200.0;
 
 /// A histogram: bins `[lo, hi)` with their counts.
-pub fn histogram(id: &str, title: &str, axis: &str, bins: &[(u64, u64, u64)]) -> String {
+pub(crate) fn histogram(id: &str, title: &str, axis: &str, bins: &[(u64, u64, u64)]) -> String {
     let height = TOP + PLOT + AXIS;
     let mut s = open_svg(title, height);
     let (lo, hi) = match (bins.first(), bins.last()) {

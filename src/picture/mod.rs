@@ -267,7 +267,7 @@ struct EveryPly<G: Picture + Search + Facts> {
 /// is kept, so memory follows them; a longer game (a legal cycle repeated
 /// to the record cap reaches a million plies) is drawn to this ply, and
 /// the picture says so.
-pub const MAX_FRAMES: usize = 20_000;
+pub(crate) const MAX_FRAMES: usize = 20_000;
 
 impl<G: Picture + Search + Facts> Visitor<G> for EveryPly<G> {
     fn before_ply(&mut self, ply: usize, pos: &G::Position) -> ControlFlow<()> {

@@ -39,7 +39,7 @@ fn failed(e: impl std::fmt::Display) -> io::Error {
 /// transparent).
 /// The most positions an animated GIF shows (each drawn twice, ~70 ms
 /// at 480 px; the GIF is written as its frames are drawn).
-pub const MAX_GIF_FRAMES: usize = 2_000;
+pub(crate) const MAX_GIF_FRAMES: usize = 2_000;
 /// The widest PNG, in pixels (4,096² × 4 bytes: 64 MiB of pixels).
 pub const MAX_PNG_SIZE: u32 = 4096;
 /// The widest GIF, in pixels (its canvas and a frame held at once).
@@ -64,7 +64,10 @@ pub fn png(svg: &str) -> io::Result<Vec<u8>> {
 
 /// The scene of each of a game's positions, `plies` of them played at
 /// most (the start first).
-pub fn scenes(r: &Replayed, plies: Option<usize>) -> impl ExactSizeIterator<Item = Scene> + '_ {
+pub(crate) fn scenes(
+    r: &Replayed,
+    plies: Option<usize>,
+) -> impl ExactSizeIterator<Item = Scene> + '_ {
     let last = plies.map_or(r.frames.len(), |p| (p + 1).min(r.frames.len()));
     r.frames[..last].iter().map(|f| Scene {
         frame: f.clone(),

@@ -13,7 +13,7 @@ use gamerec_rules::game::{Board, Cell, Kind, LineKind, Shape};
 use std::fmt::Write;
 
 /// User units per board unit.
-pub const UNIT: f64 = 100.0;
+pub(crate) const UNIT: f64 = 100.0;
 
 /// How to draw.
 #[derive(Clone, Copy, Debug)]
@@ -41,10 +41,10 @@ impl Default for SvgOptions {
 /// Pixels a board cell is drawn at by default: a 9×9 board fits the
 /// smallest default width, Roshi's 19×19 and Vagabond's 17 points across
 /// get room for their tiles' letters.
-pub const PX_PER_CELL: f64 = 40.0;
+pub(crate) const PX_PER_CELL: f64 = 40.0;
 
 /// The smallest default width.
-pub const MIN_AUTO_SIZE: u32 = 480;
+pub(crate) const MIN_AUTO_SIZE: u32 = 480;
 
 /// A number as the SVG writes it: at most one decimal, no `-0`.
 pub fn num(v: f64) -> String {
@@ -53,7 +53,7 @@ pub fn num(v: f64) -> String {
 
 /// `v` rounded to at most `places` decimals, written without trailing
 /// zeros and never as `-0`.
-pub fn decimals(v: f64, places: i32) -> String {
+pub(crate) fn decimals(v: f64, places: i32) -> String {
     let f = 10f64.powi(places);
     let r = (v * f).round() / f;
     let r = if r == 0.0 { 0.0 } else { r };
@@ -316,7 +316,7 @@ fn board_cell(c: &Cell, place: &BoardLayout, out: &mut String) {
 }
 
 /// `cell e5 plain zone`.
-pub fn cell_class(c: &Cell) -> String {
+pub(crate) fn cell_class(c: &Cell) -> String {
     let kind = match c.kind {
         Kind::Plain => "plain",
         Kind::Shaded => "shaded",

@@ -167,15 +167,15 @@ impl Mark {
 
 /// The comment commands `analyse --annotate` writes (and replaces when it
 /// annotates a record again): notation/analysis.md.
-pub const COMMANDS: [&str; 4] = ["value", "win", "mark", "best"];
+pub(crate) const COMMANDS: [&str; 4] = ["value", "win", "mark", "best"];
 
 /// The tag an annotated record names its annotator in (`gamerec VERSION,
 /// depth N`).
-pub const ANNOTATOR: &str = "Annotator";
+pub(crate) const ANNOTATOR: &str = "Annotator";
 
 /// A win chance to three decimals (an estimate is no more precise), half
 /// away from zero: what the JSON, the tables and `[%win]` all write.
-pub fn round_chance(x: f64) -> f64 {
+pub(crate) fn round_chance(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
 }
 
@@ -254,7 +254,7 @@ impl Annotation {
     }
 
     /// The marks, the gravest first (what a picture of the turn shows).
-    pub fn gravest_first(&self) -> Vec<Mark> {
+    pub(crate) fn gravest_first(&self) -> Vec<Mark> {
         let mut marks = self.marks.clone();
         marks.sort_by_key(|m| std::cmp::Reverse(m.gravity()));
         marks
@@ -695,7 +695,7 @@ fn proven_marks(judged: &Judged, played: Option<usize>, exhausted: bool) -> Vec<
 
 /// Standard errors an estimate's drop must clear beyond its mark's
 /// threshold.
-pub const MARK_CONFIDENCE: f64 = 2.0;
+pub(crate) const MARK_CONFIDENCE: f64 = 2.0;
 
 /// The estimate's marks, where no proven mark says more.
 fn estimate_marks(a: &mut PlyAnalysis) {

@@ -75,7 +75,7 @@ pub struct Played<P> {
 }
 
 /// The result a win for `side` (or a draw) is written as.
-pub fn result_token(winner: Option<Side>) -> ResultToken {
+pub(crate) fn result_token(winner: Option<Side>) -> ResultToken {
     match winner {
         Some(Side::First) => ResultToken::FirstWins,
         Some(Side::Second) => ResultToken::SecondWins,
@@ -83,7 +83,7 @@ pub fn result_token(winner: Option<Side>) -> ResultToken {
     }
 }
 
-pub fn describe_ending<G: Notation>(ending: &Ending, ply: usize) -> String {
+pub(crate) fn describe_ending<G: Notation>(ending: &Ending, ply: usize) -> String {
     let how = G::describe_reason(ending.reason);
     match ending.winner {
         Some(side) => format!("{} won {how} at ply {ply}", G::SIDES[side.index()]),
@@ -96,7 +96,7 @@ pub fn describe_ending<G: Notation>(ending: &Ending, ply: usize) -> String {
 /// whether it is the second mover's turn of that number (`N...`), and the
 /// side that makes it. `first_mover` makes the `N.` turns; `starts_second`:
 /// the start has the other side to move (`1...`).
-pub fn turn_at(i: usize, first_mover: Side, starts_second: bool) -> (u64, bool, Side) {
+pub(crate) fn turn_at(i: usize, first_mover: Side, starts_second: bool) -> (u64, bool, Side) {
     let k = i + usize::from(starts_second);
     let second = k % 2 == 1;
     let mover = if second {
@@ -167,7 +167,7 @@ where
 /// [`play`] over turns read from `turns` (the game's `tags`; `start`: where
 /// it begins, for locating a missing tag). The turn the replay stops at is
 /// put back, for whoever reads on.
-pub fn play_turns<'a, G, V>(
+pub(crate) fn play_turns<'a, G, V>(
     tags: &[Tag],
     start: usize,
     turns: &mut dyn TurnSource<'a>,
@@ -316,7 +316,7 @@ pub fn replay<G: Rules + Notation>(record: &Record) -> Replay {
 }
 
 /// [`replay`], telling `visitor`; also returns the position reached.
-pub fn replay_with<G, V>(record: &Record, visitor: &mut V) -> (Replay, Option<G::Position>)
+pub(crate) fn replay_with<G, V>(record: &Record, visitor: &mut V) -> (Replay, Option<G::Position>)
 where
     G: Rules + Notation,
     V: Visitor<G>,
@@ -351,7 +351,7 @@ pub fn judged<G: Notation>(
 /// Replays a game as it is read (nothing of its movetext kept) and judges
 /// its declared result; returns the report, the position reached and how
 /// the reading ended (an envelope problem there comes before the report's).
-pub fn replay_game<'a, G, V>(
+pub(crate) fn replay_game<'a, G, V>(
     game: &mut dyn ReadGame<'a>,
     visitor: &mut V,
 ) -> (Replay, Option<G::Position>, End)
@@ -587,7 +587,7 @@ impl<G: Rules, V: Visitor<G>> Visitor<G> for StopBefore<'_, V> {
 }
 
 /// The first of two problems in the input.
-pub fn earliest(a: Option<Problem>, b: Option<Problem>) -> Option<Problem> {
+pub(crate) fn earliest(a: Option<Problem>, b: Option<Problem>) -> Option<Problem> {
     match (a, b) {
         (Some(a), Some(b)) => Some(if b.span.start < a.span.start { b } else { a }),
         (a, b) => a.or(b),
@@ -598,7 +598,7 @@ pub fn earliest(a: Option<Problem>, b: Option<Problem>) -> Option<Problem> {
 /// after its last turn when `None`, and the plies played to reach it. A
 /// wrong declared result does not matter here, nor a problem in the input
 /// past the asked point; of two problems before it, the first.
-pub fn position_before<G: Rules + Notation>(
+pub(crate) fn position_before<G: Rules + Notation>(
     game: &mut dyn ReadGame<'_>,
     ply: Option<usize>,
 ) -> Result<(G::Position, usize), Problem> {
@@ -606,7 +606,7 @@ pub fn position_before<G: Rules + Notation>(
 }
 
 /// [`position_before`], telling `visitor` the plies played to reach it.
-pub fn position_before_with<G, V>(
+pub(crate) fn position_before_with<G, V>(
     game: &mut dyn ReadGame<'_>,
     ply: Option<usize>,
     visitor: &mut V,
@@ -681,7 +681,7 @@ where
 
 /// The canonical spellings of every legal turn, sorted, each once; none
 /// where the game has ended.
-pub fn canonical_moves<G: Rules + Notation>(pos: &G::Position) -> Vec<String> {
+pub(crate) fn canonical_moves<G: Rules + Notation>(pos: &G::Position) -> Vec<String> {
     if G::ending(pos).is_some() {
         return Vec::new();
     }

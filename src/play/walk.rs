@@ -202,7 +202,7 @@ fn declared(tags: &[crate::envelope::record::Tag]) -> Option<ResultToken> {
 
 /// Whether a game's `Result` tag declares its result (a win or a draw):
 /// where it does not, a finished game's result is the rules' ending.
-pub fn declares_result(tags: &[crate::envelope::record::Tag]) -> bool {
+pub(crate) fn declares_result(tags: &[crate::envelope::record::Tag]) -> bool {
     declared(tags).is_some()
 }
 
@@ -227,7 +227,7 @@ fn finish(declared: Option<ResultToken>) -> Finish {
 
 /// [`line_target`]'s answer: the start's key, and the line's position
 /// (key, notation, side to move) where the line is legal.
-pub type LineTarget = Option<(u64, Option<(u64, String, Side)>)>;
+pub(crate) type LineTarget = Option<(u64, Option<(u64, String, Side)>)>;
 
 /// Where a line of turns (as a user writes them) leads from the start the
 /// tags set up: its key, the position in the game's notation and the side
@@ -372,7 +372,7 @@ impl Results {
 }
 
 /// The 95 % Wilson score interval of a proportion `p` of `n`.
-pub fn wilson(p: f64, n: f64) -> (f64, f64) {
+pub(crate) fn wilson(p: f64, n: f64) -> (f64, f64) {
     const Z: f64 = 1.959_963_984_540_054;
     let z2 = Z * Z;
     let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
@@ -381,10 +381,10 @@ pub fn wilson(p: f64, n: f64) -> (f64, f64) {
 }
 
 /// A game named as `file#index`.
-pub type Example = (String, usize);
+pub(crate) type Example = (String, usize);
 
 /// How many example games a position and a turn keep.
-pub const EXAMPLES: usize = 8;
+pub(crate) const EXAMPLES: usize = 8;
 
 /// A turn played from the explored position.
 #[derive(Clone, Debug, Default)]
@@ -438,7 +438,7 @@ impl Explorer {
     /// Adds one game's reach of a position (`position`: its notation, or
     /// empty), with the game's result and whether the rules' ending gave
     /// it ([`declares_result`]).
-    pub fn add_reach(
+    pub(crate) fn add_reach(
         &mut self,
         game: &'static str,
         (file, index): (&str, usize),

@@ -422,14 +422,19 @@ pub fn write_marks(
 }
 
 /// `8... f6-f5`: a turn with its move number.
-pub fn numbered(p: &PlyAnalysis, turn: &str) -> String {
+pub(crate) fn numbered(p: &PlyAnalysis, turn: &str) -> String {
     format!("{}{} {turn}", p.number, if p.second { "..." } else { "." })
 }
 
 /// What a mark says: the values before and after, what was better, and
 /// (from the next ply's proven best moves, where it is searched) how the
 /// win after a blunder begins.
-pub fn explain(m: Mark, p: &PlyAnalysis, next: Option<&PlyAnalysis>, sides: [&str; 2]) -> String {
+pub(crate) fn explain(
+    m: Mark,
+    p: &PlyAnalysis,
+    next: Option<&PlyAnalysis>,
+    sides: [&str; 2],
+) -> String {
     let (me, them) = (sides[p.side.index()], sides[p.side.other().index()]);
     let mut after = p.after.map_or("unknown".into(), |v| v.in_words(me, them));
     if let (Some(Value::Loss(d)), Some(n)) = (p.after, next) {
@@ -466,7 +471,7 @@ pub fn explain(m: Mark, p: &PlyAnalysis, next: Option<&PlyAnalysis>, sides: [&st
 }
 
 /// A game analysed as it is read, under its rules (`rules`).
-pub fn analysis_of(
+pub(crate) fn analysis_of(
     rules: &dyn AnyGame,
     game: &mut dyn ReadGame<'_>,
     settings: &Settings,

@@ -88,7 +88,7 @@ pub enum Failed {
 
 /// How shards are cut.
 #[derive(Clone, Copy)]
-pub enum Cut {
+pub(crate) enum Cut {
     /// N shards over this many games in all.
     Parts {
         parts: u64,

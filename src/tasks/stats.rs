@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::io::{self, Write};
 
 /// The columns every game has, before the game-specific ones.
-pub const GAME_COLUMNS: [&str; 24] = [
+pub(crate) const GAME_COLUMNS: [&str; 24] = [
     "file",
     "index",
     "game",
@@ -362,7 +362,7 @@ pub const SUMMARY_COLUMNS: [&str; 25] = [
 ];
 
 /// How many of the most common first turns the summary lists.
-pub const TOP_FIRST_TURNS: usize = 5;
+pub(crate) const TOP_FIRST_TURNS: usize = 5;
 
 /// Running totals for one game type.
 #[derive(Clone, Debug, Default)]

@@ -323,7 +323,7 @@ pub fn rows(e: &Explored) -> Vec<Vec<Value>> {
 
 /// How many turns the viewer's panel lists per position, the most played
 /// first.
-pub const PANEL_TURNS: usize = 12;
+pub(crate) const PANEL_TURNS: usize = 12;
 
 /// The viewer's explorer panel data (JSON): what `source` (the tree's
 /// inputs, named) holds at each position found, by `game:key` (the keys
@@ -349,7 +349,7 @@ pub fn panel(found: &[Explored], source: &str, depth: usize) -> String {
 /// Walks a game as it is read for the opening explorer: its result, and
 /// what it played at the positions `aim` names, within its first `depth`
 /// plies.
-pub fn walk_game(
+pub(crate) fn walk_game(
     rules: &dyn AnyGame,
     game: &mut dyn ReadGame<'_>,
     aim: Aim<'_>,

@@ -94,7 +94,7 @@ impl<'a> JsonGame<'a> {
 }
 
 /// `1-0 (Red wins, points, ply 145)`; `unfinished after 12 plies`.
-pub fn outcome_line(o: &Outcome) -> String {
+pub(crate) fn outcome_line(o: &Outcome) -> String {
     match (o.winner, o.reason) {
         (_, "unfinished") => format!("unfinished after {} plies", o.ply),
         (Some(w), reason) => format!("{} ({w} wins, {reason}, ply {})", o.result.as_str(), o.ply),

@@ -220,7 +220,7 @@ impl Record {
 
     /// Moves every place in the record through `f` (an offset in a patched
     /// text to the offset in the input it came from).
-    pub fn remap_spans(&mut self, f: &dyn Fn(usize) -> usize) {
+    pub(crate) fn remap_spans(&mut self, f: &dyn Fn(usize) -> usize) {
         let span = |s: &mut Span| *s = Span::new(f(s.start), f(s.end));
         for t in &mut self.tags {
             span(&mut t.span);
@@ -475,7 +475,7 @@ impl<'a> ReadGame<'a> for RecordSource<'a> {
 /// comments after it ([`StreamTurns::new`]), or the turns alone, which
 /// needs no reading ahead ([`StreamTurns::lean`], for a replay that keeps
 /// nothing).
-pub struct StreamTurns<'g, 'r, 'a> {
+pub(crate) struct StreamTurns<'g, 'r, 'a> {
     tags: Vec<Tag>,
     turns: Stream<'g, 'r, 'a>,
 }
@@ -520,7 +520,7 @@ impl<'g, 'r, 'a> StreamTurns<'g, 'r, 'a> {
 
     /// Starts reading `game`'s turns, comments skipped and nothing read
     /// ahead.
-    pub fn lean(game: &'g mut GameReader<'r, 'a>) -> Self {
+    pub(crate) fn lean(game: &'g mut GameReader<'r, 'a>) -> Self {
         StreamTurns {
             tags: std::mem::take(&mut game.tags),
             turns: Stream {

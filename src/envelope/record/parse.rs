@@ -785,7 +785,7 @@ impl<'a> GameReader<'_, 'a> {
     /// The next token of the movetext; `None` at its end or at the first
     /// problem (which [`GameReader::finish`] gives).
     #[inline(always)]
-    pub fn next_token(&mut self) -> Option<Token<'a>> {
+    pub(crate) fn next_token(&mut self) -> Option<Token<'a>> {
         if self.error.is_some() || self.end.is_some() || self.state.problem.is_some() {
             return None;
         }

@@ -61,7 +61,7 @@ impl Chunk {
 
     /// A [`Locator`] over this chunk: many offsets located in increasing
     /// order cost one pass over the chunk, not one each.
-    pub fn locator(&self) -> Locator<'_> {
+    pub(crate) fn locator(&self) -> Locator<'_> {
         Locator {
             chunk: self,
             rel: 0,
@@ -106,7 +106,7 @@ impl<R: BufRead> ChunkReader<R> {
     }
 
     /// The next chunk, or `None` at the end of the input.
-    pub fn next_chunk(&mut self) -> io::Result<Option<Chunk>> {
+    pub(crate) fn next_chunk(&mut self) -> io::Result<Option<Chunk>> {
         if self.done {
             return Ok(None);
         }

@@ -9,7 +9,7 @@ use std::borrow::Cow;
 
 /// The header, fixed (documented in notation/convert.md).
 /// CSV's line in the table of formats (written, not read).
-pub const LINE: FormatEntry = FormatEntry {
+pub(crate) const LINE: FormatEntry = FormatEntry {
     name: "csv",
     read_help: "",
     write_help: "One row per turn (columns: notation/convert.md)",
@@ -42,7 +42,7 @@ pub fn write_game(
 }
 
 /// A CSV writer's error as the I/O error it is (a closed pipe stays one).
-pub fn csv_error(e: csv::Error) -> std::io::Error {
+pub(crate) fn csv_error(e: csv::Error) -> std::io::Error {
     match e.into_kind() {
         csv::ErrorKind::Io(e) => e,
         other => std::io::Error::other(format!("{other:?}")),
@@ -143,7 +143,7 @@ impl<'a> Row<'a> {
 
 /// A turn's assessment and glyphs as text: `?? $2` (empty when it has
 /// none).
-pub fn annotation(t: &TurnOut) -> String {
+pub(crate) fn annotation(t: &TurnOut) -> String {
     let mut parts: Vec<String> = t
         .assessment
         .map(|a| a.as_str().to_string())
@@ -164,10 +164,10 @@ pub fn spreadsheet_safe(cell: &str) -> std::borrow::Cow<'_, str> {
 
 /// The byte written for the game's index when it is not known yet (never
 /// in UTF-8 text): [`crate::play::sink::out::Rendered::write_to`] puts the index there.
-pub const INDEX_MARK: u8 = 0xFF;
+pub(crate) const INDEX_MARK: u8 = 0xFF;
 
 /// Writes a game's rows as it is told.
-pub struct CsvSink<'o> {
+pub(crate) struct CsvSink<'o> {
     w: csv::Writer<&'o mut Rendered>,
     file: String,
     game: Option<&'static str>,

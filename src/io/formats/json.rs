@@ -23,7 +23,7 @@ use std::io::{self, BufRead};
 use std::ops::ControlFlow;
 
 /// The JSON document's line in the table of formats.
-pub const LINE: FormatEntry = FormatEntry {
+pub(crate) const LINE: FormatEntry = FormatEntry {
     name: "json",
     read_help: "A gamerec JSON document",
     write_help: "One JSON document holding every game (schema: notation/json.md)",
@@ -119,7 +119,10 @@ pub fn game_value(
 /// One game's object without its place (`file`, `index`), for rendering
 /// where the place is not known yet (in parallel); [`with_place`]
 /// completes it.
-pub fn game_body(game: &Converted, error: Option<ErrorOut<'_>>) -> serde_json::Result<String> {
+pub(crate) fn game_body(
+    game: &Converted,
+    error: Option<ErrorOut<'_>>,
+) -> serde_json::Result<String> {
     let mut out = Rendered::new();
     let mut sink = JsonSink::new(&mut out, None);
     sink.error = error.map(|e| ErrorOwned {
@@ -344,7 +347,7 @@ pub struct JsonTurn {
 
 /// What a game of more than [`MAX_TAGS`] tag pairs fails with (reading
 /// stops there: no more are built).
-pub const TOO_MANY_TAGS: &str = "more tag pairs than a record may hold";
+pub(crate) const TOO_MANY_TAGS: &str = "more tag pairs than a record may hold";
 
 /// The `tags` list, refused past [`MAX_TAGS`] pairs as it is read.
 fn capped_tags<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<(String, String)>, D::Error> {
@@ -375,7 +378,7 @@ fn capped_tags<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<(String, St
 
 /// Why a game read from JSON failed: `record-too-large` for one of too
 /// many tags, else malformed JSON.
-pub fn json_error_code(e: &serde_json::Error) -> Code {
+pub(crate) fn json_error_code(e: &serde_json::Error) -> Code {
     match e.to_string().contains(TOO_MANY_TAGS) {
         true => Code::RecordTooLarge,
         false => Code::MalformedJson,
@@ -472,7 +475,7 @@ impl JsonTurn {
 
 impl GameIn {
     /// The record this game describes, or why it cannot be one.
-    pub fn into_record(self) -> Result<Record, Problem> {
+    pub(crate) fn into_record(self) -> Result<Record, Problem> {
         let none = Span::default();
         for (name, value) in &self.tags {
             check_tag(name, value)?;

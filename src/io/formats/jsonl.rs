@@ -13,7 +13,7 @@ use std::io::{self, BufRead};
 use std::ops::ControlFlow;
 
 /// JSON Lines' line in the table of formats.
-pub const LINE: FormatEntry = FormatEntry {
+pub(crate) const LINE: FormatEntry = FormatEntry {
     name: "jsonl",
     read_help: "gamerec JSON Lines",
     write_help: "JSON Lines: one game object per line",

@@ -28,7 +28,7 @@ pub const NAME: &str = "gardengate-link";
 pub const TITLE: &str = "The Garden Gate's game links, one per line";
 
 /// Where a written link points.
-pub const SITE_URL: &str = "https://skudpaisho.com/";
+pub(crate) const SITE_URL: &str = "https://skudpaisho.com/";
 
 /// What one link is.
 #[derive(Debug)]
@@ -53,7 +53,7 @@ fn site() -> Option<&'static dyn AnySite> {
 }
 
 /// The links' line in the table of formats.
-pub const LINE: FormatEntry = FormatEntry {
+pub(crate) const LINE: FormatEntry = FormatEntry {
     name: NAME,
     read_help: TITLE,
     write_help: TITLE,
@@ -74,12 +74,12 @@ impl std::fmt::Debug for dyn AnySite {
 /// The most UTF-16 units a link's data may decompress to: 1 Mi, far more
 /// than any game needs (a long game's link holds a few thousand). LZ-String
 /// can make K²/2 characters of K codes; decoding stops here instead.
-pub const MAX_LINK_UNITS: usize = 1 << 20;
+pub(crate) const MAX_LINK_UNITS: usize = 1 << 20;
 
 /// Whether `token` (an input's first word) is a Garden Gate link: a URL
 /// with a query, or `?` and a payload that decompresses to one (or would
 /// decompress past [`MAX_LINK_UNITS`]: reading it says so).
-pub fn looks_like(token: &[u8]) -> bool {
+pub(crate) fn looks_like(token: &[u8]) -> bool {
     let Ok(text) = std::str::from_utf8(token) else {
         return false;
     };
@@ -446,7 +446,11 @@ impl crate::play::sink::GameSink for LinkSink<'_> {
 }
 
 /// Reads Garden Gate links, one per line (blank lines skipped).
-pub fn read_all<R: BufRead>(mut input: R, cx: Cx<'_>, each: &mut Each<'_>) -> io::Result<Reading> {
+pub(crate) fn read_all<R: BufRead>(
+    mut input: R,
+    cx: Cx<'_>,
+    each: &mut Each<'_>,
+) -> io::Result<Reading> {
     let mut reading = Reading::default();
     let (mut offset, mut number) = (0usize, 0usize);
     let mut line = Vec::new();

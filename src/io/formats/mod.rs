@@ -101,7 +101,7 @@ pub struct FormatEntry {
 }
 
 /// Every format, in the order help lists them and detection tries them.
-pub static FORMATS: &[&FormatEntry] = &[
+pub(crate) static FORMATS: &[&FormatEntry] = &[
     &text::LINE,
     &json::LINE,
     &jsonl::LINE,
@@ -254,7 +254,7 @@ pub fn detection_help() -> String {
 }
 
 /// `1073741824` → `1 GiB`; sizes that are not whole units in bytes.
-pub fn size_text(bytes: u64) -> String {
+pub(crate) fn size_text(bytes: u64) -> String {
     for (shift, unit) in [(40, "TiB"), (30, "GiB"), (20, "MiB"), (10, "KiB")] {
         if bytes >= 1 << shift && bytes.is_multiple_of(1 << shift) {
             return format!("{} {unit}", bytes >> shift);

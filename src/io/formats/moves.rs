@@ -21,7 +21,7 @@ use std::ops::ControlFlow;
 
 /// The site notations' line in the table of formats: one format per
 /// registered site notation, named and described by it.
-pub const LINE: FormatEntry = FormatEntry {
+pub(crate) const LINE: FormatEntry = FormatEntry {
     name: "",
     read_help: "",
     write_help: "",
@@ -53,7 +53,7 @@ pub fn line(game: &Converted, site: SiteFormat) -> String {
 }
 
 /// Writes a game's turns in a site's notation as it is told: one line.
-pub struct SiteSink<'o> {
+pub(crate) struct SiteSink<'o> {
     out: &'o mut Rendered,
     separator: &'static str,
     first: bool,

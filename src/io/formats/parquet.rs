@@ -42,7 +42,7 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 
 /// Parquet's line in the table of formats.
-pub const LINE: FormatEntry = FormatEntry {
+pub(crate) const LINE: FormatEntry = FormatEntry {
     name: "parquet",
     read_help: "A gamerec Parquet games table",
     write_help: "A Parquet file: one row per game, its turns a nested list (schema: \
@@ -54,19 +54,19 @@ pub const LINE: FormatEntry = FormatEntry {
 
 /// The file's key-value metadata naming the table (`games`, `stats`,
 /// `summary`) and the schema version.
-pub const TABLE_KEY: &str = "gamerec.table";
-pub const VERSION_KEY: &str = "gamerec.version";
+pub(crate) const TABLE_KEY: &str = "gamerec.table";
+pub(crate) const VERSION_KEY: &str = "gamerec.version";
 pub const VERSION: u32 = 1;
 
 /// Games gathered before they are handed to the Parquet writer…
 pub const BATCH_GAMES: usize = 256;
 /// …or the games holding this many turns.
-pub const BATCH_TURNS: usize = 1 << 14;
+pub(crate) const BATCH_TURNS: usize = 1 << 14;
 /// A row group is closed once the writer holds this many bytes of it
 /// (encoded and compressed pages, dictionaries)…
-pub const ROW_GROUP_BYTES: usize = 32 << 20;
+pub(crate) const ROW_GROUP_BYTES: usize = 32 << 20;
 /// …or this many games.
-pub const ROW_GROUP_GAMES: usize = 1 << 16;
+pub(crate) const ROW_GROUP_GAMES: usize = 1 << 16;
 
 fn text(name: &str, nullable: bool) -> Field {
     Field::new(name, DataType::Utf8, nullable)
@@ -124,7 +124,7 @@ fn turn_fields() -> Fields {
 
 /// The well-known tags written as columns of their own (all of them are in
 /// `tags` too).
-pub const TAG_COLUMNS: [(&str, &str); 4] = [
+pub(crate) const TAG_COLUMNS: [(&str, &str); 4] = [
     ("event", "Event"),
     ("site", "Site"),
     ("date", "Date"),
@@ -173,7 +173,7 @@ fn properties(table: &str) -> WriterProperties {
 /// Writer properties of a gamerec table: zstd at `level`, chunk
 /// statistics, the table's metadata, row groups of at most `rows` rows;
 /// more may be set on what is returned.
-pub fn properties_with(
+pub(crate) fn properties_with(
     table: &str,
     level: ZstdLevel,
     rows: Option<usize>,
@@ -379,7 +379,7 @@ impl TurnColumns {
 
 /// Where a game's problem lies in its input (line, column), when it was
 /// read from text.
-pub type LineColumn = Option<(usize, usize)>;
+pub(crate) type LineColumn = Option<(usize, usize)>;
 
 /// The columns of the games being built.
 #[derive(Default)]
@@ -548,7 +548,7 @@ impl<W: Write + Send> GamesWriter<W> {
 
     /// A writer whose row groups hold at most `games` games (and
     /// [`ROW_GROUP_BYTES`]).
-    pub fn with_row_groups(out: W, games: usize) -> io::Result<GamesWriter<W>> {
+    pub(crate) fn with_row_groups(out: W, games: usize) -> io::Result<GamesWriter<W>> {
         let schema = games_schema();
         let writer = ArrowWriter::try_new(out, schema.clone(), Some(properties("games")))
             .map_err(parquet_error)?;
@@ -799,7 +799,7 @@ impl<W: Write + Send> ParquetTable<W> {
 }
 
 /// Whether `head` starts a Parquet file.
-pub fn looks_parquet(head: &[u8]) -> bool {
+pub(crate) fn looks_parquet(head: &[u8]) -> bool {
     head.starts_with(b"PAR1")
 }
 
@@ -987,7 +987,7 @@ fn footer(file: &File, len: u64) -> Option<Vec<u8>> {
 
 /// The games of a Parquet games table written by gamerec, read a row group
 /// at a time.
-pub struct GamesReader {
+pub(crate) struct GamesReader {
     batches: ParquetRecordBatchReader,
     batch: Option<RecordBatch>,
     row: usize,
@@ -1099,7 +1099,7 @@ fn guarded<T>(what: &str, f: impl FnOnce() -> Result<T, Problem>) -> Result<T, P
 /// Runs `f`, turning a panic in the Parquet reader (a damaged file it did
 /// not check) into an error naming `what`: for readers of other Parquet
 /// files than games tables (the position index's).
-pub fn guard_io<T>(what: &str, f: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
+pub(crate) fn guard_io<T>(what: &str, f: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
     let mut inner = None;
     let outcome = guarded(what, || {
         inner = Some(f());
@@ -1193,7 +1193,7 @@ impl GamesReader {
 
     /// The next game, or why the rest cannot be read (after which there is
     /// none).
-    pub fn next_game(&mut self) -> Option<Result<GameIn, Problem>> {
+    pub(crate) fn next_game(&mut self) -> Option<Result<GameIn, Problem>> {
         if self.failed {
             return None;
         }
@@ -1536,7 +1536,7 @@ fn spool<R: BufRead>(input: &mut R, opts: &Options) -> io::Result<File> {
 /// time, each batch mapped on the threads the options say, the results
 /// handed on in order; a file that is no games table (or is damaged past
 /// some row) is one invalid game saying so.
-pub fn read_in_place<T, E>(
+pub(crate) fn read_in_place<T, E>(
     file: File,
     cx: Cx<'_>,
     map: &Map<'_, T>,

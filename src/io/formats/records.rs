@@ -70,7 +70,7 @@ fn site() -> Option<&'static dyn AnySite> {
 }
 
 /// The records' line in the table of formats.
-pub const LINE: FormatEntry = FormatEntry {
+pub(crate) const LINE: FormatEntry = FormatEntry {
     name: NAME,
     read_help: TITLE,
     write_help: TITLE,
@@ -89,11 +89,11 @@ pub const NAME: &str = "abstractplay-record";
 pub const TITLE: &str = "AbstractPlay game records (JSON; several games: an array of them)";
 
 /// The move strings that end a game other than on the board.
-pub const ENDINGS: [&str; 4] = ["resign", "timeout", "draw", "abandoned"];
+pub(crate) const ENDINGS: [&str; 4] = ["resign", "timeout", "draw", "abandoned"];
 
 /// A turn comment that carries what a move entry held besides its move
 /// (`sequence`, `result`): `{ap {"sequence":3}}`.
-pub const ENTRY_COMMENT: &str = "ap ";
+pub(crate) const ENTRY_COMMENT: &str = "ap ";
 
 /// What one record is.
 pub enum RecordKind {
@@ -219,7 +219,7 @@ impl<'c> Reader<'c> {
 }
 
 /// JSON text with the white space between its tokens removed.
-pub fn minify(json: &str) -> String {
+pub(crate) fn minify(json: &str) -> String {
     let mut out = String::with_capacity(json.len());
     let (mut in_string, mut escaped) = (false, false);
     for c in json.chars() {
@@ -1114,7 +1114,11 @@ fn looks_records(head: &[u8]) -> bool {
 }
 
 /// Reads AbstractPlay records, one by one as [`Values`] cuts them.
-pub fn read_all<R: BufRead>(input: R, cx: Cx<'_>, each: &mut Each<'_>) -> io::Result<Reading> {
+pub(crate) fn read_all<R: BufRead>(
+    input: R,
+    cx: Cx<'_>,
+    each: &mut Each<'_>,
+) -> io::Result<Reading> {
     let mut values = Values::new(input);
     let mut reading = Reading::default();
     while let Some(scanned) = values.next_value()? {

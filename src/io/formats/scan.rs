@@ -70,7 +70,7 @@ impl<R: BufRead> Values<R> {
     }
 
     /// The next value, or `None` at the end of the input.
-    pub fn next_value(&mut self) -> io::Result<Option<Scanned>> {
+    pub(crate) fn next_value(&mut self) -> io::Result<Option<Scanned>> {
         // Between values: white space, a byte-order mark, `[`, `,`, `]`.
         loop {
             let buf = fill(&mut self.inner)?;
@@ -116,7 +116,7 @@ impl<R: BufRead> Values<R> {
 
     /// Skips white space (and a byte-order mark at the start) and tells
     /// the next byte, left unread: for walking a document's object.
-    pub fn peek(&mut self) -> io::Result<Option<u8>> {
+    pub(crate) fn peek(&mut self) -> io::Result<Option<u8>> {
         loop {
             let buf = fill(&mut self.inner)?;
             if self.offset == 0 && buf.starts_with(b"\xEF\xBB\xBF") {
@@ -135,7 +135,7 @@ impl<R: BufRead> Values<R> {
     }
 
     /// Moves past the byte [`Values::peek`] told.
-    pub fn bump(&mut self) -> io::Result<()> {
+    pub(crate) fn bump(&mut self) -> io::Result<()> {
         if let Some(&b) = fill(&mut self.inner)?.first() {
             self.inner.consume(1);
             self.step(b);
@@ -152,7 +152,7 @@ impl<R: BufRead> Values<R> {
 
     /// Moves into the array at the next byte (`[`): [`Values::next_value`]
     /// then gives its elements, and `None` after its `]`.
-    pub fn enter_array(&mut self) -> io::Result<()> {
+    pub(crate) fn enter_array(&mut self) -> io::Result<()> {
         self.bump()?;
         self.outer = Outer::Element;
         self.one_array = true;

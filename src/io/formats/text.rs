@@ -20,7 +20,7 @@ use std::io::{self, BufRead};
 use std::ops::ControlFlow;
 
 /// The record format's line in the table of formats.
-pub const LINE: FormatEntry = FormatEntry {
+pub(crate) const LINE: FormatEntry = FormatEntry {
     name: "text",
     read_help: "The record format",
     write_help: "The canonical record format",
@@ -34,7 +34,7 @@ pub const LINE: FormatEntry = FormatEntry {
 /// NUL: it says which `--encoding` reads it), or binary data (an eighth or
 /// more of them NUL). A stray NUL in a record is only a bad byte: it costs
 /// its value, not the file.
-pub fn not_text(head: &[u8]) -> io::Result<()> {
+pub(crate) fn not_text(head: &[u8]) -> io::Result<()> {
     let head = &head[..head.len().min(4096)];
     let nuls = head.iter().filter(|&&b| b == 0).count();
     if head.len() < 16 || nuls * 8 < head.len() {
@@ -123,7 +123,7 @@ pub fn read<R: BufRead>(input: R, cx: Cx<'_>, each: &mut Each<'_>) -> io::Result
 
 /// What `map` makes of each game of one chunk (a record read from its
 /// place in a file: `filter --index`).
-pub fn games_of_chunk<T>(cx: Cx<'_>, chunk: &Chunk, map: &Map<'_, T>) -> Vec<T> {
+pub(crate) fn games_of_chunk<T>(cx: Cx<'_>, chunk: &Chunk, map: &Map<'_, T>) -> Vec<T> {
     games_in(cx, chunk, &mut |visit| map(visit))
 }
 
@@ -178,10 +178,10 @@ fn leniently<T>(cx: Cx<'_>, chunk: &Chunk, f: &mut dyn FnMut(Visit<'_, '_>) -> T
 
 /// Movetext lines are wrapped before this many columns where possible (a
 /// single token longer than that stands on its own line).
-pub const WIDTH: usize = 79;
+pub(crate) const WIDTH: usize = 79;
 
 /// A tag value with `\` and `"` escaped.
-pub fn escape(value: &str) -> String {
+pub(crate) fn escape(value: &str) -> String {
     let mut s = String::with_capacity(value.len());
     for c in value.chars() {
         if c == '"' || c == '\\' {

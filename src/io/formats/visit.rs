@@ -71,7 +71,7 @@ pub struct Cx<'a> {
 
 impl Cx<'_> {
     /// The visit of a game read from `chunk`.
-    pub fn visit<'v, 'g>(
+    pub(crate) fn visit<'v, 'g>(
         &'v self,
         chunk: Option<&'v Chunk>,
         game: &'v mut dyn ReadGame<'g>,

@@ -44,7 +44,7 @@ impl Format {
     /// Whether the format leaves out what a game holds besides its turns
     /// (CSV: tags and comments before the first turn; a site's format:
     /// what the site cannot carry), and says how much.
-    pub fn drops(self) -> bool {
+    pub(crate) fn drops(self) -> bool {
         matches!(
             self,
             Format::Csv | Format::Moves(_) | Format::Records(_) | Format::Links(_)
@@ -99,7 +99,7 @@ pub struct GameOut {
 }
 
 impl GameOut {
-    pub fn is_invalid(&self) -> bool {
+    pub(crate) fn is_invalid(&self) -> bool {
         self.error.is_some()
     }
 
@@ -123,7 +123,7 @@ impl GameOut {
     }
 
     /// The game as canonical text (it was converted to text).
-    pub fn into_text(self) -> io::Result<Vec<u8>> {
+    pub(crate) fn into_text(self) -> io::Result<Vec<u8>> {
         if let Some(why) = self.failed {
             return Err(io::Error::other(why));
         }
@@ -450,7 +450,7 @@ impl<W: Write + Send> Framed<W> {
 
     /// Writes bytes as they are (a record-format record as it was in its
     /// input), after a blank line when a game was written before.
-    pub fn write_raw(&mut self, bytes: &[u8]) -> io::Result<()> {
+    pub(crate) fn write_raw(&mut self, bytes: &[u8]) -> io::Result<()> {
         if std::mem::replace(&mut self.any, true) {
             self.out.write_all(b"\n")?;
         }

@@ -18,7 +18,7 @@ use gamerec_rules::game::{Facts, MoveFacts, Side, Statistics};
 use std::borrow::Cow;
 
 /// Tags written first, in this order (the two side tags follow `Round`).
-pub const LEADING_TAGS: [&str; 5] = ["Game", "Event", "Site", "Date", "Round"];
+pub(crate) const LEADING_TAGS: [&str; 5] = ["Game", "Event", "Site", "Date", "Round"];
 
 /// One turn of a converted game.
 #[derive(Clone, Debug, PartialEq)]
@@ -101,7 +101,7 @@ pub struct Converted {
 /// The tags in canonical order: `Game` (the rules' own name), `Event`,
 /// `Site`, `Date`, `Round`, the two side tags, `Result`, then every other
 /// tag in the order written. A repeated tag keeps its place among the rest.
-pub fn canonical_tags<'t>(
+pub(crate) fn canonical_tags<'t>(
     tags: &'t [Tag],
     game: Option<(&'static str, [&'static str; 2])>,
 ) -> Vec<(&'t str, &'t str)> {
@@ -153,7 +153,7 @@ pub struct TraceOptions {
 
 /// A game's site notation, as [`tell`] calls it: `(before, move, after,
 /// facts)` to the turn as the site writes it.
-pub type SiteMove<G> = fn(
+pub(crate) type SiteMove<G> = fn(
     &<G as gamerec_rules::game::Game>::Position,
     &<G as gamerec_rules::game::Game>::Move,
     &<G as gamerec_rules::game::Game>::Position,
@@ -182,7 +182,7 @@ pub struct Trace {
 /// The most legal turns counted in one game for its branching factor
 /// (2^30): a real game stays far below it (a 19×19 Roshi game of 300 plies
 /// at a hundred thousand turns a position is 3 × 10^7).
-pub const BRANCHING_BUDGET: u64 = 1 << 30;
+pub(crate) const BRANCHING_BUDGET: u64 = 1 << 30;
 
 impl Trace {
     /// The mean number of legal moves per position played from; `None`
@@ -207,7 +207,7 @@ pub struct Head<'a> {
 
 impl Head<'_> {
     /// The tags, owned (for a sink that keeps them).
-    pub fn owned_tags(&self) -> Vec<(String, String)> {
+    pub(crate) fn owned_tags(&self) -> Vec<(String, String)> {
         (self.tags.iter())
             .map(|&(n, v)| (n.to_owned(), v.to_owned()))
             .collect()
@@ -521,7 +521,7 @@ pub fn tell<'a, G: Facts>(
 
 /// Tells a game whose rules are not known (`problem` says why): its head,
 /// its turns as written, its tail with the problem.
-pub fn tell_without_rules<'a>(
+pub(crate) fn tell_without_rules<'a>(
     game: &mut dyn ReadGame<'a>,
     problem: Problem,
     sink: &mut dyn GameSink,
@@ -570,7 +570,7 @@ pub fn convert<G: Facts>(
 
 /// The converted form of a record whose rules are not known (`problem`
 /// says why): its envelope only, turns as written.
-pub fn without_rules(
+pub(crate) fn without_rules(
     index: usize,
     record: Record,
     parse_error: Option<Problem>,

@@ -7,7 +7,7 @@ use std::fs::File;
 use std::io::{self, BufWriter, Read, Seek, Write};
 
 /// Bytes kept in memory before the rest goes to a temporary file.
-pub const SPILL: usize = 4 << 20;
+pub(crate) const SPILL: usize = 4 << 20;
 
 /// A game's rendered output.
 #[derive(Debug, Default)]
@@ -45,7 +45,7 @@ impl Rendered {
     }
 
     #[inline]
-    pub fn push_bytes(&mut self, b: &[u8]) {
+    pub(crate) fn push_bytes(&mut self, b: &[u8]) {
         // The common case: in memory, well below SPILL.
         if self.file.is_none() && self.mem.len() + b.len() <= SPILL {
             self.len += b.len();

@@ -83,7 +83,7 @@ impl Built {
 }
 
 /// The largest `memory` a builder takes (64 GiB).
-pub const MAX_MEMORY: usize = 64 << 30;
+pub(crate) const MAX_MEMORY: usize = 64 << 30;
 
 impl Builder {
     /// Starts an index in `dir` (made if missing), or adding to the one
@@ -404,7 +404,7 @@ impl Drop for Builder {
 }
 
 /// Runs the merge of spilled runs can hold open at once.
-pub const FAN_IN: usize = 32;
+pub(crate) const FAN_IN: usize = 32;
 
 /// A test's kill between the steps of the switch: with
 /// `GAMEREC_TEST_KILL_AT=STEP` the process kills itself (SIGKILL) there —
@@ -419,7 +419,7 @@ fn fault(step: &str) {
 }
 
 /// A path made absolute (the index is read from other folders).
-pub fn absolute(path: &Path) -> String {
+pub(crate) fn absolute(path: &Path) -> String {
     std::fs::canonicalize(path)
         .unwrap_or_else(|_| path.to_path_buf())
         .to_string_lossy()

@@ -44,32 +44,32 @@ pub use trace::{trace, TracedGame};
 pub use turns::Turns;
 
 /// Postings files, by the top bits of the key.
-pub const PARTITIONS: usize = 16;
+pub(crate) const PARTITIONS: usize = 16;
 /// Postings per row group (a query reads the row groups its key is in).
-pub const POSTINGS_PER_GROUP: usize = 1 << 16;
+pub(crate) const POSTINGS_PER_GROUP: usize = 1 << 16;
 /// Games per row group of `games.parquet` (a game's row group is its id
 /// over this).
-pub const GAMES_PER_GROUP: usize = 1 << 14;
+pub(crate) const GAMES_PER_GROUP: usize = 1 << 14;
 
 /// The most archives an index names (a file number is a u32; past this
 /// `files.parquet` is taken as damaged).
-pub const MAX_FILES: usize = 1 << 20;
+pub(crate) const MAX_FILES: usize = 1 << 20;
 /// The most game types and settings an index holds: a position is keyed
 /// under each, so more would make every query slow (taken as damaged).
-pub const MAX_SETUPS: usize = 4096;
+pub(crate) const MAX_SETUPS: usize = 4096;
 
-pub const FILES: &str = "files.parquet";
+pub(crate) const FILES: &str = "files.parquet";
 pub const GAMES: &str = "games.parquet";
 pub const TURNS: &str = "turns.parquet";
-pub const SETUPS: &str = "setups.parquet";
+pub(crate) const SETUPS: &str = "setups.parquet";
 
 /// The postings file of partition `p`.
-pub fn postings_file(p: usize) -> String {
+pub(crate) fn postings_file(p: usize) -> String {
     format!("postings-{p:02}.parquet")
 }
 
 /// The partition of a key.
-pub fn partition(key: u64) -> usize {
+pub(crate) fn partition(key: u64) -> usize {
     (key >> 60) as usize
 }
 
@@ -90,10 +90,10 @@ pub struct Posting {
 const DROPPED: u32 = u32::MAX;
 
 /// A posting's `turn` where the game played none.
-pub const NO_TURN: u32 = u32::MAX;
+pub(crate) const NO_TURN: u32 = u32::MAX;
 
 /// The result a game's `Result` tag declares, as the index writes it.
-pub fn finish_name(f: crate::play::walk::Finish) -> &'static str {
+pub(crate) fn finish_name(f: crate::play::walk::Finish) -> &'static str {
     use crate::play::walk::Finish;
     match f {
         Finish::First => "first",
@@ -146,7 +146,7 @@ fn stamp(path: &std::path::Path) -> (Option<u64>, Option<i64>) {
 }
 
 /// The [`crate::play::walk::Finish`] a `finish` column value names.
-pub fn finish_of(name: &str) -> crate::play::walk::Finish {
+pub(crate) fn finish_of(name: &str) -> crate::play::walk::Finish {
     use crate::play::walk::Finish;
     match name {
         "first" => Finish::First,

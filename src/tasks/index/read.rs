@@ -96,7 +96,7 @@ pub struct Hit {
 }
 
 /// Per game type, why a pattern cannot match it ([`Index::pattern`]).
-pub type Misfits = Vec<(String, String)>;
+pub(crate) type Misfits = Vec<(String, String)>;
 
 /// How to read an archive's games a query found ([`Index::plan`]).
 #[derive(Clone, Debug)]
@@ -156,10 +156,10 @@ fn open_table(path: &Path, file: File) -> io::Result<ParquetRecordBatchReaderBui
 /// How many times its stored size a column of the index may unfold to
 /// when decompressed (gamerec's own tables reach about 35), past
 /// [`UNFOLD_FREE`] bytes.
-pub const MOST_UNFOLDING: u64 = 1024;
+pub(crate) const MOST_UNFOLDING: u64 = 1024;
 
 /// Bytes a column may unfold to whatever its stored size.
-pub const UNFOLD_FREE: u64 = 64 << 20;
+pub(crate) const UNFOLD_FREE: u64 = 64 << 20;
 
 /// Refuses a table a column of which would decompress to more than
 /// [`MOST_UNFOLDING`] times its stored bytes (and more than
@@ -359,7 +359,7 @@ impl Index {
     }
 
     /// Hands every batch of `games.parquet` to `f`, in order.
-    pub fn each_games_batch(
+    pub(crate) fn each_games_batch(
         &self,
         f: &mut dyn FnMut(&RecordBatch) -> io::Result<()>,
     ) -> io::Result<()> {
@@ -405,7 +405,7 @@ impl Index {
     }
 
     /// Every posting of partition `p`, in order.
-    pub fn partition_postings(
+    pub(crate) fn partition_postings(
         &self,
         p: usize,
     ) -> io::Result<impl Iterator<Item = io::Result<Posting>>> {
@@ -490,7 +490,7 @@ impl Index {
 
     /// The rows of games `ids` (sorted, no repeats), with their tags and
     /// turns when `whole`.
-    pub fn game_rows(&self, ids: &[u32], whole: bool) -> io::Result<Vec<IndexedGame>> {
+    pub(crate) fn game_rows(&self, ids: &[u32], whole: bool) -> io::Result<Vec<IndexedGame>> {
         guard_io(GAMES, || {
             let builder = self.games_table()?;
             let meta = builder.metadata().clone();
@@ -559,7 +559,7 @@ impl Index {
     }
 
     /// Every game row, in order, with its tags, and its turns when `turns`.
-    pub fn each_game_row(
+    pub(crate) fn each_game_row(
         &self,
         turns: bool,
         f: &mut dyn FnMut(IndexedGame) -> io::Result<()>,
@@ -626,7 +626,7 @@ impl Index {
     /// them: the game rows are read [`ROWS_AT_ONCE`] at a time, so memory
     /// follows what `keep` keeps (`filter --index` keeps where to read the
     /// record, not the row's texts).
-    pub fn reaches_with<T>(
+    pub(crate) fn reaches_with<T>(
         &self,
         position: &str,
         keep: &mut dyn FnMut(IndexedGame, u32) -> T,
@@ -830,12 +830,12 @@ fn selection(
 }
 
 /// Game rows a query reads at once.
-pub const ROWS_AT_ONCE: usize = 4096;
+pub(crate) const ROWS_AT_ONCE: usize = 4096;
 
 /// Bytes of tags and turns a query holds at once while it works on a
 /// chunk of games in parallel (a single game may hold more: up to a
 /// record's cap).
-pub const TEXT_AT_ONCE: usize = 64 << 20;
+pub(crate) const TEXT_AT_ONCE: usize = 64 << 20;
 
 /// The columns of a table of hits (Python's `Index.reaches()` and
 /// `.pattern()`): the game's `id` in the index, its `file` (as given when

@@ -29,7 +29,7 @@ pub const MANIFEST: &str = "index.json";
 /// The lock file's name.
 pub const LOCK: &str = ".lock";
 /// The prefix of a writer's work folder.
-pub const WORK_PREFIX: &str = ".index-work";
+pub(crate) const WORK_PREFIX: &str = ".index-work";
 /// The prefix of a generation's folder.
 const GENERATION_PREFIX: &str = "gen-";
 /// The manifest's `format`.
@@ -40,7 +40,7 @@ const VERSION: u64 = 2;
 const MANIFEST_BYTES: u64 = 4096;
 
 /// Every table of a generation, by name.
-pub fn table_names() -> Vec<String> {
+pub(crate) fn table_names() -> Vec<String> {
     let mut names = [GAMES, TURNS, FILES, SETUPS].map(String::from).to_vec();
     names.extend((0..PARTITIONS).map(postings_file));
     names
@@ -49,7 +49,7 @@ pub fn table_names() -> Vec<String> {
 /// Where an index's tables are: the generation its manifest names, or
 /// the folder itself for an index written before generations; `None`
 /// where the folder holds no index.
-pub fn tables_dir(dir: &Path) -> io::Result<Option<PathBuf>> {
+pub(crate) fn tables_dir(dir: &Path) -> io::Result<Option<PathBuf>> {
     match generation(dir)? {
         Some(name) => Ok(Some(dir.join(name))),
         None if is_legacy(dir) => Ok(Some(dir.to_path_buf())),
@@ -106,7 +106,7 @@ fn is_legacy(dir: &Path) -> bool {
 
 /// Whether `dir` may be written as an index: missing, empty, or holding
 /// an index (a folder of other files is not gamerec's to write into).
-pub fn may_write(dir: &Path) -> io::Result<()> {
+pub(crate) fn may_write(dir: &Path) -> io::Result<()> {
     let entries = match fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
@@ -168,7 +168,7 @@ impl Lock {
 
 /// Removes what earlier writers left (work folders, generations the
 /// manifest does not name); called with the lock held.
-pub fn clean(dir: &Path) -> io::Result<()> {
+pub(crate) fn clean(dir: &Path) -> io::Result<()> {
     let keep = generation(dir)?;
     for e in fs::read_dir(dir)? {
         let e = e?;

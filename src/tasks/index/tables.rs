@@ -56,7 +56,7 @@ pub(super) fn postings_props() -> WriterProperties {
     b.build()
 }
 
-pub fn postings_schema() -> SchemaRef {
+pub(crate) fn postings_schema() -> SchemaRef {
     Arc::new(Schema::new(vec![
         Field::new("key", DataType::UInt64, false),
         Field::new("id", DataType::UInt32, false),

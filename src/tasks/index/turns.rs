@@ -61,7 +61,7 @@ impl Turns {
     }
 
     /// The spellings in their order, and each number's place in it.
-    pub fn renumbering(&self) -> (Vec<String>, Vec<u32>) {
+    pub(crate) fn renumbering(&self) -> (Vec<String>, Vec<u32>) {
         let shared = self.shared.lock().unwrap_or_else(|e| e.into_inner());
         let texts = &shared.0;
         let mut order: Vec<u32> = (0..texts.len() as u32).collect();

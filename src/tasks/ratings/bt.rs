@@ -42,9 +42,9 @@ pub struct Fit {
 }
 
 /// The largest partial derivative the fit leaves.
-pub const TOLERANCE: f64 = 1e-9;
+pub(crate) const TOLERANCE: f64 = 1e-9;
 /// Players up to which standard errors invert the whole matrix.
-pub const EXACT_SE: usize = 800;
+pub(crate) const EXACT_SE: usize = 800;
 /// Newton steps at most (a handful reach the top).
 const STEPS: usize = 200;
 

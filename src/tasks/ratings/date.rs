@@ -68,7 +68,7 @@ impl Date {
     }
 
     /// Days since 1970-01-01 (an unknown month or day read as the first).
-    pub fn days(self) -> i64 {
+    pub(crate) fn days(self) -> i64 {
         let (y, m, d) = (
             i64::from(self.year),
             i64::from(self.month.max(1)),

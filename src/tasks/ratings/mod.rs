@@ -70,7 +70,7 @@ impl Skip {
 
 /// The first side's score in a replayed game: from the winner the rules
 /// (or a declared resignation) gave, or a draw; `None` when unfinished.
-pub fn first_score(g: &Converted) -> Option<f64> {
+pub(crate) fn first_score(g: &Converted) -> Option<f64> {
     let outcome = g.outcome.as_ref()?;
     match outcome.winner {
         Some(w) if w == g.sides[0] => Some(1.0),

@@ -9,7 +9,7 @@ use std::path::Path;
 /// A side tag's value as a player's name: trimmed, runs of white space
 /// (and control characters) made one space; `None` when nothing is left
 /// or it is a placeholder (`?`, `-`).
-pub fn normalise(value: &str) -> Option<String> {
+pub(crate) fn normalise(value: &str) -> Option<String> {
     let mut out = String::with_capacity(value.len());
     for word in value
         .split(|c: char| c.is_whitespace() || c.is_control())
@@ -42,7 +42,7 @@ pub struct Players {
 
 /// A line of an alias file that could not be read.
 #[derive(Debug, PartialEq, Eq)]
-pub struct AliasError {
+pub(crate) struct AliasError {
     pub line: usize,
     pub message: String,
 }
@@ -62,7 +62,7 @@ impl Players {
     /// Players merged by an alias file's text: a line `SPELLING => NAME`
     /// makes SPELLING (compared without case) the player NAME; blank lines
     /// and lines starting with `#` are skipped.
-    pub fn with_aliases(text: &str) -> Result<Players, AliasError> {
+    pub(crate) fn with_aliases(text: &str) -> Result<Players, AliasError> {
         let mut players = Players::default();
         for (i, line) in text.lines().enumerate() {
             let line = line.trim();

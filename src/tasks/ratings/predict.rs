@@ -15,7 +15,7 @@ pub enum System {
 }
 
 /// Every system, in the order written.
-pub const SYSTEMS: [System; 6] = [
+pub(crate) const SYSTEMS: [System; 6] = [
     System::Coin,
     System::Elo,
     System::Glicko2,

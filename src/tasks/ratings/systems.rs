@@ -29,7 +29,7 @@ pub enum EloK {
 impl EloK {
     /// The largest fixed K (a rating moves at most this much a game; past
     /// it ratings run to infinity and NaN over a long archive).
-    pub const MAX_K: f64 = 1000.0;
+    pub(crate) const MAX_K: f64 = 1000.0;
 
     /// `--elo-k`'s value: a number above 0 and at most [`EloK::MAX_K`], or
     /// `abstractplay`.
@@ -152,7 +152,7 @@ pub struct Rated {
 /// Glicko-2's deviation above which a rating is provisional: lichess's
 /// convention (a new player starts at 350 and falls below 110 after a
 /// dozen or so games).
-pub const PROVISIONAL_DEVIATION: f64 = 110.0;
+pub(crate) const PROVISIONAL_DEVIATION: f64 = 110.0;
 
 impl Rated {
     /// Too few games to rank the player among the established ones: their
@@ -197,7 +197,7 @@ pub struct TypeRatings {
 }
 
 /// Natural log-odds to Elo points.
-pub const ELO_SCALE: f64 = 400.0 / std::f64::consts::LN_10;
+pub(crate) const ELO_SCALE: f64 = 400.0 / std::f64::consts::LN_10;
 
 fn outcome(score: f64) -> Outcomes {
     match score {

@@ -114,7 +114,7 @@ pub fn player_row(a: &Archive, t: &TypeRatings, r: &Rated) -> Vec<Value> {
 }
 
 /// The history's rows of one game type.
-pub fn history_rows(a: &Archive, t: &TypeRatings) -> Vec<Vec<Value>> {
+pub(crate) fn history_rows(a: &Archive, t: &TypeRatings) -> Vec<Vec<Value>> {
     (t.history.iter())
         .map(|s| {
             let g = &t.games[s.game];
@@ -141,7 +141,7 @@ pub fn history_rows(a: &Archive, t: &TypeRatings) -> Vec<Vec<Value>> {
 }
 
 /// A prediction row.
-pub fn predict_row(game: &str, system: System, s: &Score) -> Vec<Value> {
+pub(crate) fn predict_row(game: &str, system: System, s: &Score) -> Vec<Value> {
     let (ll, brier, accuracy) = s.means();
     vec![
         json!(game),

@@ -142,7 +142,7 @@ impl Gathered {
 
 /// Wins, draws and losses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct WinsDrawsLosses {
+pub(crate) struct WinsDrawsLosses {
     pub wins: u64,
     pub draws: u64,
     pub losses: u64,

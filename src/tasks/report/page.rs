@@ -31,7 +31,7 @@ text-align:left;font-weight:600;padding-bottom:.3em}th,td{border:1px solid #ddd;
 border:1px solid #eee;max-width:100%;height:auto}td.meaning{text-align:left}div.data{max-height:24em;overflow:auto}footer{margin-top:3em;font-size:.85em;color:#555}";
 
 /// `1 file`, `2 files`.
-pub fn plural(n: usize, what: &str) -> String {
+pub(crate) fn plural(n: usize, what: &str) -> String {
     crate::io::diagnostics::count(n as u64, what)
 }
 

@@ -16,7 +16,7 @@ const URI_KEY: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 
 /// What a payload decompresses to.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Unpacked {
+pub(crate) enum Unpacked {
     /// The UTF-16 units.
     Done(Vec<u16>),
     /// Not LZ-String data (a code past the dictionary, data ending early).
@@ -67,7 +67,7 @@ impl<I: Iterator<Item = u16>> Bits<I> {
 /// Decompresses `payload` (LZ-String's `compressToEncodedURIComponent`
 /// form; characters outside its alphabet are skipped, a space read as
 /// `+`), stopping past `cap` units.
-pub fn decompress_uri(payload: &str, cap: usize) -> Unpacked {
+pub(crate) fn decompress_uri(payload: &str, cap: usize) -> Unpacked {
     let mut chars = payload.bytes().filter_map(|b| {
         let b = if b == b' ' { b'+' } else { b };
         URI_KEY.iter().position(|&k| k == b).map(|n| n as u16)
