@@ -10,7 +10,7 @@ use super::run::{self, Run};
 use gamerec::analyse::{self, Analysed, JsonAnalysis, Marked};
 use gamerec::analysis::{Plies, Settings};
 use gamerec::diagnostics::problem_report;
-use gamerec::formats::parquet::ParquetTable;
+use gamerec::formats::rows::{RowFormat, RowTable};
 use gamerec::inputs::{Item, Seen};
 use gamerec::output::{Output, Writer};
 use gamerec::record::Chunk;
@@ -93,7 +93,7 @@ enum Format {
 enum Sink {
     /// Lines (marks and the summary, or JSON), to the output.
     Lines(io::BufWriter<Writer>),
-    Parquet(Box<ParquetTable<Writer>>),
+    Parquet(Box<RowTable<Writer>>),
     /// The records, annotated, to the output; the marks to stderr.
     Annotated(io::BufWriter<Writer>),
 }
@@ -103,10 +103,12 @@ impl Sink {
     fn new(writer: Writer, annotate: bool, parquet: bool) -> io::Result<Sink> {
         Ok(match (annotate, parquet) {
             (true, _) => Sink::Annotated(io::BufWriter::new(writer)),
-            (false, true) => Sink::Parquet(Box::new(ParquetTable::new(
+            (false, true) => Sink::Parquet(Box::new(RowTable::new(
                 writer,
+                RowFormat::Parquet,
                 "analysis",
-                &analyse::columns(),
+                analyse::columns(),
+                false,
             )?)),
             (false, false) => Sink::Lines(io::BufWriter::new(writer)),
         })

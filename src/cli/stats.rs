@@ -6,13 +6,14 @@ use super::options::{Color, InputArgs, Jobs, LenientArgs, OutputArg, Quiet};
 use super::run::{self, Run};
 use clap::ValueEnum;
 use gamerec::diagnostics::{problem_report, repair_lines, Repaired};
+use gamerec::formats::rows::RowFormat;
 use gamerec::formats::{Format, Visit};
 use gamerec::inputs::Item;
 use gamerec::output::Output;
 use gamerec::problem::Repair;
 use gamerec::record::title;
 use gamerec::sink::Converted;
-use gamerec::stats::{traced, StatsOut, StatsWriter};
+use gamerec::stats::{traced, StatsWriter};
 use std::ops::ControlFlow;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -91,9 +92,9 @@ pub fn run(args: Args) {
         return;
     };
     let written = match args.format {
-        StatsFormat::Json => StatsOut::Json,
-        StatsFormat::Csv => StatsOut::Csv,
-        StatsFormat::Parquet => StatsOut::Parquet,
+        StatsFormat::Json => RowFormat::Json,
+        StatsFormat::Csv => RowFormat::Csv,
+        StatsFormat::Parquet => RowFormat::Parquet,
     };
     let mut out = match StatsWriter::new(writer, written, per_type, args.spreadsheet_safe) {
         Ok(out) => out,

@@ -7,7 +7,7 @@
 use super::messages;
 use super::options::{Color, InputArgs, Jobs, OutputArg};
 use super::run::{self, Run};
-use gamerec::formats::parquet::ParquetTable;
+use gamerec::formats::rows::{RowFormat, RowTable};
 use gamerec::index::{self, Index};
 use gamerec::inputs::Item;
 use gamerec::output::Output;
@@ -179,7 +179,7 @@ fn write(
     line: &[String],
 ) -> io::Result<Writer> {
     if format == Format::Parquet {
-        let mut table = ParquetTable::new(writer, "tree", &tree::columns())?;
+        let mut table = RowTable::new(writer, RowFormat::Parquet, "tree", tree::columns(), false)?;
         for e in found {
             for row in tree::rows(e) {
                 table.push(&row)?;

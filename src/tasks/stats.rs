@@ -3,8 +3,8 @@
 
 use crate::base::problem::Problem;
 use crate::envelope::record::{ReadGame, ResultToken};
-use crate::io::formats::csv::{csv_error, spreadsheet_safe};
-use crate::io::formats::parquet::{ColumnKind, ParquetTable};
+use crate::io::formats::parquet::ColumnKind;
+use crate::io::formats::rows::{Row, RowFormat, RowTable};
 use crate::play::analysis::{Annotation, Mark, ANNOTATOR, COMMANDS};
 use crate::play::sink::{Collect, Converted, GameSink, Head, Tail, TraceOptions, TurnOut};
 use crate::registry::{stats_columns, tell, AnyGame};
@@ -549,29 +549,11 @@ pub fn summary_cell(v: &Value) -> String {
     }
 }
 
-/// The formats statistics are written in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StatsOut {
-    /// JSON Lines: one object per row.
-    Json,
-    /// CSV with a fixed header.
-    Csv,
-    /// A Parquet table with the CSV's columns, typed.
-    Parquet,
-}
-
-/// Where rows go, in their format.
-enum Out<W: Write + Send> {
-    Csv(Box<csv::Writer<W>>, bool),
-    Json(W),
-    Parquet(Box<ParquetTable<W>>),
-}
-
 /// Statistics being written: a row per game, or (`per_type`) the games
-/// gathered into a summary row per game type written at the end.
+/// gathered into a summary row per game type written at the end — through
+/// the one table writer ([`RowTable`]).
 pub struct StatsWriter<W: Write + Send> {
-    out: Out<W>,
-    format: StatsOut,
+    table: RowTable<W>,
     per_type: bool,
     summary: Summary,
 }
@@ -581,40 +563,19 @@ impl<W: Write + Send> StatsWriter<W> {
     /// CSV cells that would start a formula are quoted with `'`.
     pub fn new(
         out: W,
-        format: StatsOut,
+        format: RowFormat,
         per_type: bool,
         spreadsheet_safe: bool,
     ) -> io::Result<Self> {
-        let out = match format {
-            StatsOut::Parquet => {
-                let (table, kinds) = match per_type {
-                    true => ("summary", summary_kinds()),
-                    false => ("stats", game_kinds()),
-                };
-                Out::Parquet(Box::new(ParquetTable::new(out, table, &kinds)?))
-            }
-            StatsOut::Csv => Out::Csv(
-                Box::new(
-                    csv::WriterBuilder::new()
-                        .has_headers(false)
-                        .from_writer(out),
-                ),
-                spreadsheet_safe,
-            ),
-            StatsOut::Json => Out::Json(out),
+        let (name, columns) = match per_type {
+            true => ("summary", summary_kinds()),
+            false => ("stats", game_kinds()),
         };
-        let mut writer = StatsWriter {
-            out,
-            format,
+        Ok(StatsWriter {
+            table: RowTable::new(out, format, name, columns, spreadsheet_safe)?,
             per_type,
             summary: Summary::default(),
-        };
-        match (format, per_type) {
-            (StatsOut::Json | StatsOut::Parquet, _) => {}
-            (StatsOut::Csv, true) => writer.out.row(SUMMARY_COLUMNS.map(String::from))?,
-            (StatsOut::Csv, false) => writer.out.row(game_header())?,
-        }
-        Ok(writer)
+        })
     }
 
     /// Adds game `g` of input `file`: its row, or its share of the summary.
@@ -624,87 +585,30 @@ impl<W: Write + Send> StatsWriter<W> {
             return Ok(());
         }
         let row = game_row(file, g);
-        match self.format {
-            StatsOut::Csv => self.out.row(row.to_csv()),
-            StatsOut::Json => self.out.json(&row.to_json()),
-            StatsOut::Parquet => self.out.values(&row.cells()),
-        }
+        self.table.push_row(Row {
+            cells: &row.cells(),
+            csv: None,
+            json: Some(row.to_json()),
+        })
     }
 
     /// Writes the summary's rows (per type) and the format's end; gives
     /// the output back.
     pub fn finish(mut self) -> io::Result<W> {
         if self.per_type {
-            write_summary(&mut self.out, self.format, &self.summary)?;
-        }
-        self.out.finish()
-    }
-}
-
-impl<W: Write + Send> Out<W> {
-    fn row<I: IntoIterator<Item = String>>(&mut self, record: I) -> io::Result<()> {
-        match self {
-            Out::Csv(w, safe) => {
-                let cells = record.into_iter().map(|c| {
-                    if *safe {
-                        spreadsheet_safe(&c).into_owned()
-                    } else {
-                        c
-                    }
-                });
-                w.write_record(cells).map_err(csv_error)
-            }
-            Out::Json(_) | Out::Parquet(_) => Ok(()),
-        }
-    }
-
-    /// A row of typed values (Parquet only).
-    fn values(&mut self, row: &[Value]) -> io::Result<()> {
-        match self {
-            Out::Parquet(t) => t.push(row),
-            _ => Ok(()),
-        }
-    }
-
-    fn json(&mut self, value: &Value) -> io::Result<()> {
-        match self {
-            Out::Json(w) => {
-                serde_json::to_writer(&mut *w, value)?;
-                w.write_all(b"\n")
-            }
-            Out::Csv(..) | Out::Parquet(_) => Ok(()),
-        }
-    }
-
-    fn finish(self) -> io::Result<W> {
-        match self {
-            Out::Csv(w, _) => w
-                .into_inner()
-                .map_err(|e| io::Error::new(e.error().kind(), e.error().to_string())),
-            Out::Json(w) => Ok(w),
-            Out::Parquet(t) => t.finish(),
-        }
-    }
-}
-
-fn write_summary<W: Write + Send>(
-    out: &mut Out<W>,
-    format: StatsOut,
-    summary: &Summary,
-) -> io::Result<()> {
-    for row in summary.rows() {
-        match format {
-            StatsOut::Csv => out.row(row.iter().map(|(_, v)| summary_cell(v)))?,
-            StatsOut::Parquet => {
-                let values: Vec<Value> = row.into_iter().map(|(_, v)| v).collect();
-                out.values(&values)?
-            }
-            StatsOut::Json => {
-                let obj: serde_json::Map<String, Value> =
-                    row.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
-                out.json(&Value::Object(obj))?;
+            for row in self.summary.rows() {
+                let csv = row.iter().map(|(_, v)| summary_cell(v)).collect();
+                let json: serde_json::Map<String, Value> = (row.iter())
+                    .map(|(k, v)| (k.to_string(), v.clone()))
+                    .collect();
+                let cells: Vec<Value> = row.into_iter().map(|(_, v)| v).collect();
+                self.table.push_row(Row {
+                    cells: &cells,
+                    csv: Some(csv),
+                    json: Some(Value::Object(json)),
+                })?;
             }
         }
+        self.table.finish()
     }
-    Ok(())
 }

@@ -1,6 +1,7 @@
 //! Rows of named, typed cells written as JSON Lines, CSV (a header first)
-//! or a Parquet table: what a command that writes a table of its own
-//! (`ratings`) writes through.
+//! or a Parquet table: the one writer of typed rows every command's table
+//! goes through (`stats`, `ratings`, `analyse`, `tree`). A row may be shaped
+//! its own way for CSV or JSON ([`Row`]).
 
 use super::csv::{csv_error, spreadsheet_safe};
 use super::parquet::{ColumnKind, ParquetTable};
@@ -19,6 +20,15 @@ enum Out<W: Write + Send> {
     Json(W),
     Csv(Box<csv::Writer<W>>),
     Parquet(Box<ParquetTable<W>>),
+}
+
+/// A row as the formats write it: its typed cells (in the columns'
+/// order), and where CSV or JSON write it otherwise, their shape of it (a
+/// cell's own text, a nested JSON object).
+pub struct Row<'a> {
+    pub cells: &'a [Value],
+    pub csv: Option<Vec<String>>,
+    pub json: Option<Value>,
 }
 
 /// A table being written.
@@ -60,7 +70,29 @@ impl<W: Write + Send> RowTable<W> {
 
     /// Writes a row: a value per column, in order (`null` for none).
     pub fn push(&mut self, row: &[Value]) -> io::Result<()> {
+        self.push_row(Row {
+            cells: row,
+            csv: None,
+            json: None,
+        })
+    }
+
+    /// Writes a row, in the shape given for CSV or JSON where one is.
+    pub fn push_row(&mut self, shaped: Row<'_>) -> io::Result<()> {
+        let row = shaped.cells;
         match &mut self.out {
+            Out::Json(w) if shaped.json.is_some() => {
+                serde_json::to_writer(&mut *w, &shaped.json)?;
+                w.write_all(b"\n")
+            }
+            Out::Csv(w) if shaped.csv.is_some() => {
+                let safe = self.spreadsheet_safe;
+                let cells = shaped.csv.into_iter().flatten().map(|c| match safe {
+                    true => spreadsheet_safe(&c).into_owned(),
+                    false => c,
+                });
+                w.write_record(cells).map_err(csv_error)
+            }
             Out::Json(w) => {
                 let obj: Map<String, Value> = (self.columns.iter())
                     .zip(row)
