@@ -193,13 +193,7 @@ pub fn run(args: Args) {
         if wanted.is_some_and(|w| w != n) {
             return None;
         }
-        Some(match args.annotate {
-            true => {
-                let (a, text) = analyse::annotate(v.game, v.rules, &settings);
-                (a, Some(text))
-            }
-            false => (analyse::analyse(v.game, v.rules, &settings), None),
-        })
+        Some(analyse::analysed(v.game, v.rules, &settings, args.annotate))
     };
     let mut seen_games = 0;
     let each = |item: Item<'_, Option<(Analysed, Option<Rendered>)>>| {
@@ -208,8 +202,7 @@ pub fn run(args: Args) {
         };
         seen_games += 1;
         if let Some(value) = seen.value {
-            tally.add(&value.0);
-            if !value.0.is_valid() {
+            if !tally.add(&value.0) {
                 messages::invalid();
             }
             let seen = Seen {

@@ -14,7 +14,7 @@ use gamerec::record::Chunk;
 use gamerec::validate::{self, JsonGame, RunEnd, Validated};
 use std::io::{self, IsTerminal, Write};
 use std::ops::ControlFlow;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 #[derive(clap::Args)]
 #[command(mut_arg("quiet", |a| a.help("Print only the errors: no summary, no per-game lines, no \
@@ -167,21 +167,26 @@ pub fn run(args: Args) {
     let result = read.and_then(|read| {
         if args.format == Format::Human && !args.quiet.quiet {
             let elapsed = (args.time || io::stdout().is_terminal()).then(|| started.elapsed());
-            let end = RunEnd {
-                files: read.files,
-                empty_files: read.empty,
-                syntax_only: args.syntax_only,
-                lenient: args.lenient.on(),
-                unreadable: messages::errored(),
-                stopped_by: read.stopped.then_some(match args.fail_fast {
-                    true => "fail-fast",
-                    false => "max-errors",
-                }),
-                elapsed,
-            };
+            let end = run_end(&args, &read, elapsed);
             writeln!(out, "{}", tally.summary(&end))?;
         }
         out.flush()
     });
     messages::finished(result);
+}
+
+/// How the run ended, for the summary.
+fn run_end(args: &Args, read: &gamerec::inputs::Read, elapsed: Option<Duration>) -> RunEnd {
+    RunEnd {
+        files: read.files,
+        empty_files: read.empty,
+        syntax_only: args.syntax_only,
+        lenient: args.lenient.on(),
+        unreadable: messages::errored(),
+        stopped_by: read.stopped.then_some(match args.fail_fast {
+            true => "fail-fast",
+            false => "max-errors",
+        }),
+        elapsed,
+    }
 }

@@ -344,8 +344,8 @@ pub struct Marked {
 }
 
 impl Marked {
-    /// Counts one game in.
-    pub fn add(&mut self, a: &Analysed) {
+    /// Counts one game in; says whether it is valid.
+    pub fn add(&mut self, a: &Analysed) -> bool {
         self.games += 1;
         if !a.is_valid() {
             self.invalid += 1;
@@ -358,6 +358,7 @@ impl Marked {
                 }
             }
         }
+        a.is_valid()
     }
 
     /// `12 games (1 invalid), 640 plies searched: 3 missed wins, 5 blunders, …`
@@ -385,6 +386,23 @@ impl Marked {
             "{games}{invalid}, {plies} searched: {}",
             marks.join(", ")
         )
+    }
+}
+
+/// A game analysed ([`analyse`]), or with `annotate` also written back
+/// annotated ([`annotate`]).
+pub fn analysed(
+    game: &mut dyn ReadGame<'_>,
+    rules: Result<&'static dyn AnyGame, Problem>,
+    settings: &Settings,
+    annotate: bool,
+) -> (Analysed, Option<Rendered>) {
+    match annotate {
+        true => {
+            let (a, text) = self::annotate(game, rules, settings);
+            (a, Some(text))
+        }
+        false => (analyse(game, rules, settings), None),
     }
 }
 
