@@ -5,7 +5,7 @@
 use super::messages;
 use super::options::{InputArgs, Jobs, OutputArg, Quiet};
 use super::run::{self, Run};
-use gamerec::dedup::{keyed, note, Distinct, Found, Keyed, Report};
+use gamerec::dedup::{self, keyed, note, Distinct, Found, Keyed, Report};
 use gamerec::inputs::Item;
 use gamerec::output::Output;
 use gamerec::passthrough::Tiler;
@@ -127,10 +127,6 @@ pub fn run(args: Args) {
     }
     messages::finished(result);
     if !args.quiet.quiet {
-        messages::say(format!(
-            "gamerec: {games} games, {duplicates} duplicate{} left out, {} written",
-            if duplicates == 1 { "" } else { "s" },
-            games - duplicates
-        ));
+        messages::say(dedup::summary(games, duplicates));
     }
 }

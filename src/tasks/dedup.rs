@@ -341,6 +341,15 @@ pub fn key(rules: &dyn AnyGame, game: &mut dyn ReadGame<'_>, by: SameBy) -> Opti
     with_game(rules, Key(game, by))
 }
 
+/// `gamerec: 40 games, 3 duplicates left out, 37 written`.
+pub fn summary(games: usize, duplicates: usize) -> String {
+    format!(
+        "gamerec: {games} games, {duplicates} duplicate{} left out, {} written",
+        if duplicates == 1 { "" } else { "s" },
+        games - duplicates
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::{Distinct, Found, Report};
