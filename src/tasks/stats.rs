@@ -585,11 +585,15 @@ impl<W: Write + Send> StatsWriter<W> {
             return Ok(());
         }
         let row = game_row(file, g);
-        self.table.push_row(Row {
-            cells: &row.cells(),
-            csv: None,
-            json: Some(row.to_json()),
-        })
+        match self.table.format() {
+            // JSON nests the game's own statistics: its shape, not the cells.
+            RowFormat::Json => self.table.push_row(Row {
+                cells: &[],
+                csv: None,
+                json: Some(row.to_json()),
+            }),
+            _ => self.table.push(&row.cells()),
+        }
     }
 
     /// Writes the summary's rows (per type) and the format's end; gives

@@ -68,6 +68,16 @@ impl<W: Write + Send> RowTable<W> {
         })
     }
 
+    /// The format the table is written in (so that a caller shapes a row
+    /// only as that format needs it).
+    pub fn format(&self) -> RowFormat {
+        match self.out {
+            Out::Json(_) => RowFormat::Json,
+            Out::Csv(_) => RowFormat::Csv,
+            Out::Parquet(_) => RowFormat::Parquet,
+        }
+    }
+
     /// Writes a row: a value per column, in order (`null` for none).
     pub fn push(&mut self, row: &[Value]) -> io::Result<()> {
         self.push_row(Row {
