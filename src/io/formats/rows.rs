@@ -95,14 +95,6 @@ impl<W: Write + Send> RowTable<W> {
                 serde_json::to_writer(&mut *w, &shaped.json)?;
                 w.write_all(b"\n")
             }
-            Out::Csv(w) if shaped.csv.is_some() => {
-                let safe = self.spreadsheet_safe;
-                let cells = shaped.csv.into_iter().flatten().map(|c| match safe {
-                    true => spreadsheet_safe(&c).into_owned(),
-                    false => c,
-                });
-                w.write_record(cells).map_err(csv_error)
-            }
             Out::Json(w) => {
                 let obj: Map<String, Value> = (self.columns.iter())
                     .zip(row)
@@ -112,17 +104,20 @@ impl<W: Write + Send> RowTable<W> {
                 w.write_all(b"\n")
             }
             Out::Csv(w) => {
+                // The row's own CSV shape, or each cell's text.
+                let cells = shaped.csv.unwrap_or_else(|| {
+                    (row.iter())
+                        .map(|v| match v {
+                            Value::Null => String::new(),
+                            Value::String(s) => s.clone(),
+                            v => v.to_string(),
+                        })
+                        .collect()
+                });
                 let safe = self.spreadsheet_safe;
-                let cells = row.iter().map(|v| {
-                    let c = match v {
-                        Value::Null => String::new(),
-                        Value::String(s) => s.clone(),
-                        v => v.to_string(),
-                    };
-                    match safe {
-                        true => spreadsheet_safe(&c).into_owned(),
-                        false => c,
-                    }
+                let cells = cells.into_iter().map(|c| match safe {
+                    true => spreadsheet_safe(&c).into_owned(),
+                    false => c,
                 });
                 w.write_record(cells).map_err(csv_error)
             }
