@@ -10,7 +10,8 @@
 # --finish`, made with the build under test, so `gen` is compared too),
 # every fixture file, and the sites' own files (tests/data). Per input:
 # `convert` (text, every other format it can carry), `convert
-# --syntax-only`, `convert --to parquet`, `validate` (human and JSON),
+# --syntax-only`, `convert --to parquet`, `validate` (human, `-v`, JSON
+# and `--syntax-only`),
 # `stats` (JSON, CSV, the summary) — each command's stdout, stderr and exit
 # code. Then filter, dedup, shard, view, show, moves and perft on a few
 # inputs, and the usage errors (an unknown format, game, encoding).
@@ -56,6 +57,8 @@ for input in "${inputs[@]}"; do
   run "$name.jsonl" convert -q -j 2 --to jsonl "$input"
   run_o "$name.parquet" "$name.parquet" convert -q -j 2 --to parquet "$input"
   run "$name.validate" validate -j 2 --format json "$input"
+  run "$name.validate-v" validate -j 2 -v "$input"
+  run "$name.validate-syntax" validate -j 2 --syntax-only "$input"
   run "$name.stats" stats -q -j 2 "$input"
 done
 

@@ -18,7 +18,7 @@ use gamerec::formats::write::Framed;
 use gamerec::formats::{self as table, Dest, Format, Visit};
 use gamerec::inputs::{self as reader, How, Item};
 use gamerec::output::Output;
-use gamerec::reading::{self, GameReport};
+use gamerec::reading::{GameReport, Judging};
 use gamerec::record::Chunk;
 use gamerec::registry;
 use gamerec::sink::Converted;
@@ -159,12 +159,14 @@ pub fn validate<'py>(
     game: Option<&str>,
     encoding: Option<&str>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let how = how(format, game, encoding, jobs)?;
+    let mut how = how(format, game, encoding, jobs)?;
+    how.opts.turns_only = true;
+    how.opts.judging = Some(Judging::Replay);
     let inputs = sources_of(sources, &Output::new(None))?;
     let values = py.detach(|| -> io::Result<Vec<Value>> {
         let mut out = Vec::new();
         let nothing = Chunk::from_bytes(Vec::new());
-        let map = |v: Visit<'_, '_>| reading::report(v.game, v.rules, false);
+        let map = |v: Visit<'_, '_>| gamerec::validate::judge(v, Judging::Replay, false).0;
         reader::read(&inputs, &how, map, |item| {
             let (input, chunk, report) = match item {
                 Item::Game(seen) => {

@@ -9,7 +9,7 @@ use super::run::Run;
 use gamerec::diagnostics::{problem_report, repair_lines};
 use gamerec::inputs::Item;
 use gamerec::output::Output;
-use gamerec::reading::{self, EnvelopeCounts, GameReport};
+use gamerec::reading::{EnvelopeCounts, GameReport, Judging};
 use gamerec::record::Chunk;
 use gamerec::validate::{self, JsonGame, RunEnd, Validated};
 use std::io::{self, IsTerminal, Write};
@@ -117,6 +117,11 @@ pub fn run(args: Args) {
     run.opts.titles = args.verbose;
     // The comments are counted with --syntax-only (read, not kept).
     run.opts.turns_only = !args.syntax_only;
+    let judging = match args.syntax_only {
+        true => Judging::Envelope,
+        false => Judging::Replay,
+    };
+    run.opts.judging = Some(judging);
     let (titles, one_job) = (run.opts.titles, run.opts.jobs == 1);
     let max_errors = if args.fail_fast {
         Some(1)
@@ -131,14 +136,7 @@ pub fn run(args: Args) {
         Some(max) if errors as u64 >= max => ControlFlow::Break(()),
         _ => ControlFlow::Continue(()),
     };
-    let syntax_only = args.syntax_only;
-    let map = |v: gamerec::formats::Visit<'_, '_>| match syntax_only {
-        true => reading::envelope(v.game, v.rules, titles),
-        false => (
-            reading::report(v.game, v.rules, titles),
-            EnvelopeCounts::default(),
-        ),
-    };
+    let map = |v: gamerec::formats::Visit<'_, '_>| validate::judge(v, judging, titles);
     let each = |item: Item<'_, (GameReport, EnvelopeCounts)>| {
         let seen = match item {
             Item::Game(seen) => seen,

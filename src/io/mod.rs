@@ -7,6 +7,7 @@
 pub mod diagnostics;
 pub mod formats;
 pub mod inputs;
+pub(crate) mod lean;
 pub mod output;
 pub mod passthrough;
 pub mod reading;

@@ -74,6 +74,28 @@ pub struct Options {
     /// How many threads replay games (0: one per core; 1: all on the
     /// calling thread).
     pub jobs: usize,
+    /// The games are only judged, as this says (`validate`): a game of the
+    /// record format is then read on the lean path where it can be, and
+    /// handed on judged ([`Judged`], in the visit).
+    pub judging: Option<Judging>,
+}
+
+/// What a judging command asks of each game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Judging {
+    /// Replayed and its declared result judged (`validate`).
+    Replay,
+    /// Its envelope read and counted, nothing replayed (`validate
+    /// --syntax-only`).
+    Envelope,
+}
+
+/// A game judged on the lean path: its report (its index not yet known)
+/// and what its envelope holds (counted with [`Judging::Envelope`] only).
+#[derive(Clone, Debug)]
+pub struct Judged {
+    pub report: GameReport,
+    pub counts: EnvelopeCounts,
 }
 
 /// The default cap on a spooled Parquet input: 1 GiB.

@@ -7,8 +7,8 @@
 
 use crate::envelope::record::Chunk;
 use crate::io::diagnostics::{escape, place, JsonError, JsonRepair, Repaired};
-use crate::io::formats::{self, Cx, Format};
-use crate::io::reading::{self, EnvelopeCounts, GameReport, Options};
+use crate::io::formats::{self, Cx, Format, Visit};
+use crate::io::reading::{self, EnvelopeCounts, GameReport, Judging, Options};
 use crate::play::replay::Outcome;
 use serde::Serialize;
 use std::io::{self, BufRead};
@@ -26,6 +26,7 @@ pub fn validate<R: BufRead + Send>(
 ) -> io::Result<usize> {
     let opts = Options {
         turns_only: true,
+        judging: Some(Judging::Replay),
         ..Options::default()
     };
     let cx = Cx {
@@ -38,7 +39,7 @@ pub fn validate<R: BufRead + Send>(
     formats::read_mapped(
         input,
         cx,
-        |v| reading::report(v.game, v.rules, false),
+        |v| judge(v, Judging::Replay, false).0,
         |chunk, mut report| {
             games += 1;
             report.index = Some(games);
@@ -50,6 +51,23 @@ pub fn validate<R: BufRead + Send>(
         each(&nothing, GameReport::no_game(0))?;
     }
     Ok(games)
+}
+
+/// Judges one game as `judging` says (`titles`: a valid game gets its
+/// title too): its report and what its envelope holds (counted with
+/// [`Judging::Envelope`] only) — taken from the lean path where the game
+/// was judged there, else read and judged now.
+pub fn judge(v: Visit<'_, '_>, judging: Judging, titles: bool) -> (GameReport, EnvelopeCounts) {
+    if let Some(judged) = v.judged {
+        return (judged.report, judged.counts);
+    }
+    match judging {
+        Judging::Envelope => reading::envelope(v.game, v.rules, titles),
+        Judging::Replay => (
+            reading::report(v.game, v.rules, titles),
+            EnvelopeCounts::default(),
+        ),
+    }
 }
 
 /// One game's report as `validate --format json` writes it

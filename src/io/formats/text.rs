@@ -13,6 +13,7 @@ use crate::envelope::record::{
     each_game, read_leniently, Chunk, ChunkReader, Leniently, Parsed, Record, RecordSource,
     StreamTurns,
 };
+use crate::io::lean;
 use crate::io::reading::{self, rules_for_game, too_large};
 use crate::play::sink::out::Rendered;
 use crate::play::sink::{Converted, GameSink, Head, Tail, TurnOut};
@@ -142,6 +143,11 @@ fn games_in<T>(cx: Cx<'_>, chunk: &Chunk, f: &mut dyn FnMut(Visit<'_, '_>) -> T)
     }
     if opts.lenient.is_some() {
         return leniently(cx, chunk, f);
+    }
+    if let Some((rules, judged)) = opts.judging.and_then(|j| lean::judge_chunk(chunk, opts, j)) {
+        let record = Record::default();
+        let mut game = RecordSource::new(&record, None);
+        return vec![f(cx.judged(chunk, &mut game, rules, judged))];
     }
     each_game(chunk, &|tags| opts.style(tags), &mut |game| {
         let mut game = match opts.turns_only {

@@ -7,7 +7,7 @@
 use super::Format;
 use crate::base::problem::Problem;
 use crate::envelope::record::{Chunk, ReadGame, Record, RecordSource, Span, Tag, MAX_RECORD_BYTES};
-use crate::io::reading::Options;
+use crate::io::reading::{Judged, Options};
 use crate::registry::AnyGame;
 use std::io::{self, BufRead};
 use std::ops::ControlFlow;
@@ -24,6 +24,10 @@ pub struct Visit<'v, 'g> {
     pub chunk: Option<&'v Chunk>,
     pub rules: Result<&'static dyn AnyGame, Problem>,
     pub game: &'v mut dyn ReadGame<'g>,
+    /// The game already judged on the lean path, where the options asked
+    /// for judging ([`Options::judging`]) and it could be: `game` is then
+    /// read already (it holds nothing), and this is its report.
+    pub judged: Option<Judged>,
 }
 
 /// What is done with each game on this thread; it may stop the reading.
@@ -83,6 +87,25 @@ impl Cx<'_> {
             chunk,
             rules,
             game,
+            judged: None,
+        }
+    }
+
+    /// The visit of a game of `chunk` judged on the lean path.
+    pub(crate) fn judged<'v, 'g>(
+        &'v self,
+        chunk: &'v Chunk,
+        game: &'v mut dyn ReadGame<'g>,
+        rules: &'static dyn AnyGame,
+        judged: Judged,
+    ) -> Visit<'v, 'g> {
+        Visit {
+            input: self.input,
+            format: self.format,
+            chunk: Some(chunk),
+            rules: Ok(rules),
+            game,
+            judged: Some(judged),
         }
     }
 }
