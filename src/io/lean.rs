@@ -11,8 +11,8 @@
 //! or not, is the one the full reader makes (`tests/lean.rs` compares
 //! them).
 
-use crate::envelope::record::MAX_TAGS;
 use crate::envelope::record::{title, Assessment, Chunk, ResultMark, ResultToken, Span, Tag, Text};
+use crate::envelope::record::{BLANK, BRACE, CLASS, COMMA, MAX_TAGS, SEMI};
 use crate::io::reading::{EnvelopeCounts, GameReport, Judged, Judging, Options};
 use crate::play::replay::{judge, turn_at, Outcome};
 use crate::registry::{self, with_game, AnyGame, GameTask, Playable, Registered};
@@ -209,34 +209,6 @@ impl GameTask for Lean<'_, '_> {
         ))
     }
 }
-
-/// Byte classes: ASCII white space, the braces, `;` and `,` (blank only
-/// where a game's style says so) — the full reader's.
-const BLANK: u8 = 1;
-const BRACE: u8 = 2;
-const SEMI: u8 = 4;
-const COMMA: u8 = 8;
-
-static CLASS: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        t[b] = if c.is_ascii_whitespace() {
-            BLANK
-        } else if c == b'{' || c == b'}' {
-            BRACE
-        } else if c == b';' {
-            SEMI
-        } else if c == b',' {
-            COMMA
-        } else {
-            0
-        };
-        b += 1;
-    }
-    t
-};
 
 /// One token of the movetext, as the lean path needs it.
 enum Token<'a> {

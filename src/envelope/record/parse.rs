@@ -53,13 +53,14 @@ fn context<'a, O>(
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// Byte classes for the movetext scan: ASCII white space, the braces,
-/// `;` and `,` (blank only where a game's style says so).
-const BLANK: u8 = 1;
-const BRACE: u8 = 2;
-const SEMI: u8 = 4;
-const COMMA: u8 = 8;
+/// `;` and `,` (blank only where a game's style says so) — the lean path's
+/// too (`io::lean`).
+pub(crate) const BLANK: u8 = 1;
+pub(crate) const BRACE: u8 = 2;
+pub(crate) const SEMI: u8 = 4;
+pub(crate) const COMMA: u8 = 8;
 
-static CLASS: [u8; 256] = {
+pub(crate) static CLASS: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut b = 0;
     while b < 256 {
