@@ -5,17 +5,17 @@
 //! they are read, each move handed to its game's parser and played at
 //! once. It judges only what it can judge alone: a chunk of one game that
 //! reads and replays without a problem. Anything else (a problem of any
-//! kind, an escape in a tag value, a byte that is not ASCII in the
-//! movetext, a second game in the chunk, a record with no tags) makes it
+//! kind, a chunk that is not all UTF-8, an escape in a tag value, a
+//! second game in the chunk, a record with no tags) makes it
 //! give up, and the full reader reads the chunk — so every report, valid
 //! or not, is the one the full reader makes (`tests/lean.rs` compares
 //! them).
 
+use crate::envelope::record::{masks, BLANK, BRACE, CLASS, MAX_TAGS};
 use crate::envelope::record::{title, Assessment, Chunk, ResultMark, ResultToken, Span, Tag, Text};
-use crate::envelope::record::{BLANK, BRACE, CLASS, COMMA, MAX_TAGS, SEMI};
-use crate::io::reading::{EnvelopeCounts, GameReport, Judged, Judging, Options};
+use crate::io::reading::{rules_of, EnvelopeCounts, GameReport, Judged, Judging, Options};
 use crate::play::replay::{judge, turn_at, Outcome};
-use crate::registry::{self, with_game, AnyGame, GameTask, Playable, Registered};
+use crate::registry::{with_game, AnyGame, GameTask, Playable, Registered};
 use gamerec_rules::game::MovetextStyle;
 
 /// Judges the one game of `chunk` as `judging` asks, or `None` where the
@@ -51,7 +51,8 @@ pub(crate) fn judge_chunk(
     };
     scan.skip_blank();
     let tags = scan.tags()?;
-    let rules = rules_named(&tags, opts)?;
+    // The full reader's choice of rules; a game with none is its to report.
+    let rules = rules_of(&tags, None, base, opts).ok()?;
     scan.set_style(rules.style());
     scan.skip_blank();
     let counted = match judging {
@@ -85,15 +86,6 @@ pub(crate) fn judge_chunk(
         counts.tags = tags.len();
     }
     Some((rules, Judged { report, counts }))
-}
-
-/// The rules a game's tags name (or the default for a game with no `Game`
-/// tag); `None` where they name none (the full reader says why).
-fn rules_named(tags: &[Tag], opts: &Options) -> Option<&'static dyn AnyGame> {
-    match tags.iter().find(|t| t.name == "Game") {
-        Some(tag) => registry::find(&tag.value),
-        None => opts.default_game,
-    }
 }
 
 /// What the movetext gave: the replay's plies and outcome (or nothing,
@@ -242,10 +234,7 @@ struct Scan<'a> {
 
 impl<'a> Scan<'a> {
     fn set_style(&mut self, style: MovetextStyle) {
-        let semi = if style.semicolons { SEMI } else { 0 };
-        let comma = if style.commas { COMMA } else { 0 };
-        self.blank = BLANK | semi | comma;
-        self.end = BLANK | BRACE | semi | comma;
+        (self.blank, self.end) = masks(style);
     }
 
     #[inline]

@@ -153,7 +153,7 @@ pub(crate) fn rules_for_game(
 
 /// The rules `tags` name; `first`: the first turn (for placing and
 /// explaining a missing `Game` tag); `start`: where the game starts.
-fn rules_of(
+pub(crate) fn rules_of(
     tags: &[Tag],
     first: Option<(Span, &str)>,
     start: usize,

@@ -57,8 +57,8 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// too (`io::lean`).
 pub(crate) const BLANK: u8 = 1;
 pub(crate) const BRACE: u8 = 2;
-pub(crate) const SEMI: u8 = 4;
-pub(crate) const COMMA: u8 = 8;
+const SEMI: u8 = 4;
+const COMMA: u8 = 8;
 
 pub(crate) static CLASS: [u8; 256] = {
     let mut t = [0u8; 256];
@@ -80,6 +80,14 @@ pub(crate) static CLASS: [u8; 256] = {
     }
     t
 };
+
+/// The classes that are blank between tokens, and those that end a token,
+/// under a game's movetext style (`;` and `,` among them where it says).
+pub(crate) fn masks(style: MovetextStyle) -> (u8, u8) {
+    let semi = if style.semicolons { SEMI } else { 0 };
+    let comma = if style.commas { COMMA } else { 0 };
+    (BLANK | semi | comma, BLANK | BRACE | semi | comma)
+}
 
 fn is_tag_name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
@@ -229,10 +237,7 @@ impl<'a> Reader<'a> {
     /// Says whether `;` and `,` separate tokens (and are blank between
     /// them).
     fn set_separators(&mut self, style: MovetextStyle) {
-        let semi = if style.semicolons { SEMI } else { 0 };
-        let comma = if style.commas { COMMA } else { 0 };
-        self.blank_mask = BLANK | semi | comma;
-        self.end_mask = BLANK | BRACE | semi | comma;
+        (self.blank_mask, self.end_mask) = masks(style);
     }
 
     #[inline]
