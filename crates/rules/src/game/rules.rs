@@ -77,6 +77,14 @@ pub trait Rules: Game {
     /// the position as it was.
     fn play(pos: &mut Self::Position, mv: &Self::Move) -> Result<(), Self::Error>;
 
+    /// Plays a turn [`Rules::generate`] produced in this very position (what
+    /// the search plays): the same position [`Rules::play`] makes, but a
+    /// game may skip the checks its generator has already made (Roshi skips
+    /// the flood fill that proves a slide's path). The default is `play`.
+    fn play_generated(pos: &mut Self::Position, mv: &Self::Move) -> Result<(), Self::Error> {
+        Self::play(pos, mv)
+    }
+
     /// Calls `emit` with every legal turn, each once, until it returns
     /// `false`.
     fn generate(pos: &Self::Position, emit: Generator<'_, Self::Move>);

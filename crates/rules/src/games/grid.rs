@@ -7,7 +7,11 @@ use std::fmt::Write;
 /// Reads a square on a board of `files` × `ranks` (at most 26 × 99) as
 /// 0-based (file, rank).
 pub fn parse_square(text: &str, files: u8, ranks: u8) -> Option<(u8, u8)> {
-    let bytes = text.as_bytes();
+    square_bytes(text.as_bytes(), files, ranks)
+}
+
+/// [`parse_square`] on bytes (what a decoder reading bytes in place calls).
+pub fn square_bytes(bytes: &[u8], files: u8, ranks: u8) -> Option<(u8, u8)> {
     let (&f, digits) = bytes.split_first()?;
     if !f.is_ascii_alphabetic()
         || digits.is_empty()

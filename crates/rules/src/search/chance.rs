@@ -155,7 +155,7 @@ impl Tree {
             let child = self.select(at, rng);
             let turn = self.nodes[child as usize].turn as usize;
             into = G::side_to_move(pos);
-            if G::play(pos, &moves[turn]).is_err() {
+            if G::play_generated(pos, &moves[turn]).is_err() {
                 return None;
             }
             at = child;
@@ -247,7 +247,7 @@ fn playout<G: Search>(
             return winner;
         }
         let mv = &moves[below(rng, moves.len())];
-        if G::play(pos, mv).is_err() {
+        if G::play_generated(pos, mv).is_err() {
             return None;
         }
     }

@@ -354,7 +354,7 @@ impl<'t, G: Search> Searcher<'t, G> {
         let mut turns = Vec::with_capacity(moves.len());
         for mv in &moves {
             next.clone_from(pos);
-            let v = match G::play(&mut next, mv) {
+            let v = match G::play_generated(&mut next, mv) {
                 Err(_) => Some(Value::Unknown),
                 Ok(()) => match self.deepen(&next, depth.saturating_sub(1)) {
                     _ if self.stopped => None,
@@ -556,7 +556,7 @@ impl<'t, G: Search> Searcher<'t, G> {
                 k => k,
             };
             next.clone_from(pos);
-            if G::play(next, &frame.moves[i]).is_err() {
+            if G::play_generated(next, &frame.moves[i]).is_err() {
                 continue;
             }
             let s = -self.negamax(next, depth - 1, ply + 1, -beta, -alpha);

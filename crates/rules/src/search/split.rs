@@ -198,7 +198,7 @@ pub fn judge_split<G: Search>(
         children.clear();
         children.extend(block.iter().map(|mv| {
             let mut next = pos.clone();
-            G::play(&mut next, mv).ok().map(|()| next)
+            G::play_generated(&mut next, mv).ok().map(|()| next)
         }));
         let one = |table: &mut Table, i: usize| {
             let next = children[i].as_ref()?;

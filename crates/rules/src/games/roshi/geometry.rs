@@ -5,7 +5,7 @@ use std::fmt;
 
 pub const MAX_SIDE: u8 = 19;
 pub const MIN_SIDE: u8 = 5;
-/// Cells are stored `rank * 19 + file`.
+/// Cells are numbered `rank * 19 + file`.
 pub const CELLS: usize = 361;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -22,7 +22,12 @@ impl Sq {
     /// Reads any `letter digits` square; whether it is on the board is for
     /// the rules to say.
     pub fn parse(text: &str) -> Option<Sq> {
-        grid::parse_square(text, 26, 99).map(|(file, rank)| Sq { file, rank })
+        Sq::from_bytes(text.as_bytes())
+    }
+
+    /// [`Sq::parse`] on bytes.
+    pub fn from_bytes(bytes: &[u8]) -> Option<Sq> {
+        grid::square_bytes(bytes, 26, 99).map(|(file, rank)| Sq { file, rank })
     }
 
     pub fn offset(self, df: i8, dr: i8) -> Option<Sq> {
@@ -40,6 +45,180 @@ impl fmt::Display for Sq {
         let mut s = String::with_capacity(3);
         grid::write_square(self.file, self.rank, &mut s);
         f.write_str(&s)
+    }
+}
+
+/// Three ranks to a word.
+const RANKS_A_WORD: usize = 3;
+/// Bits a rank takes in its word: 19 files and a bit that is never set.
+const RANK_BITS: u32 = 20;
+/// Words for 19 ranks.
+const WORDS: usize = (MAX_SIDE as usize).div_ceil(RANKS_A_WORD);
+
+/// A set of squares: bit `20 · (rank mod 3) + file` of word `rank / 3`. A
+/// rank never straddles two words, and bit 19 of every rank and bits 60–63
+/// of every word are never set, so a run of set bits always stays inside
+/// its rank (what lets [`Bits::flood`] spread whole runs with one add).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Bits([u64; WORDS]);
+
+impl Bits {
+    /// Where a square's bit is: its word and the bit in it. The square must
+    /// be on a 19×19 board.
+    fn place(s: Sq) -> (usize, u32) {
+        let (rank, file) = (usize::from(s.rank), u32::from(s.file));
+        let in_word = (rank % RANKS_A_WORD) as u32;
+        (rank / RANKS_A_WORD, in_word * RANK_BITS + file)
+    }
+
+    /// Every square of a board of size `d`.
+    pub fn board(d: Dims) -> Bits {
+        let mut b = Bits::default();
+        let row = (1u64 << d.files) - 1;
+        for rank in 0..usize::from(d.ranks) {
+            b.0[rank / RANKS_A_WORD] |= row << ((rank % RANKS_A_WORD) as u32 * RANK_BITS);
+        }
+        b
+    }
+
+    pub fn has(&self, s: Sq) -> bool {
+        let (w, b) = Bits::place(s);
+        self.0[w] >> b & 1 == 1
+    }
+
+    pub fn insert(&mut self, s: Sq) {
+        let (w, b) = Bits::place(s);
+        self.0[w] |= 1 << b;
+    }
+
+    pub fn remove(&mut self, s: Sq) {
+        let (w, b) = Bits::place(s);
+        self.0[w] &= !(1 << b);
+    }
+
+    /// The squares of one rank (below 19) as bits from file a.
+    pub fn row(&self, rank: u8) -> u32 {
+        let (w, b) = Bits::place(Sq { rank, file: 0 });
+        (self.0[w] >> b) as u32 & ((1 << RANK_BITS) - 1)
+    }
+
+    /// How many squares.
+    pub fn count(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// The squares, rank by rank from rank 1, each rank from file a.
+    pub fn squares(self) -> impl Iterator<Item = Sq> {
+        self.0.into_iter().enumerate().flat_map(|(w, mut word)| {
+            std::iter::from_fn(move || {
+                let b = word.trailing_zeros();
+                (word != 0).then(|| {
+                    word &= word - 1;
+                    Sq {
+                        rank: (w * RANKS_A_WORD) as u8 + (b / RANK_BITS) as u8,
+                        file: (b % RANK_BITS) as u8,
+                    }
+                })
+            })
+        })
+    }
+
+    /// The squares of `self` reached from `from` by orthogonal steps through
+    /// squares of `self` (`from` itself not counted unless a path leads
+    /// back to it), on a board `files` wide.
+    pub fn flood(self, from: Sq, files: u8) -> Bits {
+        let mut out = Bits(self.fill(from, None, files));
+        if !self.has(from) {
+            out.remove(from);
+        }
+        out
+    }
+
+    /// Whether `to` is in [`Bits::flood`] from `from` (never `from` itself:
+    /// a slide goes somewhere): the fill stops as soon as it gets there.
+    pub fn reaches(self, from: Sq, to: Sq, files: u8) -> bool {
+        from != to && Bits(self.fill(from, Some(Bits::place(to)), files)).has(to)
+    }
+
+    /// A flood fill from `from` through `self` and `from`, a word at a time,
+    /// stopped early once the bit `until` is reached. Each round spreads
+    /// every word's reach one rank up and down (into the words below and
+    /// above too), then along its ranks' runs both ways ([`spread`]), up the
+    /// words and back down, until a round changes nothing. No allocation; a few dozen word
+    /// operations a word a round.
+    fn fill(self, from: Sq, until: Option<(usize, u32)>, files: u8) -> [u64; WORDS] {
+        let mut e = self;
+        e.insert(from);
+        let e = e.0;
+        let mut r = Bits::default();
+        r.insert(from);
+        let mut r = r.0;
+        let n = e.iter().rposition(|&w| w != 0).map_or(0, |i| i + 1);
+        // Doubling steps that cover a run of `files` bits.
+        let steps = u32::BITS - u32::from(files).leading_zeros();
+        let step = |r: &mut [u64; WORDS], i: usize| {
+            // The rank next to the word below and above (the shift up also
+            // brings bits 60–63, which no square has: `e` drops them).
+            let mut s = 0;
+            if i > 0 {
+                s |= r[i - 1] >> (2 * RANK_BITS);
+            }
+            if i + 1 < n {
+                s |= r[i + 1] << (2 * RANK_BITS);
+            }
+            let s = r[i] | r[i] << RANK_BITS | r[i] >> RANK_BITS | s;
+            let y = spread(s & e[i], e[i], steps);
+            let grew = y != r[i];
+            r[i] = y;
+            grew
+        };
+        loop {
+            let mut changed = false;
+            for i in 0..n {
+                changed |= step(&mut r, i);
+            }
+            for i in (0..n.saturating_sub(1)).rev() {
+                changed |= step(&mut r, i);
+            }
+            let done = until.is_some_and(|(w, b)| r[w] >> b & 1 == 1);
+            if !changed || done {
+                return r;
+            }
+        }
+    }
+}
+
+/// The runs of `e` holding a bit of `s` (`s` ⊆ `e`), whole: upwards from
+/// each seed by the carry of an add, downwards by an occluded fill that
+/// doubles its reach each of its `steps` (runs are under 2^steps bits).
+fn spread(s: u64, e: u64, steps: u32) -> u64 {
+    let up = (e & !e.wrapping_add(s)) | s;
+    let (mut g, mut p) = (s, e);
+    for k in 0..steps {
+        g |= p & (g >> (1 << k));
+        p &= p >> (1 << k);
+    }
+    up | g
+}
+
+impl std::ops::BitOr for Bits {
+    type Output = Bits;
+    fn bitor(self, o: Bits) -> Bits {
+        Bits(std::array::from_fn(|i| self.0[i] | o.0[i]))
+    }
+}
+
+impl std::ops::BitAnd for Bits {
+    type Output = Bits;
+    fn bitand(self, o: Bits) -> Bits {
+        Bits(std::array::from_fn(|i| self.0[i] & o.0[i]))
+    }
+}
+
+impl std::ops::Not for Bits {
+    type Output = Bits;
+    fn not(self) -> Bits {
+        Bits(self.0.map(|w| !w))
     }
 }
 

@@ -6,12 +6,6 @@ use super::geometry::Sq;
 use super::position::{Position, SlideRule};
 use super::Roshi;
 use crate::game::{no_draw_marks, MoveSyntaxError, Notation, PositionError};
-use nom::branch::alt;
-use nom::bytes::complete::{tag, take_while1};
-use nom::character::complete::char;
-use nom::combinator::{map, map_opt, recognize};
-use nom::sequence::{pair, preceded, separated_pair};
-use nom::{IResult, Parser};
 use std::fmt::Write;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -86,29 +80,38 @@ impl Move {
     }
 }
 
-fn square(i: &str) -> IResult<&str, Sq, ()> {
-    map_opt(
-        recognize(pair(
-            take_while1(|c: char| c.is_ascii_alphabetic()),
-            take_while1(|c: char| c.is_ascii_digit()),
-        )),
-        Sq::parse,
-    )
-    .parse(i)
+/// A square at the start of `b`: letters, then digits, read as one square
+/// ([`Sq::parse`]); the square and the bytes it took.
+fn square(b: &[u8]) -> Option<(Sq, usize)> {
+    let letters = b.iter().take_while(|c| c.is_ascii_alphabetic()).count();
+    let digits = b[letters..]
+        .iter()
+        .take_while(|c| c.is_ascii_digit())
+        .count();
+    if letters == 0 || digits == 0 {
+        return None;
+    }
+    let len = letters + digits;
+    Some((Sq::from_bytes(&b[..len])?, len))
 }
 
-fn action(i: &str) -> IResult<&str, Action, ()> {
-    alt((
-        map(preceded(alt((tag("R@"), tag("r@"))), square), Action::Stone),
-        map(preceded(char('@'), square), Action::Place),
-        map(separated_pair(square, char('-'), square), |(a, b)| {
-            Action::Slide(a, b)
-        }),
-        map(separated_pair(square, char('>'), square), |(a, b)| {
-            Action::Push(a, b)
-        }),
-    ))
-    .parse(i)
+/// One action at the start of `b` (`R@SQ`, `@SQ`, `SQ-SQ` or `SQ>SQ`),
+/// decoded from the bytes by hand, and the bytes it took.
+fn action(b: &[u8]) -> Option<(Action, usize)> {
+    match b {
+        [b'R' | b'r', b'@', rest @ ..] => square(rest).map(|(s, n)| (Action::Stone(s), n + 2)),
+        [b'@', rest @ ..] => square(rest).map(|(s, n)| (Action::Place(s), n + 1)),
+        _ => {
+            let (from, n) = square(b)?;
+            let kind: fn(Sq, Sq) -> Action = match b.get(n) {
+                Some(b'-') => Action::Slide,
+                Some(b'>') => Action::Push,
+                _ => return None,
+            };
+            let (to, m) = square(&b[n + 1..])?;
+            Some((kind(from, to), n + 1 + m))
+        }
+    }
 }
 
 const SHAPE: &str = "a Roshi turn is one or two actions joined by `,`: place `@c3`, slide \
@@ -134,24 +137,28 @@ impl Notation for Roshi {
         // kept so that the rules can say "too many"); more are only counted.
         let mut actions = [Action::Place(Sq { rank: 0, file: 0 }); 3];
         let mut count = 0;
-        let mut rest = text;
+        let bytes = text.as_bytes();
+        let mut at = 0;
         loop {
-            let at = text.len() - rest.len();
-            let (r, a) =
-                action(rest).map_err(|_| err(format!("expected an action: {SHAPE}"), at))?;
+            let (a, n) = action(&bytes[at..])
+                .ok_or_else(|| err(format!("expected an action: {SHAPE}"), at))?;
             if count < 3 {
                 actions[count] = a;
             }
             count += 1;
-            if r.is_empty() {
-                break;
+            at += n;
+            match bytes.get(at) {
+                None => break,
+                Some(b',') => at += 1,
+                // `at` follows an ASCII action: a character boundary.
+                Some(_) => {
+                    let r = &text[at..];
+                    return Err(err(
+                        format!("unexpected `{r}` after an action: {SHAPE}"),
+                        at,
+                    ));
+                }
             }
-            rest = r.strip_prefix(',').ok_or_else(|| {
-                err(
-                    format!("unexpected `{r}` after an action: {SHAPE}"),
-                    text.len() - r.len(),
-                )
-            })?;
         }
         if count > 3 {
             return Err(err(format!("{count} actions: a turn has one or two"), 0));

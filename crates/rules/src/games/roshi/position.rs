@@ -9,7 +9,7 @@
 //! `Red-Blue`; the side to move `r` or `b`; the phase `setup` or `play`;
 //! `--` when the last turn was a pass, else `-`.
 
-use super::geometry::{Dims, Sq, Zone, CELLS, MAX_SIDE};
+use super::geometry::{Bits, Dims, Sq, Zone, CELLS, MAX_SIDE};
 use crate::game::{fields_with_offsets, PositionError, Side};
 use std::fmt::Write;
 
@@ -37,11 +37,18 @@ pub enum Phase {
     Play,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// A position: the pieces as a set of squares a side and the stone's
+/// square (what the flood fill of a slide and the roshi test read without
+/// walking cells), the board's squares kept beside them.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Position {
     pub dims: Dims,
     pub zone: Zone,
-    pub cells: [Occupant; CELLS],
+    /// Red's pieces (0) and Blue's (1).
+    pieces: [Bits; 2],
+    stone: Option<Sq>,
+    /// Every square of the board (from `dims`).
+    board: Bits,
     /// Unplaced pieces, Red (0) and Blue (1).
     pub supply: [u8; 2],
     pub to_move: Side,
@@ -159,7 +166,9 @@ impl Position {
         Position {
             dims,
             zone,
-            cells: [Occupant::Empty; CELLS],
+            pieces: [Bits::default(); 2],
+            stone: None,
+            board: Bits::board(dims),
             supply: [PIECES, PIECES],
             to_move: Side::First,
             phase: Phase::Setup,
@@ -169,24 +178,55 @@ impl Position {
         }
     }
 
+    /// What stands on `s` (empty off the board).
     pub fn at(&self, s: Sq) -> Occupant {
-        if self.dims.contains(s) {
-            self.cells[s.index()]
+        if !self.dims.contains(s) {
+            Occupant::Empty
+        } else if self.pieces[0].has(s) {
+            Occupant::Piece(Side::First)
+        } else if self.pieces[1].has(s) {
+            Occupant::Piece(Side::Second)
+        } else if self.stone == Some(s) {
+            Occupant::Stone
         } else {
             Occupant::Empty
         }
     }
 
+    /// Puts `c` on `s`, a square of the board.
     pub fn set(&mut self, s: Sq, c: Occupant) {
-        self.cells[s.index()] = c;
+        self.pieces[0].remove(s);
+        self.pieces[1].remove(s);
+        if self.stone == Some(s) {
+            self.stone = None;
+        }
+        match c {
+            Occupant::Piece(side) => self.pieces[side.index()].insert(s),
+            Occupant::Stone => self.stone = Some(s),
+            Occupant::Empty => {}
+        }
     }
 
     pub fn is_empty(&self, s: Sq) -> bool {
-        self.dims.contains(s) && self.cells[s.index()] == Occupant::Empty
+        self.dims.contains(s) && self.at(s) == Occupant::Empty
     }
 
     pub fn stone(&self) -> Option<Sq> {
-        self.dims.squares().find(|&s| self.at(s) == Occupant::Stone)
+        self.stone
+    }
+
+    /// `side`'s pieces.
+    pub(crate) fn pieces(&self, side: Side) -> Bits {
+        self.pieces[side.index()]
+    }
+
+    /// The empty squares.
+    pub(crate) fn empties(&self) -> Bits {
+        let mut taken = self.pieces[0] | self.pieces[1];
+        if let Some(s) = self.stone {
+            taken.insert(s);
+        }
+        self.board & !taken
     }
 
     pub fn parse(text: &str, slide: SlideRule) -> Result<Position, PositionError> {
@@ -306,6 +346,27 @@ impl Position {
             if self.last_pass { "--" } else { "-" }
         );
         out
+    }
+}
+
+/// Hashed as the board of cells it once was (`rank * 19 + file`, 361 of
+/// them), then the other fields in their order: Roshi's search key (the
+/// default, [`crate::game::key_of`] the position) stays what it was.
+impl std::hash::Hash for Position {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        let mut cells = [Occupant::Empty; CELLS];
+        for s in self.dims.squares() {
+            cells[s.index()] = self.at(s);
+        }
+        self.dims.hash(state);
+        self.zone.hash(state);
+        cells.hash(state);
+        self.supply.hash(state);
+        self.to_move.hash(state);
+        self.phase.hash(state);
+        self.last_pass.hash(state);
+        self.drawn.hash(state);
+        self.slide.hash(state);
     }
 }
 

@@ -171,78 +171,10 @@ fn slide_reaches(pos: &Position, from: Sq, to: Sq) -> Result<(), RoshiError> {
             if !pos.dims.contains(from) || !pos.dims.contains(to) {
                 return Err(RoshiError::BlockedSlide { from, to });
             }
-            let reach = reach_mask(&empty_rows(pos), pos.dims.ranks, from);
-            match reach[usize::from(to.rank)] >> to.file & 1 {
-                1 => Ok(()),
-                _ => Err(RoshiError::BlockedSlide { from, to }),
+            match pos.empties().reaches(from, to, pos.dims.files) {
+                true => Ok(()),
+                false => Err(RoshiError::BlockedSlide { from, to }),
             }
-        }
-    }
-}
-
-/// Rows of bits, one rank a row (files ≤ 19).
-type Rows = [u32; super::geometry::MAX_SIDE as usize];
-
-/// The empty squares of `pos`, a rank a row.
-fn empty_rows(pos: &Position) -> Rows {
-    let (files, ranks) = (usize::from(pos.dims.files), usize::from(pos.dims.ranks));
-    let width = usize::from(super::geometry::MAX_SIDE);
-    let mut empty = [0u32; super::geometry::MAX_SIDE as usize];
-    for (r, row) in empty.iter_mut().enumerate().take(ranks) {
-        let cells = &pos.cells[r * width..r * width + files];
-        for (f, &cell) in cells.iter().enumerate() {
-            *row |= u32::from(cell == Occupant::Empty) << f;
-        }
-    }
-    empty
-}
-
-/// The empty squares a piece on `from` reaches by orthogonal steps through
-/// `empty`: a flood fill a rank at a time, the empty squares of each rank
-/// as bits, spread along a rank's empty runs and to the ranks above and
-/// below until nothing changes. No allocation, a handful of word operations
-/// per rank.
-fn reach_mask(empty: &Rows, ranks: u8, from: Sq) -> Rows {
-    let ranks = usize::from(ranks);
-    // The seeds: the empty squares next to `from` (every bit of `reach` is
-    // an empty square from here on).
-    let mut reach = [0u32; super::geometry::MAX_SIDE as usize];
-    let (fr, ff) = (usize::from(from.rank), from.file);
-    reach[fr] = ((1 << ff << 1) | (1 << ff >> 1)) & empty[fr];
-    if fr > 0 {
-        reach[fr - 1] = (1 << ff) & empty[fr - 1];
-    }
-    if fr + 1 < ranks {
-        reach[fr + 1] = (1 << ff) & empty[fr + 1];
-    }
-    // Spreads rank `r` from its own bits and its neighbours', along its
-    // empty runs: adding the seeds to the run bits carries through each run
-    // upwards from its seeds (the bits the carry clears); downwards the
-    // same on the bits reversed.
-    let spread = |reach: &Rows, r: usize, e: u32| {
-        let mut seeds = reach[r];
-        if r > 0 {
-            seeds |= reach[r - 1] & e;
-        }
-        if r + 1 < ranks {
-            seeds |= reach[r + 1] & e;
-        }
-        let up = |s: u32, e: u32| (e & !e.wrapping_add(s)) | s;
-        up(seeds, e) | up(seeds.reverse_bits(), e.reverse_bits()).reverse_bits()
-    };
-    loop {
-        let mut changed = false;
-        // Up the ranks, then down: reach crosses the board both ways in one
-        // round.
-        for r in (0..ranks).chain((0..ranks).rev()) {
-            let y = spread(&reach, r, empty[r]);
-            if y != reach[r] {
-                reach[r] = y;
-                changed = true;
-            }
-        }
-        if !changed {
-            return reach;
         }
     }
 }
@@ -250,23 +182,26 @@ fn reach_mask(empty: &Rows, ranks: u8, from: Sq) -> Rows {
 /// How many slides the side to move has in `pos`: under the path rule the
 /// squares each piece's flood fill reaches, counted as bits.
 fn count_slides(pos: &Position) -> usize {
-    let me = Occupant::Piece(pos.to_move);
-    let mine = pos.dims.squares().filter(|&s| pos.at(s) == me);
+    let mine = pos.pieces(pos.to_move).squares();
     match pos.slide {
         SlideRule::Line => mine.map(|s| slide_targets(pos, s).len()).sum(),
         SlideRule::Path => {
-            let empty = empty_rows(pos);
-            mine.map(|s| {
-                let reach = reach_mask(&empty, pos.dims.ranks, s);
-                reach.iter().map(|r| r.count_ones() as usize).sum::<usize>()
-            })
-            .sum()
+            let empty = pos.empties();
+            mine.map(|s| empty.flood(s, pos.dims.files).count()).sum()
         }
     }
 }
 
+/// Whether a slide's path is still to be proven (a turn as written) or the
+/// generator has found it already (a turn it made).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Path {
+    Check,
+    Known,
+}
+
 /// Checks one action of a normal turn and applies it to `pos`.
-fn act(pos: &mut Position, a: Action) -> Result<(), RoshiError> {
+fn act(pos: &mut Position, a: Action, path: Path) -> Result<(), RoshiError> {
     let me = pos.to_move;
     match a {
         Action::Stone(_) => Err(RoshiError::SetupShape {
@@ -288,7 +223,9 @@ fn act(pos: &mut Position, a: Action) -> Result<(), RoshiError> {
                 return Err(RoshiError::NullSlide { at: from });
             }
             empty(pos, to)?;
-            slide_reaches(pos, from, to)?;
+            if path == Path::Check {
+                slide_reaches(pos, from, to)?;
+            }
             pos.set(from, Occupant::Empty);
             pos.set(to, Occupant::Piece(me));
             Ok(())
@@ -350,15 +287,15 @@ fn setup_turn(pos: &mut Position, mv: &Move) -> Result<(), RoshiError> {
             }
             empty(pos, z)?;
             pos.set(z, Occupant::Stone);
-            act(pos, Action::Place(s))
+            act(pos, Action::Place(s), Path::Check)
         }
         (Side::First, _) => Err(RoshiError::SetupShape {
             message: "Red takes the field with `R@SQ,@SQ`: the roshi stone on an empty \
                       square of the zone, then one red piece",
         }),
         (Side::Second, &[Action::Place(a), Action::Place(b)]) => {
-            act(pos, Action::Place(a))?;
-            act(pos, Action::Place(b))
+            act(pos, Action::Place(a), Path::Check)?;
+            act(pos, Action::Place(b), Path::Check)
         }
         (Side::Second, _) => Err(RoshiError::SetupShape {
             message: "Blue takes the field with `@SQ,@SQ`: two blue pieces on empty squares",
@@ -369,31 +306,32 @@ fn setup_turn(pos: &mut Position, mv: &Move) -> Result<(), RoshiError> {
 /// Every legal single action of the types in `kinds`.
 fn actions(pos: &Position, kinds: &[ActionKind], emit: &mut dyn FnMut(Action) -> bool) -> bool {
     let me = pos.to_move;
-    let mine: Vec<Sq> = pos
-        .dims
-        .squares()
-        .filter(|&s| pos.at(s) == Occupant::Piece(me))
-        .collect();
+    let mine = pos.pieces(me);
     for &kind in kinds {
         match kind {
             ActionKind::Place if pos.supply[me.index()] > 0 => {
-                for s in pos.dims.squares().filter(|&s| pos.is_empty(s)) {
+                for s in pos.empties().squares() {
                     if !emit(Action::Place(s)) {
                         return false;
                     }
                 }
             }
             ActionKind::Slide => {
-                for &from in &mine {
-                    for to in slide_targets(pos, from) {
-                        if !emit(Action::Slide(from, to)) {
-                            return false;
-                        }
+                let empty = pos.empties();
+                for from in mine.squares() {
+                    let mut slide = |to| emit(Action::Slide(from, to));
+                    let go_on = match pos.slide {
+                        // The flood's squares as they come: nothing built.
+                        SlideRule::Path => (empty.flood(from, pos.dims.files).squares()).all(slide),
+                        SlideRule::Line => slide_targets(pos, from).into_iter().all(&mut slide),
+                    };
+                    if !go_on {
+                        return false;
                     }
                 }
             }
             ActionKind::Push => {
-                for &p in &mine {
+                for p in mine.squares() {
                     for (df, dr) in DIRS {
                         let Some(t) = p.offset(df, dr).filter(|&t| pos.dims.contains(t)) else {
                             continue;
@@ -433,24 +371,48 @@ fn slide_targets(pos: &Position, from: Sq) -> Vec<Sq> {
                 }
             }
         }
-        SlideRule::Path => {
-            let mut seen = [false; super::geometry::CELLS];
-            seen[from.index()] = true;
-            let mut todo = vec![from];
-            while let Some(s) = todo.pop() {
-                for (df, dr) in DIRS {
-                    if let Some(n) = s.offset(df, dr).filter(|&n| pos.is_empty(n)) {
-                        if !std::mem::replace(&mut seen[n.index()], true) {
-                            out.push(n);
-                            todo.push(n);
-                        }
-                    }
-                }
-            }
-            out.sort_unstable();
-        }
+        SlideRule::Path => out.extend(pos.empties().flood(from, pos.dims.files).squares()),
     }
     out
+}
+
+/// Checks `mv` against every rule (a slide's path as `path` says) and
+/// plays it; a refused turn leaves `pos` as it was.
+fn turn(pos: &mut Position, mv: &Move, path: Path) -> Result<(), RoshiError> {
+    let mut next = pos.clone();
+    if next.phase == Phase::Setup {
+        setup_turn(&mut next, mv)?;
+        if next.to_move == Side::Second {
+            next.phase = Phase::Play;
+        }
+    } else if mv.is_pass() {
+        // The generator passes only when no action is possible.
+        if path == Path::Check && has_action(pos) {
+            return Err(RoshiError::PassWithAction);
+        }
+        next.drawn = pos.last_pass;
+        next.last_pass = true;
+    } else {
+        let acts = mv.actions();
+        if acts.len() > 2 {
+            return Err(RoshiError::TooManyActions { n: acts.len() });
+        }
+        if acts.len() == 2
+            && acts[0].kind() == acts[1].kind()
+            && acts[0].kind() != ActionKind::Stone
+        {
+            return Err(RoshiError::SameActionTwice {
+                kind: acts[0].kind().name(),
+            });
+        }
+        for &a in acts {
+            act(&mut next, a, path)?;
+        }
+        next.last_pass = false;
+    }
+    next.to_move = pos.to_move.other();
+    *pos = next;
+    Ok(())
 }
 
 const ALL: [ActionKind; 3] = [ActionKind::Place, ActionKind::Slide, ActionKind::Push];
@@ -480,15 +442,31 @@ pub fn has_roshi(pos: &Position, side: Side) -> bool {
 
 /// [`has_roshi`] with the stone's square already known.
 pub(super) fn roshi_through(pos: &Position, stone: Sq, side: Side) -> bool {
-    let run = |df: i8, dr: i8| {
+    // The nine ranks a line of five through the stone can cross, `side`'s
+    // pieces a rank as bits (none off the board).
+    let mine = pos.pieces(side);
+    let row = |k: i16| match u8::try_from(i16::from(stone.rank) + k) {
+        Ok(rank) if rank < pos.dims.ranks => mine.row(rank),
+        _ => 0,
+    };
+    // Every line of five through the stone holds one of `side`'s pieces
+    // next to it: none of the eight neighbours is `side`'s, no roshi.
+    let near = u64::from(row(-1) | row(0) | row(1)) & (7 << stone.file >> 1);
+    if near == 0 {
+        return false;
+    }
+    let rows: [u32; 9] = std::array::from_fn(|k| row(k as i16 - 4));
+    let file = i32::from(stone.file);
+    // How many of `side`'s pieces follow the stone one way, up to the four a
+    // roshi can need on one side.
+    let run = |df: i32, dr: i32| {
         let mut n = 0;
-        let mut s = stone;
-        while let Some(next) = s.offset(df, dr).filter(|&x| pos.dims.contains(x)) {
-            if pos.at(next) != Occupant::Piece(side) {
+        while n < 4 {
+            let (f, k) = (file + df * (n + 1), 4 + dr * (n + 1));
+            if !(0..19).contains(&f) || rows[k as usize] >> f & 1 == 0 {
                 break;
             }
             n += 1;
-            s = next;
         }
         n
     };
@@ -574,39 +552,12 @@ impl Rules for Roshi {
 
     /// Checks `mv` against every rule and plays it.
     fn play(pos: &mut Position, mv: &Move) -> Result<(), RoshiError> {
-        let mut next = pos.clone();
-        if next.phase == Phase::Setup {
-            setup_turn(&mut next, mv)?;
-            if next.to_move == Side::Second {
-                next.phase = Phase::Play;
-            }
-        } else if mv.is_pass() {
-            if has_action(pos) {
-                return Err(RoshiError::PassWithAction);
-            }
-            next.drawn = pos.last_pass;
-            next.last_pass = true;
-        } else {
-            let acts = mv.actions();
-            if acts.len() > 2 {
-                return Err(RoshiError::TooManyActions { n: acts.len() });
-            }
-            if acts.len() == 2
-                && acts[0].kind() == acts[1].kind()
-                && acts[0].kind() != ActionKind::Stone
-            {
-                return Err(RoshiError::SameActionTwice {
-                    kind: acts[0].kind().name(),
-                });
-            }
-            for &a in acts {
-                act(&mut next, a)?;
-            }
-            next.last_pass = false;
-        }
-        next.to_move = pos.to_move.other();
-        *pos = next;
-        Ok(())
+        turn(pos, mv, Path::Check)
+    }
+
+    /// A generated turn's slide has its path already: no flood fill.
+    fn play_generated(pos: &mut Position, mv: &Move) -> Result<(), RoshiError> {
+        turn(pos, mv, Path::Known)
     }
 
     fn generate(pos: &Position, emit: Generator<'_, Move>) {
@@ -649,8 +600,14 @@ impl Rules for Roshi {
                 return;
             }
             let mut after = pos.clone();
-            act(&mut after, a1).expect("a generated action is legal");
-            let others: Vec<ActionKind> = ALL.into_iter().filter(|&k| k != a1.kind()).collect();
+            act(&mut after, a1, Path::Known).expect("a generated action is legal");
+            let mut others = [a1.kind(); 2];
+            for (slot, k) in others
+                .iter_mut()
+                .zip(ALL.into_iter().filter(|&k| k != a1.kind()))
+            {
+                *slot = k;
+            }
             let go_on = actions(&after, &others, &mut |a2| emit(Move::new(&[a1, a2])));
             if !go_on {
                 return;
@@ -689,7 +646,7 @@ impl Rules for Roshi {
         let mut n = 0;
         for a1 in firsts {
             after.clone_from(pos);
-            act(&mut after, a1).expect("a generated action is legal");
+            act(&mut after, a1, Path::Known).expect("a generated action is legal");
             n += 1;
             for kind in ALL.into_iter().filter(|&k| k != a1.kind()) {
                 n += match kind {
@@ -735,11 +692,101 @@ mod tests {
     use super::*;
     use crate::testkit::Random;
 
-    /// Path slides: `slide_reaches` accepts exactly the squares the
-    /// generator's own search (`slide_targets`) lists, on random boards of
-    /// every shape from 5×5 to 19×19, sparse and crowded.
+    /// Whether five squares in a row hold the stone and otherwise only
+    /// `side`'s pieces, by trying every line of five on the board.
+    fn roshi_by_every_line(pos: &Position, side: Side) -> bool {
+        let lines = [(1, 0), (0, 1), (1, 1), (1, -1)];
+        pos.dims.squares().any(|start| {
+            lines.iter().any(|&(df, dr)| {
+                let mut squares = (0..5).map(|k| start.offset(df * k, dr * k));
+                let all = |s: Option<Sq>| s.is_some_and(|s| pos.dims.contains(s));
+                let five: Vec<Sq> = squares
+                    .by_ref()
+                    .map_while(|s| s.filter(|_| all(s)))
+                    .collect();
+                five.len() == 5
+                    && five.iter().any(|&s| pos.at(s) == Occupant::Stone)
+                    && five.iter().all(|&s| {
+                        matches!(pos.at(s), Occupant::Stone) || pos.at(s) == Occupant::Piece(side)
+                    })
+            })
+        })
+    }
+
+    /// `roshi_through` agrees with trying every line of five, on random
+    /// boards of several shapes, crowded to sparse, with the stone anywhere
+    /// (edges and corners included).
     #[test]
-    fn slide_reaches_agrees_with_slide_targets_on_random_boards() {
+    fn roshi_test_agrees_with_every_line_on_random_boards() {
+        let mut rng = Random::new(5);
+        let mut found = 0;
+        for (files, ranks) in [(5u8, 5u8), (7, 7), (9, 6), (19, 19)] {
+            let dims = Dims { files, ranks };
+            for round in 0..600 {
+                // Crowded, half as crowded, sparse boards.
+                let (red, blue) = [(60, 20), (30, 10), (15, 15)][round % 3];
+                let zone = Zone {
+                    lo: Sq { file: 0, rank: 0 },
+                    hi: Sq {
+                        file: files - 1,
+                        rank: ranks - 1,
+                    },
+                };
+                let mut pos = Position::start(dims, zone, SlideRule::Path);
+                for sq in dims.squares() {
+                    let r = rng.below(100);
+                    if r < red {
+                        pos.set(sq, Occupant::Piece(Side::First));
+                    } else if r < red + blue {
+                        pos.set(sq, Occupant::Piece(Side::Second));
+                    }
+                }
+                let stone = Sq {
+                    file: rng.below(usize::from(files)) as u8,
+                    rank: rng.below(usize::from(ranks)) as u8,
+                };
+                pos.set(stone, Occupant::Stone);
+                for side in [Side::First, Side::Second] {
+                    let expected = roshi_by_every_line(&pos, side);
+                    assert_eq!(
+                        roshi_through(&pos, stone, side),
+                        expected,
+                        "{}",
+                        pos.write()
+                    );
+                    found += usize::from(expected);
+                }
+            }
+        }
+        assert!(found > 300, "{found}");
+    }
+
+    /// The empty squares a plain breadth-first search from `from` reaches
+    /// through orthogonal steps (the reference the flood fill is held to).
+    fn searched(pos: &Position, from: Sq) -> Vec<Sq> {
+        let mut seen = vec![from];
+        let mut todo = std::collections::VecDeque::from([from]);
+        while let Some(s) = todo.pop_front() {
+            for (df, dr) in DIRS {
+                if let Some(n) = s.offset(df, dr).filter(|&n| pos.is_empty(n)) {
+                    if !seen.contains(&n) {
+                        seen.push(n);
+                        todo.push_back(n);
+                    }
+                }
+            }
+        }
+        seen.retain(|&s| s != from);
+        seen.sort_unstable();
+        seen
+    }
+
+    /// Path slides: `slide_reaches` accepts, and the generator's
+    /// `slide_targets` lists in board order, exactly the squares a plain
+    /// search reaches, on random boards of every shape from 5×5 to 19×19,
+    /// sparse and crowded; the count of slides is their number.
+    #[test]
+    fn slides_agree_with_a_plain_search_on_random_boards() {
         let mut rng = Random::new(361);
         let mut checked = 0;
         for files in [5u8, 7, 9, 13, 19] {
@@ -753,11 +800,18 @@ mod tests {
                     let mut pos = Position::start(dims, zone, SlideRule::Path);
                     for sq in dims.squares() {
                         if rng.below(100) < fill {
-                            pos.cells[sq.index()] = Occupant::Piece(Side::First);
+                            pos.set(sq, Occupant::Piece(Side::First));
                         }
                     }
+                    let mut slides = 0;
+                    for from in dims.squares().filter(|&s| !pos.is_empty(s)) {
+                        let targets = searched(&pos, from);
+                        assert_eq!(slide_targets(&pos, from), targets, "{}", pos.write());
+                        slides += targets.len();
+                    }
+                    assert_eq!(count_slides(&pos), slides, "{}", pos.write());
                     for from in dims.squares().filter(|&s| !pos.is_empty(s)).take(6) {
-                        let targets = slide_targets(&pos, from);
+                        let targets = searched(&pos, from);
                         for to in dims.squares() {
                             let reached = slide_reaches(&pos, from, to).is_ok();
                             assert_eq!(

@@ -445,6 +445,16 @@ fn generator_agrees_with_play_over_random_games() {
                 for t in generated.iter().filter(|t| t.contains(',')).step_by(37) {
                     play(&mut p.clone(), t).unwrap_or_else(|e| panic!("{t}: {e}"));
                 }
+                // What the search plays: a generated turn played without
+                // proving its slide's path again makes play's position.
+                let mut list = Vec::new();
+                Roshi::legal_moves(&p, &mut list);
+                for m in list.iter().step_by(5) {
+                    let (mut checked, mut trusted) = (p.clone(), p.clone());
+                    Roshi::play(&mut checked, m).unwrap();
+                    Roshi::play_generated(&mut trusted, m).unwrap();
+                    assert_eq!(checked, trusted, "{}", p.write());
+                }
                 positions += 1;
                 let pick: Vec<&String> = generated.iter().collect();
                 let t = pick[rng.below(pick.len())].clone();
