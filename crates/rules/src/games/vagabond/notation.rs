@@ -12,8 +12,7 @@ use crate::game::{
 };
 use nom::bytes::complete::{tag, take_while1};
 use nom::character::complete::{char, one_of};
-use nom::combinator::{opt, recognize};
-use nom::sequence::{delimited, pair, separated_pair};
+use nom::combinator::opt;
 use nom::{IResult, Parser};
 use std::fmt::Write;
 
@@ -42,17 +41,31 @@ impl Move {
     }
 }
 
+/// An optional `-` and one or more digits, as an `i32` (decoded by hand:
+/// what nom's combinators cost was a tenth of validating Vagabond).
 fn int(i: &str) -> IResult<&str, i32, ()> {
-    recognize(pair(
-        opt(char('-')),
-        take_while1(|c: char| c.is_ascii_digit()),
-    ))
-    .map_res(|s: &str| s.parse::<i32>())
-    .parse(i)
+    let fail = || nom::Err::Error(());
+    let b = i.as_bytes();
+    let sign = usize::from(b.first() == Some(&b'-'));
+    let digits = b[sign..].iter().take_while(|c| c.is_ascii_digit()).count();
+    if digits == 0 {
+        return Err(fail());
+    }
+    // `-` and digits are ASCII: `end` is a character boundary.
+    let end = sign + digits;
+    let n = i[..end].parse::<i32>().map_err(|_| fail())?;
+    Ok((&i[end..], n))
 }
 
+/// `(x,y)`.
 fn coords(i: &str) -> IResult<&str, (i32, i32), ()> {
-    delimited(char('('), separated_pair(int, char(','), int), char(')')).parse(i)
+    let fail = || nom::Err::Error(());
+    let r = i.strip_prefix('(').ok_or_else(fail)?;
+    let (r, x) = int(r)?;
+    let r = r.strip_prefix(',').ok_or_else(fail)?;
+    let (r, y) = int(r)?;
+    let r = r.strip_prefix(')').ok_or_else(fail)?;
+    Ok((r, (x, y)))
 }
 
 fn prefix(i: &str) -> IResult<&str, (u32, Side), ()> {

@@ -368,7 +368,9 @@ fn candidates(pos: &Position, t: Tile, a: Point, around: &Around<'_>, cand: &mut
             }
         }
         TileCode::Y => within(a, 5).for_each(|p| cand[p.index()] = true),
-        TileCode::S => bison_reach(pos, a, pos.to_move, cand),
+        TileCode::S => {
+            bison_reach(pos, a, pos.to_move, cand, None);
+        }
         TileCode::C | TileCode::F => {}
     }
 }
@@ -431,12 +433,15 @@ fn capture_check(pos: &Position, mover: Tile, at: Point) -> Result<(), VagabondE
 /// The opponent's active Sky Bisons (off their gates, not frozen): each
 /// zones out `me`'s Sky Bisons within 6.
 fn active_enemy_bisons(pos: &Position, me: Side) -> impl Iterator<Item = Point> + '_ {
-    Point::all().filter(move |&q| {
-        pos.at(q)
-            .is_some_and(|t| t.code == TileCode::S && t.owner != me)
-            && !q.is_gate()
-            && frozen_by(pos, q).is_none()
-    })
+    Point::all().filter(move |&q| active_enemy_bison(pos, me, q))
+}
+
+/// Whether an active Sky Bison of the opponent's stands on `q`.
+fn active_enemy_bison(pos: &Position, me: Side, q: Point) -> bool {
+    pos.at(q)
+        .is_some_and(|t| t.code == TileCode::S && t.owner != me)
+        && !q.is_gate()
+        && frozen_by(pos, q).is_none()
 }
 
 /// The Sky Bison among `bisons` whose zone holds `b`.
@@ -446,12 +451,24 @@ fn zone_holding(mut bisons: impl Iterator<Item = Point>, b: Point) -> Option<Poi
 
 /// Every point a Sky Bison on `a` reaches in at most 6 steps: intermediate
 /// points empty and on the board, and never departing from a point next to
-/// an enemy Chrysanthemum. Marks them in `reach`.
-fn bison_reach(pos: &Position, a: Point, me: Side, reach: &mut [bool; GRID]) {
+/// an enemy Chrysanthemum. Marks them in `reach`, a breadth-first search
+/// over a queue on the stack; with `stop`, it ends as soon as that point is
+/// marked. Whether `stop` was reached.
+fn bison_reach(
+    pos: &Position,
+    a: Point,
+    me: Side,
+    reach: &mut [bool; GRID],
+    stop: Option<Point>,
+) -> bool {
     let mut dist = [u8::MAX; GRID];
     dist[a.index()] = 0;
-    let mut queue = std::collections::VecDeque::from([a]);
-    while let Some(u) = queue.pop_front() {
+    // Each point is queued at most once.
+    let mut queue = [a; GRID];
+    let (mut head, mut tail) = (0, 1);
+    while head < tail {
+        let u = queue[head];
+        head += 1;
         let d = dist[u.index()];
         if d >= 6 || (u != a && enemy_chrysanthemum_next_to(pos, u, me).is_some()) {
             continue;
@@ -461,12 +478,17 @@ fn bison_reach(pos: &Position, a: Point, me: Side, reach: &mut [bool; GRID]) {
                 continue;
             }
             reach[v.index()] = true;
+            if stop == Some(v) {
+                return true;
+            }
             if pos.at(v).is_none() && dist[v.index()] == u8::MAX {
                 dist[v.index()] = d + 1;
-                queue.push_back(v);
+                queue[tail] = v;
+                tail += 1;
             }
         }
     }
+    false
 }
 
 /// The points within `d` steps of `p` (Manhattan distance).
@@ -607,7 +629,10 @@ fn check_reach(pos: &Position, t: Tile, a: Point, b: Point) -> Result<(), Vagabo
 /// zone, at most 6 away, along a path of at most 6 steps.
 fn bison_reaches(pos: &Position, a: Point, b: Point) -> Result<(), VagabondError> {
     let me = pos.to_move;
-    if let Some(bison) = zone_holding(active_enemy_bisons(pos, me), b) {
+    // Only a Bison within 6 of `b` can zone it: those points, in board
+    // order as `Point::all` gives them, so the same Bison is named.
+    let near_b = within(b, 6).filter(|&q| active_enemy_bison(pos, me, q));
+    if let Some(bison) = zone_holding(near_b, b) {
         return Err(VagabondError::BisonZone { bison });
     }
     let distance = a.distance(b);
@@ -619,8 +644,7 @@ fn bison_reaches(pos: &Position, a: Point, b: Point) -> Result<(), VagabondError
         });
     }
     let mut reach = [false; GRID];
-    bison_reach(pos, a, me, &mut reach);
-    if !reach[b.index()] {
+    if !bison_reach(pos, a, me, &mut reach, Some(b)) {
         let chrysanthemum = pos.at(b).is_some_and(|x| x.code == TileCode::C);
         return Err(VagabondError::PathBlocked {
             from: a,
@@ -772,6 +796,72 @@ impl Rules for Vagabond {
 #[cfg(test)]
 mod scan_tests {
     use super::*;
+
+    /// A Sky Bison's move as checked before the search stopped early and
+    /// the zone scan looked only near `b`: every active enemy Bison in board
+    /// order, the whole reach.
+    fn bison_reaches_by_full_scans(
+        pos: &Position,
+        a: Point,
+        b: Point,
+    ) -> Result<(), VagabondError> {
+        let me = pos.to_move;
+        if let Some(bison) = zone_holding(active_enemy_bisons(pos, me), b) {
+            return Err(VagabondError::BisonZone { bison });
+        }
+        if a.distance(b) > 6 {
+            return Err(VagabondError::OutOfRange {
+                code: TileCode::S,
+                range: 6,
+                distance: a.distance(b),
+            });
+        }
+        let mut reach = [false; GRID];
+        bison_reach(pos, a, me, &mut reach, None);
+        match reach[b.index()] {
+            true => Ok(()),
+            false => Err(VagabondError::PathBlocked {
+                from: a,
+                to: b,
+                chrysanthemum: pos.at(b).is_some_and(|x| x.code == TileCode::C),
+            }),
+        }
+    }
+
+    /// `bison_reaches` (its search stopped at the target, its zones looked
+    /// for within 6 of it) gives the full scans' verdict and names the same
+    /// Bison, for every Sky Bison of the mover and every point, along
+    /// random games.
+    #[test]
+    fn bison_checks_agree_with_full_scans_along_random_games() {
+        let mut rng = crate::testkit::Random::new(6);
+        let (mut checked, mut zoned) = (0, 0);
+        for _ in 0..12 {
+            let mut pos = Vagabond::start(&[]).unwrap();
+            for _ in 0..120 {
+                if Vagabond::ending(&pos).is_some() {
+                    break;
+                }
+                let bisons = Point::all().filter(|&q| {
+                    pos.at(q)
+                        .is_some_and(|t| t.code == TileCode::S && t.owner == pos.to_move)
+                });
+                for a in bisons.collect::<Vec<_>>() {
+                    for b in Point::all() {
+                        let got = bison_reaches(&pos, a, b);
+                        assert_eq!(got, bison_reaches_by_full_scans(&pos, a, b), "{a} {b}");
+                        checked += 1;
+                        zoned += usize::from(matches!(got, Err(VagabondError::BisonZone { .. })));
+                    }
+                }
+                let mut moves = Vec::new();
+                Vagabond::legal_moves(&pos, &mut moves);
+                let mv = moves[rng.below(moves.len())];
+                Vagabond::play(&mut pos, &mv).unwrap();
+            }
+        }
+        assert!(checked > 10_000 && zoned > 100, "{checked} {zoned}");
+    }
 
     #[test]
     fn marked_gives_the_flagged_points_in_board_order() {
