@@ -81,18 +81,31 @@ impl Move {
 }
 
 /// A square at the start of `b`: letters, then digits, read as one square
-/// ([`Sq::parse`]); the square and the bytes it took.
+/// (what [`Sq::parse`] accepts: one letter, then 1 to 99 without a leading
+/// zero); the square and the bytes it took. More letters or digits than a
+/// square has make no square.
 fn square(b: &[u8]) -> Option<(Sq, usize)> {
-    let letters = b.iter().take_while(|c| c.is_ascii_alphabetic()).count();
-    let digits = b[letters..]
-        .iter()
-        .take_while(|c| c.is_ascii_digit())
-        .count();
-    if letters == 0 || digits == 0 {
+    let (&f, rest) = b.split_first()?;
+    if !f.is_ascii_alphabetic() {
         return None;
     }
-    let len = letters + digits;
-    Some((Sq::from_bytes(&b[..len])?, len))
+    let digit = |i: usize| rest.get(i).filter(|c| c.is_ascii_digit()).map(|c| c - b'0');
+    let (rank, len) = match (digit(0), digit(1)) {
+        (None | Some(0), _) => return None,
+        (Some(d), None) => (d, 1),
+        (Some(d), Some(e)) => (d * 10 + e, 2),
+    };
+    if digit(len).is_some() {
+        return None;
+    }
+    let file = f.to_ascii_lowercase() - b'a';
+    Some((
+        Sq {
+            file,
+            rank: rank - 1,
+        },
+        1 + len,
+    ))
 }
 
 /// One action at the start of `b` (`R@SQ`, `@SQ`, `SQ-SQ` or `SQ>SQ`),
@@ -199,6 +212,37 @@ impl Notation for Roshi {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The hand decoder of a square reads what `Sq::parse` reads of the
+    /// letters and digits at the start, on every string of up to five bytes
+    /// over letters, digits, separators and a non-ASCII byte.
+    #[test]
+    fn square_reads_as_sq_parse_does() {
+        let alphabet = b"aZs019-,>@\xc3";
+        let mut texts: Vec<Vec<u8>> = vec![Vec::new()];
+        for _ in 0..5 {
+            let longer: Vec<Vec<u8>> = texts
+                .iter()
+                .filter(|t| t.len() == texts.last().map_or(0, Vec::len))
+                .flat_map(|t| alphabet.iter().map(move |&c| [t.clone(), vec![c]].concat()))
+                .collect();
+            texts.extend(longer);
+        }
+        assert!(texts.len() > 100_000, "{}", texts.len());
+        for b in &texts {
+            let letters = b.iter().take_while(|c| c.is_ascii_alphabetic()).count();
+            let digits = b[letters..]
+                .iter()
+                .take_while(|c| c.is_ascii_digit())
+                .count();
+            let len = letters + digits;
+            let expected = (letters > 0 && digits > 0)
+                .then(|| std::str::from_utf8(&b[..len]).ok().and_then(Sq::parse))
+                .flatten()
+                .map(|s| (s, len));
+            assert_eq!(square(b), expected, "{:?}", String::from_utf8_lossy(b));
+        }
+    }
 
     fn parse_move(text: &str) -> Result<Move, MoveSyntaxError> {
         use crate::game::Rules;
