@@ -546,10 +546,11 @@ fn index_memory_out_of_range_is_a_usage_error_and_leaves_nothing() {
 
 #[test]
 fn index_merges_at_most_a_bounded_number_of_runs_at_once() {
-    // Many small runs (a posting cap of 1 MiB, 43,690 postings; 20,000
-    // games of about 95 positions: some 45 runs): the merge holds at most
-    // 32 run files open per thread, so a descriptor limit of 64 is enough
-    // (--memory 0 made 3,085 spill files and failed under 1,024).
+    // Many small runs (--memory 1: two buffers of 21,845 postings; 20,000
+    // games of about 95 positions: some 90 runs, so runs are merged twice
+    // on the way): the merge holds at most 32 run files open per thread,
+    // so a descriptor limit of 64 is enough (--memory 0 made 3,085 spill
+    // files and failed under 1,024).
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     generated(d, "oshi", 20_000, 3, "big.grec");
@@ -580,8 +581,10 @@ fn index_merges_at_most_a_bounded_number_of_runs_at_once() {
     );
     let (code, _, err) = run(d, &["index", "-q", "big.grec", "-o", "whole"]);
     assert_eq!(code, 0, "{err}");
-    // The postings buffer stays within --memory: spilled before a game
-    // would pass it (it doubled past it, 2 MiB of 1).
+    // The postings buffers stay within --memory together: spilled before
+    // a game would pass one (it doubled past it, 2 MiB of 1), and the
+    // other's room set aside before its first posting (left to double, it
+    // passed its half: 1.2 MiB of 1).
     let (code, _, said) = run(d, &["index", "--memory", "1", "big.grec", "-o", "again"]);
     assert_eq!(code, 0, "{said}");
     let most: f64 = said

@@ -31,8 +31,9 @@ pub struct Args {
     /// files).
     #[arg(short, long, value_name = "DIR")]
     output: PathBuf,
-    /// Postings gathered in memory before a sorted run is spilled to the
-    /// index's work folder, in MiB (1 to 65536).
+    /// Postings held in memory, in MiB (1 to 65536): two buffers of half
+    /// each, one filling while the other is sorted and spilled as a run to
+    /// the index's work folder.
     #[arg(long, value_name = "MIB", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
     memory: u64,
     #[command(flatten)]

@@ -27,7 +27,17 @@ pub struct Builder {
     /// Postings gathered since the last spill, and how many it may hold.
     postings: Vec<Posting>,
     cap: usize,
+    /// The other buffer: the run being sorted and written on its own
+    /// thread while `postings` fills, then (emptied) the next to fill.
+    spilling: Option<Spilling>,
+    spare: Vec<Posting>,
+    /// The capacity of the other buffer (spilling or spare).
+    aside: usize,
     runs: Vec<Run>,
+    /// Run files made so far, merged ones included: each gets a name of
+    /// its own (a merged run named after the count of runs could once
+    /// take the name of the merged run it was being made from).
+    made: usize,
     /// The turns' spellings.
     turns: Arc<Turns>,
     games: Option<GamesOut>,
@@ -43,9 +53,13 @@ pub struct Builder {
     kept: Vec<u32>,
     /// Games per game type and settings.
     setups: BTreeMap<(String, String), u64>,
-    /// The most postings the buffer had room for.
+    /// The most postings the two buffers had room for.
     most: usize,
 }
+
+/// The thread sorting and writing a run: the run, and its buffer back
+/// (emptied).
+type Spilling = std::thread::JoinHandle<io::Result<(Run, Vec<Posting>)>>;
 
 /// What was built.
 #[derive(Clone, Debug, Default)]
@@ -55,8 +69,8 @@ pub struct Built {
     pub postings: u64,
     /// Bytes of the index's files.
     pub bytes: u64,
-    /// The most bytes the postings buffer took (at most `--memory`, or
-    /// one game's postings where a game alone holds more).
+    /// The most bytes the two postings buffers took together (at most
+    /// `--memory`, or one game's postings where a game alone holds more).
     pub buffer: u64,
 }
 
@@ -87,8 +101,9 @@ pub(crate) const MAX_MEMORY: usize = 64 << 30;
 
 impl Builder {
     /// Starts an index in `dir` (made if missing), or adding to the one
-    /// there; `memory` bytes of postings are gathered before a run is
-    /// spilled; the merge runs on `jobs` threads. A folder that holds
+    /// there; `memory` bytes of postings at most are held: two buffers of
+    /// half of it, one filling while the other's run is sorted and written
+    /// on a thread of its own; the merge runs on `jobs` threads. A folder that holds
     /// other files than an index's is refused; where another writer holds
     /// the folder, `waiting` is called and its end waited for.
     pub fn create(
@@ -133,7 +148,7 @@ impl Builder {
                 .map(|(g, s, n)| ((g, s), n))
                 .collect();
         }
-        let cap = memory / std::mem::size_of::<Posting>();
+        let cap = memory / 2 / std::mem::size_of::<Posting>();
         Ok(Builder {
             dir: dir.to_path_buf(),
             _lock: lock,
@@ -142,7 +157,11 @@ impl Builder {
             jobs: jobs.max(1),
             postings: Vec::new(),
             cap: cap.max(1024),
+            spilling: None,
+            spare: Vec::new(),
+            aside: 0,
             runs: Vec::new(),
+            made: 0,
             turns: Arc::new(Turns::new(turns)),
             games: None,
             files,
@@ -305,6 +324,29 @@ impl Builder {
             .as_mut()
             .ok_or_else(|| invalid("the index is not begun, or finished"))?;
         let id = games.push(row)?;
+        self.set_aside()?;
+        // Spilled before the game's postings would pass the cap, so the
+        // buffer never grows past what --memory sets aside (a game longer
+        // than the cap on its own still fits: memory by the record cap).
+        if !self.postings.is_empty() && self.postings.len() + traced.keys.len() > self.cap {
+            self.spill()?;
+            self.set_aside()?;
+        }
+        for (ply, &key) in traced.keys.iter().enumerate() {
+            let turn = turn_ids.get(ply).copied().unwrap_or(NO_TURN);
+            let ply = ply as u32;
+            self.postings.push(Posting { key, id, ply, turn });
+        }
+        self.most = self.most.max(self.postings.capacity() + self.aside);
+        if self.postings.len() >= self.cap {
+            self.spill()?;
+        }
+        Ok(())
+    }
+
+    /// Sets the buffer's room aside before its first posting (a buffer
+    /// left to grow by doubling would pass its half of `--memory`).
+    fn set_aside(&mut self) -> io::Result<()> {
         if self.postings.capacity() == 0 {
             // At most 1 GiB set aside at once; more as it fills.
             let first = self.cap.min((1 << 30) / std::mem::size_of::<Posting>());
@@ -312,33 +354,49 @@ impl Builder {
                 .try_reserve_exact(first)
                 .map_err(|_| invalid(format!("no memory for {first} postings")))?;
         }
-        // Spilled before the game's postings would pass the cap, so the
-        // buffer never grows past what --memory sets aside (a game longer
-        // than the cap on its own still fits: memory by the record cap).
-        if !self.postings.is_empty() && self.postings.len() + traced.keys.len() > self.cap {
-            self.spill()?;
-        }
-        for (ply, &key) in traced.keys.iter().enumerate() {
-            let turn = turn_ids.get(ply).copied().unwrap_or(NO_TURN);
-            let ply = ply as u32;
-            self.postings.push(Posting { key, id, ply, turn });
-        }
-        self.most = self.most.max(self.postings.capacity());
-        if self.postings.len() >= self.cap {
-            self.spill()?;
-        }
         Ok(())
     }
 
-    /// Sorts the postings gathered and writes them as a run; past
-    /// [`FAN_IN`] runs, the oldest are merged into one first (so that
-    /// merging never holds more than that many files open).
+    /// Hands the postings gathered to a thread that sorts them and writes
+    /// them as a run, and goes on with the other buffer (once the run
+    /// before is written).
     fn spill(&mut self) -> io::Result<()> {
-        let path = self.work.join(format!("run-{}", self.runs.len()));
-        self.runs.push(spill(&mut self.postings, path)?);
-        self.postings.clear();
+        self.settle()?;
+        let full = std::mem::replace(&mut self.postings, std::mem::take(&mut self.spare));
+        self.aside = full.capacity();
+        let path = self.run_path();
+        let thread = std::thread::Builder::new().name("index spill".into());
+        let spilling = thread.spawn(move || {
+            let mut full = full;
+            let run = spill(&mut full, path)?;
+            full.clear();
+            Ok((run, full))
+        })?;
+        self.spilling = Some(spilling);
+        Ok(())
+    }
+
+    /// A new run file's path in the work folder.
+    fn run_path(&mut self) -> PathBuf {
+        self.made += 1;
+        self.work.join(format!("run-{}", self.made))
+    }
+
+    /// Waits for the run being written, if any, and takes it among the
+    /// runs (its buffer becomes the spare); past [`FAN_IN`] runs, the
+    /// oldest are merged into one first (so that merging never holds more
+    /// than that many files open).
+    fn settle(&mut self) -> io::Result<()> {
+        let Some(spilling) = self.spilling.take() else {
+            return Ok(());
+        };
+        let (run, buffer) = spilling
+            .join()
+            .unwrap_or_else(|_| Err(io::Error::other("the spill thread failed")))?;
+        self.spare = buffer;
+        self.runs.push(run);
         if self.runs.len() >= FAN_IN {
-            let path = self.work.join(format!("run-{}-merged", self.runs.len()));
+            let path = self.run_path();
             let merged = merge_runs(&self.runs, path)?;
             for r in self.runs.drain(..) {
                 std::fs::remove_file(&r.path)?;
@@ -355,6 +413,8 @@ impl Builder {
         if self.games.is_none() {
             self.begin(&[])?;
         }
+        self.settle()?;
+        self.spare = Vec::new();
         sort(&mut self.postings);
         let out = self
             .games
@@ -399,6 +459,10 @@ impl Drop for Builder {
     /// folder; after the switch the folder is the new generation's, under
     /// another name, and nothing is removed.
     fn drop(&mut self) {
+        // A run still being written is waited for: it writes in the folder.
+        if let Some(spilling) = self.spilling.take() {
+            let _ = spilling.join();
+        }
         let _ = std::fs::remove_dir_all(&self.work);
     }
 }
@@ -424,4 +488,86 @@ pub(crate) fn absolute(path: &Path) -> String {
         .unwrap_or_else(|_| path.to_path_buf())
         .to_string_lossy()
         .into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play::walk::Traced;
+
+    /// `games` games of 150 positions each, keys drawn from a few thousand
+    /// (so that positions repeat across games, as openings do).
+    fn build(
+        dir: &Path,
+        memory: usize,
+        jobs: usize,
+        games: usize,
+    ) -> (Built, Vec<(String, Vec<u8>)>) {
+        let mut b = Builder::create(dir, memory, jobs, &mut || {}).unwrap();
+        b.begin(&[]).unwrap();
+        b.file("games.grec", None).unwrap();
+        let mut x = 0x2545_f491_4f6c_dd1d_u64;
+        for g in 0..games {
+            let keys: Vec<u64> = (0..150)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    (x % 3000).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                })
+                .collect();
+            let turns = (0..149).map(|t| format!("t{}", t % 7)).collect::<Vec<_>>();
+            let ids = turns.iter().map(|t| b.turns().id(t)).collect();
+            let entry = TracedGame {
+                game: Some("oshi"),
+                traced: Traced {
+                    keys,
+                    turns: turns.join(" "),
+                    ..Traced::default()
+                },
+                turn_ids: ids,
+                ..TracedGame::default()
+            };
+            b.add(g + 1, entry).unwrap();
+        }
+        let built = b.finish().unwrap();
+        let tables = store::tables_dir(dir).unwrap().unwrap();
+        let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&tables)
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                (
+                    e.file_name().to_string_lossy().into_owned(),
+                    std::fs::read(e.path()).unwrap(),
+                )
+            })
+            .collect();
+        files.sort();
+        (built, files)
+    }
+
+    #[test]
+    fn runs_spilled_on_their_thread_and_merged_past_fan_in_make_the_same_index() {
+        let tmp = tempfile::tempdir().unwrap();
+        let games = 700; // 105,000 postings
+        let (whole, expected) = build(&tmp.path().join("whole"), 64 << 20, 1, games);
+        assert_eq!(whole.postings, 105_000);
+        assert!(expected.iter().any(|(n, _)| n == "postings-00.parquet"));
+        // Buffers of 1,600 postings (ten games a run, spilled before the
+        // eleventh would pass it; not a power of two, so a buffer left to
+        // grow by doubling would pass its half): 70 runs, so runs are merged into one twice on the way (the second
+        // merge once wrote over the first's file, which it was reading), on
+        // one thread and on three.
+        let memory = 2 * 1600 * std::mem::size_of::<Posting>();
+        for jobs in [1, 3] {
+            let dir = tmp.path().join(format!("small-{jobs}"));
+            let (built, files) = build(&dir, memory, jobs, games);
+            assert_eq!(built.postings, 105_000);
+            assert!(built.buffer <= memory as u64, "{} > {memory}", built.buffer);
+            assert!(
+                files == expected,
+                "the index built in runs differs (jobs {jobs})"
+            );
+        }
+    }
 }

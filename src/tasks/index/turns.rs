@@ -4,8 +4,11 @@
 //! threads' order; [`Turns::renumbering`] gives the spellings' order, which
 //! the index keeps.
 
+use gamerec_rules::game::Keyer;
 use std::cell::RefCell;
+use std::collections::hash_map::RandomState;
 use std::collections::HashMap;
+use std::hash::BuildHasher;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -14,13 +17,39 @@ use std::sync::Mutex;
 static MADE: AtomicU64 = AtomicU64::new(0);
 
 thread_local! {
-    static CACHE: RefCell<(u64, HashMap<String, u32>)> = RefCell::new((u64::MAX, HashMap::new()));
+    static CACHE: RefCell<(u64, Spellings)> = RefCell::new((u64::MAX, Spellings::default()));
+}
+
+/// Spellings to numbers, hashed by [`Keyer`] (a turn's spelling is a few
+/// bytes: SipHash cost more than the rest of a lookup) from a start drawn
+/// once per process, so that an archive cannot be made to collide.
+type Spellings = HashMap<String, u32, Seeded>;
+
+/// [`Keyer`] from a start drawn once per process.
+#[derive(Clone)]
+struct Seeded(u64);
+
+impl Default for Seeded {
+    fn default() -> Seeded {
+        static SEED: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+        Seeded(*SEED.get_or_init(|| RandomState::new().hash_one(0u8)))
+    }
+}
+
+impl BuildHasher for Seeded {
+    type Hasher = Keyer;
+
+    fn build_hasher(&self) -> Keyer {
+        let mut k = Keyer::default();
+        k.word(self.0);
+        k
+    }
 }
 
 /// The turns met so far.
 pub struct Turns {
     id: u64,
-    shared: Mutex<(Vec<String>, HashMap<String, u32>)>,
+    shared: Mutex<(Vec<String>, Spellings)>,
 }
 
 impl Turns {
@@ -42,7 +71,7 @@ impl Turns {
         CACHE.with(|cache| {
             let mut cache = cache.borrow_mut();
             if cache.0 != self.id {
-                *cache = (self.id, HashMap::new());
+                *cache = (self.id, Spellings::default());
             }
             if let Some(&id) = cache.1.get(text) {
                 return id;

@@ -68,25 +68,26 @@ impl Search for Oshi {
     /// write, do not count); which sides the rule binds, the score and the
     /// side to move.
     fn notation_key(pos: &Position) -> u64 {
-        // Zobrist: the pieces' words xored, whatever their ids; written
-        // without branches (an id with no piece, or a piece with no
-        // no-return square, adds a word masked to nothing).
+        // Zobrist: the pieces' words xored, whatever their ids, taken over
+        // the ids the sides hold (a piece pushed off has no square).
         let mut sum = 0u64;
         let mut bound = 0u64;
-        for id in 0..pos.at.len() {
-            let at = pos.at[id];
-            let s = at.map_or(0, |s| s.index());
-            let piece = pos.board[s];
-            let present = at.is_some() & piece.is_some();
-            let (owner, height) = piece.map_or((0, 0), |p| (p.owner.index(), p.height & 3));
-            let mask = 0u64.wrapping_sub(u64::from(present));
-            sum ^= PIECE[s * 8 + (owner << 2 | usize::from(height))] & mask;
-            let ret = pos.forbid[id];
-            let r = ret.map_or(s, |r| r.index());
-            let bound_here = present & ret.is_some();
-            bound |= u64::from(bound_here) << owner;
-            let moved = 0u64.wrapping_sub(u64::from(bound_here & (r != s)));
-            sum ^= RETURN[s * 81 + r] & moved;
+        let mut live = u32::from(pos.ids[0] | pos.ids[1]);
+        while live != 0 {
+            let id = live.trailing_zeros() as usize;
+            live &= live - 1;
+            let Some(at) = pos.at[id] else { continue };
+            let s = at.index();
+            let Some(piece) = pos.board[s] else { continue };
+            let owner = piece.owner.index();
+            sum ^= PIECE[s * 8 + (owner << 2 | usize::from(piece.height & 3))];
+            if let Some(r) = pos.forbid[id] {
+                bound |= 1 << owner;
+                let r = r.index();
+                if r != s {
+                    sum ^= RETURN[s * 81 + r];
+                }
+            }
         }
         let mut k = Keyer::default();
         k.word(sum);
