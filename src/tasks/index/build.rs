@@ -103,9 +103,9 @@ impl Builder {
     /// Starts an index in `dir` (made if missing), or adding to the one
     /// there; `memory` bytes of postings at most are held: two buffers of
     /// half of it, one filling while the other's run is sorted and written
-    /// on a thread of its own; the merge runs on `jobs` threads. A folder that holds
-    /// other files than an index's is refused; where another writer holds
-    /// the folder, `waiting` is called and its end waited for.
+    /// on a thread of its own; the merge runs on `jobs` threads. A folder
+    /// that holds other files than an index's is refused; where another
+    /// writer holds the folder, `waiting` is called and its end waited for.
     pub fn create(
         dir: &Path,
         memory: usize,
@@ -494,6 +494,7 @@ pub(crate) fn absolute(path: &Path) -> String {
 mod tests {
     use super::*;
     use crate::play::walk::Traced;
+    use rand_core::Rng;
 
     /// `games` games of 150 positions each, keys drawn from a few thousand
     /// (so that positions repeat across games, as openings do).
@@ -506,15 +507,10 @@ mod tests {
         let mut b = Builder::create(dir, memory, jobs, &mut || {}).unwrap();
         b.begin(&[]).unwrap();
         b.file("games.grec", None).unwrap();
-        let mut x = 0x2545_f491_4f6c_dd1d_u64;
+        let mut rng = gamerec_rules::random::stream(5, 1);
         for g in 0..games {
             let keys: Vec<u64> = (0..150)
-                .map(|_| {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    (x % 3000).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-                })
+                .map(|_| (rng.next_u64() % 3000).wrapping_mul(0x9e37_79b9_7f4a_7c15))
                 .collect();
             let turns = (0..149).map(|t| format!("t{}", t % 7)).collect::<Vec<_>>();
             let ids = turns.iter().map(|t| b.turns().id(t)).collect();

@@ -313,18 +313,14 @@ pub(super) fn spill(postings: &mut [Posting], path: PathBuf) -> io::Result<Run> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand_core::Rng;
 
     /// Postings with keys from a few values (runs of one key, like the
-    /// start) and from everywhere (hashes), in (game, ply) order as the
-    /// builder gathers them, or shuffled.
+    /// start) or from everywhere (hashes), games in order as the builder
+    /// gathers them, plies at random.
     fn postings(n: usize, distinct: u64, seed: u64) -> Vec<Posting> {
-        let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rng = gamerec_rules::random::stream(seed, 1);
+        let mut next = move || rng.next_u64();
         (0..n)
             .map(|i| {
                 let r = next();
@@ -359,7 +355,7 @@ mod tests {
                 let mut ours = postings(n, distinct, seed);
                 let mut plain = ours.clone();
                 sort(&mut ours);
-                plain.sort_by_key(|p| (p.key, p.id, p.ply));
+                plain.sort_by_key(order);
                 // Equal (key, game, ply) never occurs in an index; here it
                 // may, so only the order is compared.
                 let keys = |v: &[Posting]| v.iter().map(order).collect::<Vec<_>>();

@@ -21,8 +21,10 @@ thread_local! {
 }
 
 /// Spellings to numbers, hashed by [`Keyer`] (a turn's spelling is a few
-/// bytes: SipHash cost more than the rest of a lookup) from a start drawn
-/// once per process, so that an archive cannot be made to collide.
+/// bytes: SipHash cost more than the rest of a lookup). The spellings are
+/// those of legal turns, so their number is bounded by the game's moves;
+/// the start drawn once per process (as `RandomState` does for SipHash)
+/// keeps which ones share a bucket from being fixed in advance anyway.
 type Spellings = HashMap<String, u32, Seeded>;
 
 /// [`Keyer`] from a start drawn once per process.
