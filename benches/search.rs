@@ -8,6 +8,13 @@
 //! entries).
 //!
 //! `cargo bench --bench search` (or `-- oshi 3` for one game and horizon).
+//!
+//! `cargo bench --bench search -- sets` (or `-- sets oshi`): the issue-51
+//! measure instead — the committed position sets (`bench/positions/`, 50
+//! a game, made by `bench/positions.sh`), each searched to the game's
+//! default horizon with no budget: the time over the whole set (median of
+//! `ROUNDS` rounds, 5 by default), the positions searched a second, and
+//! perft's to the same horizon from the same positions (`PERFT=0`: none).
 
 use gamerec::analysis::Settings;
 use gamerec::game::{Notation, Search};
@@ -101,7 +108,91 @@ fn bench<G: Search + Notation>(depth: u32, sample: usize) {
     );
 }
 
+/// The positions of `bench/positions/<game>.pos` (game, ply, position,
+/// tab-separated; `#` starts a comment).
+fn position_set<G: Search + Notation>() -> Vec<G::Position> {
+    let path = format!(
+        "{}/bench/positions/{}.pos",
+        env!("CARGO_MANIFEST_DIR"),
+        G::NAME
+    );
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    (text.lines())
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .map(|l| {
+            let field = l.splitn(3, '\t').nth(2).unwrap_or_default();
+            G::parse_position(field).unwrap_or_else(|e| panic!("{path}: {l}: {e:?}"))
+        })
+        .collect()
+}
+
+/// The committed set searched to the default horizon: see the module's
+/// documentation.
+fn bench_set<G: Search + Notation>() {
+    let set = position_set::<G>();
+    let depth = G::DEPTH;
+    let rounds: usize = std::env::var("ROUNDS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(5);
+    let mut moves = Vec::new();
+    let t = Instant::now();
+    // PERFT=0: the search only (for a profiler).
+    let perft: u64 = match std::env::var("PERFT").as_deref() {
+        Ok("0") => 1,
+        _ => (set.iter())
+            .map(|p| played::<G>(p, depth, &mut moves, 0))
+            .sum(),
+    };
+    let perft_s = t.elapsed().as_secs_f64();
+    let mut table = Table::with_mib(Settings::default().table_mib);
+    let (mut times, mut nodes, mut proven) = (Vec::new(), 0u64, 0usize);
+    for round in 0..rounds.max(1) {
+        let (mut round_s, mut round_nodes, mut round_proven) = (0.0, 0u64, 0usize);
+        for (i, p) in set.iter().enumerate() {
+            let mut s = Searcher::<G>::new(&mut table);
+            s.salt_with((round * set.len() + i) as u64);
+            let t = Instant::now();
+            let v = s.value(p, depth, Budget::UNLIMITED);
+            round_s += t.elapsed().as_secs_f64();
+            round_nodes += s.nodes;
+            round_proven += usize::from(v.is_proven());
+        }
+        times.push(round_s);
+        (nodes, proven) = (round_nodes, round_proven);
+    }
+    times.sort_by(f64::total_cmp);
+    let median = times[times.len() / 2];
+    let (pr, sr) = (perft as f64 / perft_s, nodes as f64 / median);
+    println!(
+        "{:<9} horizon {depth}  positions {}  proven {proven:>2}  search {:>9.4}s \
+         {nodes:>10} pos = {:>6.2} M/s  perft {perft:>10} pos in {perft_s:>7.3}s = {:>6.2} M/s  \
+         ratio {:.2}",
+        G::NAME,
+        set.len(),
+        median,
+        sr / 1e6,
+        pr / 1e6,
+        sr / pr
+    );
+}
+
 fn main() {
+    if std::env::args().any(|a| a == "sets") {
+        let only =
+            (std::env::args().skip_while(|a| a != "sets").skip(1)).find(|a| !a.starts_with('-'));
+        let run = |name: &str, f: fn()| {
+            if only.as_deref().is_none_or(|o| o == name) {
+                f();
+            }
+        };
+        run("oshi", bench_set::<Oshi>);
+        run("retsami", bench_set::<Retsami>);
+        run("iqishiqi", bench_set::<Iqishiqi>);
+        run("roshi", bench_set::<Roshi>);
+        run("vagabond", bench_set::<Vagabond>);
+        return;
+    }
     let args: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| !a.starts_with('-'))
