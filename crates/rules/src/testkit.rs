@@ -176,3 +176,59 @@ pub fn random_positions<G: Rules>(seed: u64, games: u64) -> Vec<G::Position> {
     }
     out
 }
+
+/// Checks [`crate::game::Search::outcome_of`] against playing each
+/// generated board turn and asking `ending`, in every position given:
+/// how many turns it told (`open`, `decided`), so a test can ask that
+/// both kinds were seen.
+pub fn check_outcomes<G: crate::game::Search + Notation>(
+    positions: &[G::Position],
+) -> (usize, usize) {
+    use crate::game::Outcome;
+    let (mut open, mut decided) = (0, 0);
+    let mut moves = Vec::new();
+    for p in positions {
+        moves.clear();
+        crate::search::board_moves::<G>(p, &mut moves);
+        for m in &moves {
+            let Some(told) = G::outcome_of(p, m) else {
+                continue;
+            };
+            let mut text = String::new();
+            G::write_move(m, &mut text);
+            let mut after = p.clone();
+            if let Err(e) = G::play_generated(&mut after, m) {
+                panic!("{text}: a generated turn is refused: {e}");
+            }
+            assert_eq!(told, Outcome::of(G::ending(&after)), "{text}");
+            match told {
+                Outcome::Open => open += 1,
+                _ => decided += 1,
+            }
+        }
+    }
+    (open, decided)
+}
+
+/// Checks that every `step`-th generated turn of `pos`, played by
+/// `play_generated` (what the search plays), makes the position `play`
+/// makes.
+pub fn check_play_generated<G: Rules + Notation>(pos: &G::Position, step: usize)
+where
+    G::Position: PartialEq + std::fmt::Debug,
+{
+    let mut list = Vec::new();
+    G::legal_moves(pos, &mut list);
+    for m in list.iter().step_by(step) {
+        let (mut checked, mut trusted) = (pos.clone(), pos.clone());
+        let mut text = String::new();
+        G::write_move(m, &mut text);
+        if let Err(e) = G::play(&mut checked, m) {
+            panic!("{text}: {e}");
+        }
+        if let Err(e) = G::play_generated(&mut trusted, m) {
+            panic!("{text}: {e}");
+        }
+        assert_eq!(checked, trusted, "{text}");
+    }
+}

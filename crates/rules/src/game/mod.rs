@@ -36,7 +36,7 @@ pub use picture::{
     Board, Cell, Glyph, Kind, Label, Line, LineKind, Marks, Note, Picture, Piece, Shape,
 };
 pub use rules::{any_move, collect_moves, tag_value, Generator, RuleError, Rules, SetupError};
-pub use search::{key_of, Keyer, Search};
+pub use search::{key_of, Keyer, Outcome, Search};
 pub use site::{SiteFiles, SiteFormat, SiteNotation};
 
 /// The two sides, in the order the record format names them (the first-named

@@ -80,7 +80,10 @@ pub trait Rules: Game {
     /// Plays a turn [`Rules::generate`] produced in this very position (what
     /// the search plays): the same position [`Rules::play`] makes, but a
     /// game may skip the checks its generator has already made (Roshi skips
-    /// the flood fill that proves a slide's path). The default is `play`.
+    /// the flood fill that proves a slide's path, and plays the turn in
+    /// place). The default is `play`. Unlike `play`, a turn it refuses
+    /// (never one the generator made) may leave the position part played:
+    /// every caller drops the position then.
     fn play_generated(pos: &mut Self::Position, mv: &Self::Move) -> Result<(), Self::Error> {
         Self::play(pos, mv)
     }

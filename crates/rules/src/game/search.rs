@@ -6,7 +6,7 @@
 //! (every game's position is a flat value: a copy reuses the target's
 //! storage), so the search needs no undo.
 
-use super::Rules;
+use super::{Ending, Rules, Side};
 use std::hash::{Hash, Hasher};
 
 /// A game the exact search and the win-chance estimate can play
@@ -47,10 +47,53 @@ pub trait Search: Rules {
         false
     }
 
+    /// What playing `mv`, a board turn [`Rules::generate`] made in `pos`,
+    /// leads to, told without playing it, where the game can (the search
+    /// asks it of every turn at its last ply, where nothing but the
+    /// ending after a turn counts): `None` (the default) has the turn
+    /// played and [`Rules::ending`] asked. A game answers only where
+    /// [`Rules::play_generated`] plays the turn and the answer is what
+    /// `ending` would say of the position after it (a test per game checks
+    /// this over generated games).
+    fn outcome_of(_pos: &Self::Position, _mv: &Self::Move) -> Option<Outcome> {
+        None
+    }
+
     /// Takes back a draw offer the last turn made (the search makes no
     /// offer: a turn that offered is judged as the board move it also
     /// was). Nothing to do in a game without offers.
     fn withdraw_offer(_pos: &mut Self::Position) {}
+}
+
+/// What a turn leads to, as [`Search::outcome_of`] tells it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The game goes on, or stops with no result (an ending that is not
+    /// `decided`).
+    Open,
+    /// A decided draw.
+    Draw,
+    /// A win for this side.
+    Win(Side),
+}
+
+impl Outcome {
+    /// The outcome an [`Ending`] (or none) stands for.
+    pub fn of(ending: Option<Ending>) -> Outcome {
+        match ending {
+            Some(Ending {
+                decided: true,
+                winner: Some(w),
+                ..
+            }) => Outcome::Win(w),
+            Some(Ending {
+                decided: true,
+                winner: None,
+                ..
+            }) => Outcome::Draw,
+            _ => Outcome::Open,
+        }
+    }
 }
 
 /// A 64-bit key of anything hashable: each word folded into the state by a

@@ -28,7 +28,7 @@ mod table;
 
 pub use table::{fits, Bound, Entry, Table, MAX_MIB};
 
-use crate::game::{Search, Side};
+use crate::game::{Outcome, Search, Side};
 use std::time::{Duration, Instant};
 
 /// The score of a win at ply 0.
@@ -215,19 +215,31 @@ impl Horizon {
     }
 }
 
-/// One ply's storage, reused from search to search.
+/// One ply's storage, reused from search to search: the position a child
+/// is played into (the turns themselves are never stored: each is played
+/// as the generator makes it).
 struct Frame<G: Search> {
-    moves: Vec<G::Move>,
     next: Option<G::Position>,
 }
 
 impl<G: Search> Default for Frame<G> {
     fn default() -> Self {
-        Frame {
-            moves: Vec::new(),
-            next: None,
-        }
+        Frame { next: None }
     }
+}
+
+/// Where a node's children stand while they are searched.
+struct Scan {
+    best: i32,
+    best_i: usize,
+    alpha: i32,
+    beta: i32,
+    /// The highest score a child can have: a win on the next ply.
+    ceiling: i32,
+    /// A board turn was generated.
+    any: bool,
+    /// Stop: a cutoff, a win on the next ply, or the budget.
+    done: bool,
 }
 
 /// A searcher for game `G`: its table and its per-ply storage, reused for
@@ -496,19 +508,18 @@ impl<'t, G: Search> Searcher<'t, G> {
         if self.frames.len() <= ply {
             self.frames.resize_with(ply + 1, Frame::default);
         }
-        let mut frame = std::mem::take(&mut self.frames[ply]);
-        frame.moves.clear();
-        board_moves::<G>(pos, &mut frame.moves);
-        if frame.moves.is_empty() {
+        let mut next = match self.frames[ply].next.take() {
+            Some(next) => next,
+            None => pos.clone(),
+        };
+        let scan = self.children(pos, &mut next, first, depth, ply, (alpha, beta));
+        self.frames[ply].next = Some(next);
+        if !scan.any {
             // No board move, and the rules have not ended the game: play
             // stops (or only an agreement is left), beyond the horizon.
-            self.frames[ply] = frame;
             return self.horizon.leaf(mover);
         }
-        let n = frame.moves.len();
-        let first = if first < n { first } else { 0 };
-        let (best, best_i) = self.children(pos, &mut frame, first, depth, ply, (alpha, beta));
-        self.frames[ply] = frame;
+        let (best, best_i) = (scan.best, scan.best_i);
         if self.stopped {
             return 0;
         }
@@ -534,44 +545,118 @@ impl<'t, G: Search> Searcher<'t, G> {
         best
     }
 
-    /// Searches `pos`'s turns (in `frame`), the table's `first`: the best
-    /// score and the turn that reached it.
+    /// Searches `pos`'s board turns, each played into `next` as the
+    /// generator makes it, so that a cutoff stops the generation too: the
+    /// table's turn `first` (the index among the board turns) by a
+    /// generation that stops there, then the others in the generator's
+    /// order. Nothing stored per turn; the same turns visited in the same
+    /// order as searching a list of them would.
     fn children(
         &mut self,
         pos: &G::Position,
-        frame: &mut Frame<G>,
+        next: &mut G::Position,
         first: usize,
         depth: u32,
         ply: usize,
-        (mut alpha, beta): (i32, i32),
-    ) -> (i32, usize) {
-        let next = frame.next.get_or_insert_with(|| pos.clone());
-        let n = frame.moves.len();
-        let (mut best, mut best_i) = (-INF, first);
-        for k in 0..n {
-            // The table's move first, then the rest in order.
-            let i = match k {
-                0 => first,
-                k if k <= first => k - 1,
-                k => k,
-            };
-            next.clone_from(pos);
-            if G::play_generated(next, &frame.moves[i]).is_err() {
-                continue;
+        (alpha, beta): (i32, i32),
+    ) -> Scan {
+        let mut scan = Scan {
+            best: -INF,
+            best_i: first,
+            alpha,
+            beta,
+            ceiling: WIN - (ply as i32 + 1),
+            any: false,
+            done: false,
+        };
+        let mut tried_first = false;
+        if first != usize::MAX {
+            let mut i = 0;
+            G::generate(pos, &mut |m| {
+                if G::agreement(&m) {
+                    return true;
+                }
+                if i < first {
+                    i += 1;
+                    return true;
+                }
+                tried_first = true;
+                self.child(pos, next, &m, i, depth, ply, &mut scan);
+                false
+            });
+        }
+        if scan.done {
+            return scan;
+        }
+        let mut i = 0;
+        G::generate(pos, &mut |m| {
+            if G::agreement(&m) {
+                return true;
             }
-            let s = -self.negamax(next, depth - 1, ply + 1, -beta, -alpha);
-            if self.stopped {
-                break;
+            let this = i;
+            i += 1;
+            if this != first || !tried_first {
+                self.child(pos, next, &m, this, depth, ply, &mut scan);
             }
-            if s > best {
-                (best, best_i) = (s, i);
-                alpha = alpha.max(s);
-                if s >= beta {
-                    break;
+            !scan.done
+        });
+        scan
+    }
+
+    /// Plays turn `i`, `m`, of `pos` into `next` and searches it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn child(
+        &mut self,
+        pos: &G::Position,
+        next: &mut G::Position,
+        m: &G::Move,
+        i: usize,
+        depth: u32,
+        ply: usize,
+        scan: &mut Scan,
+    ) {
+        scan.any = true;
+        // At the last ply only the ending after a turn counts: a game that
+        // can tell it without the turn played is asked (the turn still
+        // counts as a position visited, for the budget).
+        let told = match depth {
+            1 => G::outcome_of(pos, m),
+            _ => None,
+        };
+        let s = match told {
+            Some(outcome) => {
+                if self.out_of_budget() {
+                    scan.done = true;
+                    return;
+                }
+                let mover = G::side_to_move(pos);
+                match outcome {
+                    Outcome::Open => self.horizon.leaf(mover),
+                    Outcome::Draw => 0,
+                    Outcome::Win(w) if w == mover => WIN - (ply as i32 + 1),
+                    Outcome::Win(_) => ply as i32 + 1 - WIN,
                 }
             }
+            None => {
+                next.clone_from(pos);
+                if G::play_generated(next, m).is_err() {
+                    return;
+                }
+                let s = -self.negamax(next, depth - 1, ply + 1, -scan.beta, -scan.alpha);
+                if self.stopped {
+                    scan.done = true;
+                    return;
+                }
+                s
+            }
+        };
+        if s > scan.best {
+            (scan.best, scan.best_i) = (s, i);
+            scan.alpha = scan.alpha.max(s);
+            // A cutoff; or a win on the next ply, which no turn can beat.
+            scan.done = s >= scan.beta || s >= scan.ceiling;
         }
-        (best, best_i)
     }
 }
 

@@ -448,6 +448,17 @@ pub fn destinations(pos: &Position, drop: Hex) -> Result<Dests, IqishiqiError> {
     }
 }
 
+/// Drops a stone on `drop` and moves the neutral stone to `dest`, a
+/// destination [`destinations`] gives that drop.
+fn apply(pos: &mut Position, drop: Hex, dest: Hex) {
+    pos.place(drop);
+    pos.neutral = dest;
+    if let Some(left) = pos.stones_left.as_mut() {
+        *left -= 1;
+    }
+    pos.to_move = pos.to_move.other();
+}
+
 impl Rules for Iqishiqi {
     const SETTINGS: &'static [&'static str] = &["Coords", "StoneLimit"];
 
@@ -513,13 +524,20 @@ impl Rules for Iqishiqi {
                 })
             }
         };
-        pos.place(mv.drop);
-        pos.neutral = dest;
-        if let Some(left) = pos.stones_left.as_mut() {
-            *left -= 1;
-        }
-        pos.to_move = pos.to_move.other();
+        apply(pos, mv.drop, dest);
         Ok(())
+    }
+
+    /// A generated turn names its drop and a destination the generator
+    /// found for it: nothing to prove, so no ray is looked at again.
+    fn play_generated(pos: &mut Position, mv: &Move) -> Result<(), IqishiqiError> {
+        match mv.dest {
+            Some(dest) => {
+                apply(pos, mv.drop, dest);
+                Ok(())
+            }
+            None => Self::play(pos, mv),
+        }
     }
 
     /// Every legal move, each with its destination; `emit` returns `false` to

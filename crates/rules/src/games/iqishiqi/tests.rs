@@ -386,6 +386,8 @@ fn generator_agrees_with_the_naive_rules_over_random_games() {
                 assert_eq!(generated, naive_moves(&p), "{}", p.write());
                 // The quick answer (drops along the rays first) agrees.
                 assert_eq!(Iqishiqi::has_legal_move(&p), !generated.is_empty());
+                // What the search plays makes play's position.
+                crate::testkit::check_play_generated::<Iqishiqi>(&p, 1);
                 positions += 1;
                 if Iqishiqi::ending(&p).is_some() {
                     break;

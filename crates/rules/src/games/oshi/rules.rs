@@ -465,6 +465,36 @@ impl Rules for Oshi {
     }
 }
 
+/// Whether the game surely goes on after `mv`, a turn the generator made:
+/// it pushes nothing (so no point is scored and no piece of the other side
+/// moves), neither side has its points, and a piece of the other side has
+/// an empty square next to it that the move does not fill and the
+/// no-return rule leaves open after it (under `own` the other side's
+/// no-return squares stay as they are; under `opponent` they become the
+/// squares its pieces stand on, none next to them). `false`: play it to know.
+pub(super) fn goes_on_after(pos: &Position, mv: &Move) -> bool {
+    let Move { from, to } = *mv;
+    let Some((dir, distance)) = Dir::between(from, to) else {
+        return false;
+    };
+    if empty_run(&pos.board, from, dir, distance) != distance
+        || pos.score.iter().any(|&s| s >= POINTS_TO_WIN)
+    {
+        return false;
+    }
+    let other = pos.to_move.other();
+    ids_of(pos.ids[other.index()]).any(|id| {
+        let Some(sq) = pos.at[id] else { return false };
+        Dir::ALL.into_iter().any(|d| {
+            sq.step(d).is_some_and(|next| {
+                next != to
+                    && pos.board[next.index()].is_none()
+                    && (pos.no_return == NoReturn::Opponent || pos.forbid[id] != Some(next))
+            })
+        })
+    })
+}
+
 /// The piece ids in a bit set ([`Position::ids`]).
 fn ids_of(mut bits: u16) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {

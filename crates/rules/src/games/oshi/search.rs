@@ -1,9 +1,11 @@
 //! What the search needs from Oshi: the key, from each piece's square,
 //! height and owner (by its id: the board follows from them), the squares
-//! the no-return rule forbids, the score and the side to move.
+//! the no-return rule forbids, the score and the side to move; and, at the
+//! search's last ply, the turns after which the game surely goes on.
 
-use super::{NoReturn, Oshi, Position};
-use crate::game::{Keyer, Search};
+use super::rules::goes_on_after;
+use super::{Move, NoReturn, Oshi, Position};
+use crate::game::{Keyer, Outcome, Search};
 use std::hash::Hasher;
 
 /// SplitMix64's step `i`: the Zobrist tables' random words.
@@ -60,6 +62,12 @@ impl Search for Oshi {
                 | u64::from(pos.ids[1]) << 40,
         );
         k.finish()
+    }
+
+    /// A turn that pushes nothing and leaves the other side a move: the
+    /// game goes on ([`goes_on_after`]); any other is played.
+    fn outcome_of(pos: &Position, mv: &Move) -> Option<Outcome> {
+        goes_on_after(pos, mv).then_some(Outcome::Open)
     }
 
     /// From what the notation writes: each piece's square, height, owner

@@ -452,3 +452,32 @@ fn perft_counts_agree_with_trying_every_move() {
     let checked = crate::testkit::check_perft_file::<Oshi>("oshi", 50_000, &candidates);
     assert!(checked >= 3, "{checked}");
 }
+
+/// What the search is told a turn ends, without playing it, is what
+/// playing it and asking `ending` says — over random games, under both
+/// readings of the no-return rule, and where one turn leaves the other
+/// side no move.
+#[test]
+fn outcomes_told_without_playing_agree_with_play_and_ending() {
+    use super::NoReturn;
+    let mut positions = crate::testkit::random_positions::<Oshi>(51, 40);
+    // White's one piece on a1 is walled in but for a2: c2-a2 fills it and
+    // leaves White no move (a3-a2 does not: White then pushes a2 north);
+    // in the second, a2 is the square White's piece may not return to.
+    for text in [
+        "9/9/9/9/9/9/A8/2B6/aAA6 r 0-0 -",
+        "9/9/9/9/4A4/9/9/9/aAA6 r 0-0 W(a1=a2)",
+    ] {
+        positions.push(Oshi::parse_position(text).unwrap());
+    }
+    let opponent: Vec<_> = (positions.iter())
+        .map(|p| {
+            let mut p = p.clone();
+            p.no_return = NoReturn::Opponent;
+            p
+        })
+        .collect();
+    positions.extend(opponent);
+    let (open, decided) = crate::testkit::check_outcomes::<Oshi>(&positions);
+    assert!(open > 10_000 && decided == 0, "{open} {decided}");
+}

@@ -233,6 +233,42 @@ pub fn check(pos: &Position, action: Action) -> Result<(), RetsamiError> {
     }
 }
 
+/// Plays `mv`, whose action [`check`] has passed (an acceptance is checked
+/// here: it needs an offer pending).
+fn apply(pos: &mut Position, mv: &Move) -> Result<(), RetsamiError> {
+    match *mv {
+        Move::Accept => {
+            if !pos.offer_pending {
+                return Err(RetsamiError::NoOfferPending);
+            }
+            pos.drawn = true;
+            pos.offer_pending = false;
+        }
+        Move::Play { action, offer } => {
+            let me = pos.to_move;
+            match action {
+                Action::Advance { from, to } => {
+                    pos.board[from.index()] = None;
+                    pos.board[to.index()] = Some(me);
+                }
+                Action::Take { from, to } => {
+                    pos.board[from.index()] = None;
+                    pos.board[to.index()] = Some(me);
+                    pos.off[me.other().index()] += 1;
+                }
+                Action::Enter { to } => {
+                    pos.board[to.index()] = Some(me);
+                    pos.off[me.index()] -= 1;
+                }
+            }
+            // An offer made with a winning move is void: the win ends the game.
+            pos.offer_pending = offer && pos.at(Square::at_way(HOME)).is_none();
+        }
+    }
+    pos.to_move = pos.to_move.other();
+    Ok(())
+}
+
 impl Rules for Retsami {
     const SETTINGS: &'static [&'static str] = &["FirstPlayer"];
 
@@ -271,38 +307,16 @@ impl Rules for Retsami {
 
     /// Checks `mv` against every rule and plays it.
     fn play(pos: &mut Position, mv: &Move) -> Result<(), RetsamiError> {
-        match *mv {
-            Move::Accept => {
-                if !pos.offer_pending {
-                    return Err(RetsamiError::NoOfferPending);
-                }
-                pos.drawn = true;
-                pos.offer_pending = false;
-            }
-            Move::Play { action, offer } => {
-                check(pos, action)?;
-                let me = pos.to_move;
-                match action {
-                    Action::Advance { from, to } => {
-                        pos.board[from.index()] = None;
-                        pos.board[to.index()] = Some(me);
-                    }
-                    Action::Take { from, to } => {
-                        pos.board[from.index()] = None;
-                        pos.board[to.index()] = Some(me);
-                        pos.off[me.other().index()] += 1;
-                    }
-                    Action::Enter { to } => {
-                        pos.board[to.index()] = Some(me);
-                        pos.off[me.index()] -= 1;
-                    }
-                }
-                // An offer made with a winning move is void: the win ends the game.
-                pos.offer_pending = offer && pos.at(Square::at_way(HOME)).is_none();
-            }
+        if let Move::Play { action, .. } = *mv {
+            check(pos, action)?;
         }
-        pos.to_move = pos.to_move.other();
-        Ok(())
+        apply(pos, mv)
+    }
+
+    /// A generated turn obeys the rules `check` proves: only an accepted
+    /// offer is looked at (it needs one pending).
+    fn play_generated(pos: &mut Position, mv: &Move) -> Result<(), RetsamiError> {
+        apply(pos, mv)
     }
 
     fn generate(pos: &Position, emit: Generator<'_, Move>) {

@@ -328,6 +328,8 @@ fn generator_agrees_with_the_rule_checks_over_random_games() {
             assert_eq!(generated, brute, "{}", p.write());
             // The quick answer (offer, re-entry, one step on) agrees.
             assert_eq!(Retsami::has_legal_move(&p), !generated.is_empty());
+            // What the search plays makes play's position.
+            crate::testkit::check_play_generated::<Retsami>(&p, 1);
             positions += 1;
             let pick: Vec<&String> = generated.iter().collect();
             let m = pick[rng.below(pick.len())].clone();

@@ -6,7 +6,7 @@ use super::geometry::{Dims, Sq, Zone};
 use super::notation::{Action, ActionKind, Move};
 use super::position::{Occupant, Phase, Position, SlideRule};
 use super::Roshi;
-use crate::game::{tag_value, Ending, Generator, RuleError, Rules, SetupError, Side};
+use crate::game::{tag_value, Ending, Generator, Outcome, RuleError, Rules, SetupError, Side};
 use crate::Tag;
 use std::fmt;
 
@@ -379,6 +379,17 @@ fn slide_targets(pos: &Position, from: Sq) -> Vec<Sq> {
 /// Checks `mv` against every rule (a slide's path as `path` says) and
 /// plays it; a refused turn leaves `pos` as it was.
 fn turn(pos: &mut Position, mv: &Move, path: Path) -> Result<(), RoshiError> {
+    if path == Path::Known && pos.phase == Phase::Play && !mv.is_pass() {
+        // A generated turn: one or two actions of different types, each
+        // legal after the one before, played in place (no copy to fall
+        // back on: `play_generated` is never refused a generated turn).
+        for &a in mv.actions() {
+            act(pos, a, path)?;
+        }
+        pos.last_pass = false;
+        pos.to_move = pos.to_move.other();
+        return Ok(());
+    }
     let mut next = pos.clone();
     if next.phase == Phase::Setup {
         setup_turn(&mut next, mv)?;
@@ -413,6 +424,46 @@ fn turn(pos: &mut Position, mv: &Move, path: Path) -> Result<(), RoshiError> {
     next.to_move = pos.to_move.other();
     *pos = next;
     Ok(())
+}
+
+/// What `mv`, a turn the generator made in play, ends, where that is
+/// plain without playing it: a second pass in a row draws, a first goes
+/// on; a turn that does not push the stone and changes no square on a
+/// line of five through it (its rank, file and diagonals, within four)
+/// leaves the roshis as they were, none decisive, so the game goes on.
+/// `None`: play it to know.
+pub(super) fn outcome_after(pos: &Position, mv: &Move) -> Option<Outcome> {
+    if pos.phase != Phase::Play || pos.drawn {
+        return None;
+    }
+    if mv.is_pass() {
+        return Some(match pos.last_pass {
+            true => Outcome::Draw,
+            false => Outcome::Open,
+        });
+    }
+    let stone = pos.stone()?;
+    let on_a_line = |s: Sq| {
+        let (df, dr) = (s.file.abs_diff(stone.file), s.rank.abs_diff(stone.rank));
+        df.max(dr) <= 4 && (df == 0 || dr == 0 || df == dr)
+    };
+    for &a in mv.actions() {
+        let touches = match a {
+            Action::Place(s) => on_a_line(s),
+            Action::Slide(from, to) => on_a_line(from) || on_a_line(to),
+            Action::Push(p, t) => {
+                let beyond = t.offset(t.file as i8 - p.file as i8, t.rank as i8 - p.rank as i8)?;
+                // The stone's own square is on every line: a push of the
+                // stone is played.
+                on_a_line(t) || on_a_line(beyond)
+            }
+            Action::Stone(_) => true,
+        };
+        if touches {
+            return None;
+        }
+    }
+    Some(Outcome::Open)
 }
 
 const ALL: [ActionKind; 3] = [ActionKind::Place, ActionKind::Slide, ActionKind::Push];

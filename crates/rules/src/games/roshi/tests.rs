@@ -578,3 +578,17 @@ fn perft_counts_agree_with_trying_every_move() {
     let checked = crate::testkit::check_perft_file::<Roshi>("roshi", 20_000, &candidates);
     assert!(checked >= 2, "{checked}");
 }
+
+/// What the search is told a turn ends, without playing it, is what
+/// playing it and asking `ending` says, over random games (each ends with
+/// a roshi, made by a turn on a line through the stone or pushing it).
+/// Also: a generated turn played in place makes play's position.
+#[test]
+fn outcomes_told_without_playing_agree_with_play_and_ending() {
+    let positions = crate::testkit::random_positions::<Roshi>(51, 30);
+    let (open, decided) = crate::testkit::check_outcomes::<Roshi>(&positions);
+    assert!(open > 10_000, "{open} {decided}");
+    for p in positions.iter().step_by(3) {
+        crate::testkit::check_play_generated::<Roshi>(p, 7);
+    }
+}

@@ -495,3 +495,18 @@ fn a_position_holds_no_more_tiles_than_the_set() {
     assert!(Position::parse("S(0,8) SSS/- - h -", double).is_ok());
     assert!(Position::parse("- CCCCC/- - h -", double).is_err());
 }
+
+/// What the search is told a turn ends, without playing it, is what
+/// playing it and asking `ending` says — over random games (which take a
+/// Lotus now and then) and the sample game.
+#[test]
+fn outcomes_told_without_playing_agree_with_play_and_ending() {
+    let mut positions = crate::testkit::random_positions::<super::Vagabond>(51, 40);
+    let mut p = start();
+    for text in SAMPLE.split(';') {
+        positions.push(p.clone());
+        play(&mut p, text).unwrap();
+    }
+    let (open, decided) = crate::testkit::check_outcomes::<super::Vagabond>(&positions);
+    assert!(open > 10_000 && decided > 0, "{open} {decided}");
+}
