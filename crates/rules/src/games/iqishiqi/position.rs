@@ -8,18 +8,15 @@
 //! in the supply (absent: unlimited, or what the `StoneLimit` tag leaves).
 //! Cells are written in the record's label scheme.
 
-use super::geometry::{Hex, GRID};
+use super::geometry::{count, has, Bits, Hex};
 use super::labels::Coords;
 use crate::game::{fields_with_offsets, PositionError, Side};
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
-    /// By grid index: a white stone there. Set through [`Position::place`],
-    /// which keeps `bits` alike.
-    pub stones: [bool; GRID],
-    /// The same as bits over grid indices (for walking rays a word at a
-    /// time).
-    pub bits: [u64; 4],
+    /// The white stones, as bits over grid indices (rays and groups are
+    /// walked a word at a time; a copy is 32 bytes, not a byte a cell).
+    pub bits: Bits,
     pub neutral: Hex,
     pub to_move: Side,
     /// `None`: an unlimited supply.
@@ -35,7 +32,6 @@ fn fail<T>(message: impl Into<String>, at: usize) -> Result<T, PositionError> {
 impl Position {
     pub fn start(coords: Coords, stone_limit: Option<u32>) -> Position {
         Position {
-            stones: [false; GRID],
             bits: [0; 4],
             neutral: Hex::CENTRE,
             to_move: Side::First,
@@ -47,16 +43,15 @@ impl Position {
     /// Puts a white stone on `c`.
     pub fn place(&mut self, c: Hex) {
         let i = c.index();
-        self.stones[i] = true;
         self.bits[i / 64] |= 1 << (i % 64);
     }
 
     pub fn has_stone(&self, c: Hex) -> bool {
-        self.stones[c.index()]
+        has(&self.bits, c.index())
     }
 
     pub fn stone_count(&self) -> u32 {
-        self.stones.iter().filter(|&&s| s).count() as u32
+        count(&self.bits)
     }
 
     /// Reads the notation; `stone_limit` (the `StoneLimit` tag) sets the
@@ -163,7 +158,7 @@ mod tests {
         let mut ap = p.clone();
         ap.coords = Coords::AbstractPlay;
         let again = Position::parse(&ap.write(), Coords::AbstractPlay, None).unwrap();
-        assert_eq!(again.stones, p.stones);
+        assert_eq!(again.bits, p.bits);
         assert_eq!(again.neutral, p.neutral);
         assert_eq!(Position::start(Coords::Ludii, None).write(), "H8 - n");
         assert_eq!(

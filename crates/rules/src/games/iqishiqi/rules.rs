@@ -10,7 +10,9 @@ use super::labels::Coords;
 use super::notation::Move;
 use super::position::Position;
 use super::Iqishiqi;
-use crate::game::{any_move, tag_value, Ending, Generator, RuleError, Rules, SetupError, Side};
+use crate::game::{
+    any_move, tag_value, Ending, Generator, Outcome, RuleError, Rules, SetupError, Side,
+};
 use crate::Tag;
 use std::fmt;
 
@@ -297,7 +299,7 @@ fn new_group(pos: &Position, drop: Hex) -> (Bits, u32) {
         size += 1;
         for &nb in &STEPS[c] {
             let nb_i = usize::from(nb);
-            if nb != OFF && pos.stones[nb_i] && !has(&member, nb_i) {
+            if nb != OFF && has(&pos.bits, nb_i) && !has(&member, nb_i) {
                 member[nb_i / 64] |= 1 << (nb_i % 64);
                 stack[top] = nb;
                 top += 1;
@@ -305,6 +307,83 @@ fn new_group(pos: &Position, drop: Hex) -> (Bits, u32) {
         }
     }
     (member, size)
+}
+
+/// Whether the group a drop on the empty cell at grid index `start` makes
+/// among `stones` has at most `limit` stones (at most 14: the longest
+/// ray); the flood stops once it has more.
+fn group_fits(stones: &Bits, start: usize, limit: u32) -> bool {
+    debug_assert!(limit <= 14);
+    let mut member = bit(start);
+    let mut size = 1;
+    // Each stone pushed is counted first: at most `limit` are pushed.
+    let mut stack = [0u8; 16];
+    stack[0] = start as u8;
+    let mut top = 1;
+    while top > 0 {
+        top -= 1;
+        for &nb in &STEPS[usize::from(stack[top])] {
+            let nb_i = usize::from(nb);
+            if nb != OFF && has(stones, nb_i) && !has(&member, nb_i) {
+                size += 1;
+                if size > limit {
+                    return false;
+                }
+                member[nb_i / 64] |= 1 << (nb_i % 64);
+                stack[top] = nb;
+                top += 1;
+            }
+        }
+    }
+    true
+}
+
+/// What a generated turn (a drop and the destination the generator found
+/// for it) leads to, told without playing it, or `None` where telling
+/// would cost about what playing does. The neutral stone on a corner or an
+/// edge is told as [`Rules::ending`] tells it; the next player left no
+/// stone to drop is stalemated. Otherwise the game goes on if the next
+/// player can drop on the cell the neutral stone has just come from (the
+/// first stone in sight behind it) and push it on by that group's size
+/// into the empty run ahead; where that one drop does not fit, the turn is
+/// played.
+pub fn outcome_after(pos: &Position, mv: &Move) -> Option<Outcome> {
+    let dest = mv.dest?;
+    let pusher = pos.to_move;
+    let d = dest.index();
+    // A cell on the rim has a ray with no cell (a table look-up, before
+    // asking which edge).
+    if RAY_LEN[d].contains(&0) {
+        if dest.is_corner() {
+            return Some(Outcome::Win(pusher));
+        }
+        if let Some(edge) = dest.edges().next() {
+            return Some(Outcome::Win(edge.owner()));
+        }
+    }
+    if pos.stones_left == Some(1) {
+        return Some(Outcome::Win(pusher));
+    }
+    let (away, _) = ray(pos.neutral, dest)?;
+    let mut stones = pos.bits;
+    let drop = mv.drop.index();
+    stones[drop / 64] |= 1 << (drop % 64);
+    // Behind: on the way the neutral stone came, so empty and on the board.
+    let behind = usize::from(STEPS[d][away.opposite().index()]);
+    if behind == usize::from(OFF) || has(&stones, behind) {
+        return None;
+    }
+    let mut room = 0;
+    let mut c = d;
+    loop {
+        let next = STEPS[c][away.index()];
+        if next == OFF || has(&stones, usize::from(next)) {
+            break;
+        }
+        room += 1;
+        c = usize::from(next);
+    }
+    (room > 0 && group_fits(&stones, behind, room)).then_some(Outcome::Open)
 }
 
 /// The direction and distance of `c` from `from` along one of the six rays.

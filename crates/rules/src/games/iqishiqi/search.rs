@@ -1,14 +1,22 @@
 //! What the search needs from Iqishiqi: the key, from the stones' bit
 //! words, the neutral stone, the side to move, the supply and the label
-//! scheme.
+//! scheme; at the search's last ply, the endings told without playing.
 
-use super::{Iqishiqi, Position};
-use crate::game::{Keyer, Search};
+use super::rules::outcome_after;
+use super::{Iqishiqi, Move, Position};
+use crate::game::{Keyer, Outcome, Search};
 use std::hash::Hasher;
 
 impl Search for Iqishiqi {
     /// About forty drops a position.
     const DEPTH: u32 = 3;
+
+    /// The neutral stone on a corner or an edge, the next player without
+    /// a stone, or a drop behind it that pushes it on ([`outcome_after`]);
+    /// any other turn is played.
+    fn outcome_of(pos: &Position, mv: &Move) -> Option<Outcome> {
+        outcome_after(pos, mv)
+    }
 
     fn key(pos: &Position) -> u64 {
         let mut k = Keyer::default();
