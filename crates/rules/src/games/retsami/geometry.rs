@@ -25,6 +25,67 @@ pub const HOME: u8 = 81;
 /// The starting row is Way 1..=9.
 pub const STARTING_ROW: std::ops::RangeInclusive<u8> = 1..=9;
 
+/// The eight directions a take follows, as (file, rank) steps, in the
+/// order generation tries them.
+pub const DIRECTIONS: [(i8, i8); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
+
+/// By direction: whether square indices grow along it (the nearest
+/// square of a ray's set is then its lowest bit, else its highest).
+pub const ASCENDING: [bool; 8] = {
+    let mut t = [false; 8];
+    let mut d = 0;
+    while d < 8 {
+        t[d] = DIRECTIONS[d].1 * 9 + DIRECTIONS[d].0 > 0;
+        d += 1;
+    }
+    t
+};
+
+/// By square index and direction ([`DIRECTIONS`]): the squares along the
+/// ray to the board's edge (the square itself left out), as bits by
+/// square index.
+pub static RAYS: [[u128; 8]; 81] = {
+    let mut t = [[0u128; 8]; 81];
+    let mut i = 0;
+    while i < 81 {
+        let (f, r) = ((i % 9) as i8, (i / 9) as i8);
+        let mut d = 0;
+        while d < 8 {
+            let (df, dr) = DIRECTIONS[d];
+            let (mut nf, mut nr) = (f + df, r + dr);
+            while nf >= 0 && nf < 9 && nr >= 0 && nr < 9 {
+                t[i][d] |= 1u128 << (nr as usize * 9 + nf as usize);
+                nf += df;
+                nr += dr;
+            }
+            d += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The square of `bits` nearest the start of a ray along direction `d`
+/// (`bits` a non-empty part of that ray), by square index.
+#[inline]
+pub fn nearest(bits: u128, d: usize) -> usize {
+    debug_assert!(bits != 0);
+    if ASCENDING[d] {
+        bits.trailing_zeros() as usize
+    } else {
+        127 - bits.leading_zeros() as usize
+    }
+}
+
 /// Where a square lies on the Way, and the straight lines a take follows.
 pub trait OnTheWay: Sized {
     /// The square's Way index, 1..=81.

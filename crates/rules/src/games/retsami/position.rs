@@ -16,8 +16,10 @@ pub const COUNTERS: u8 = 4;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
-    /// By square index: whose counter stands there.
-    pub board: [Option<Side>; 81],
+    /// By side (Red 0, White 1): the squares its counters stand on, as bits
+    /// by square index (a1 = bit 0, i9 = bit 80). Set through
+    /// [`Position::put`]; never both sides' bit on one square.
+    pub board: [u128; 2],
     /// Counters off the board, Red (0) and White (1).
     pub off: [u8; 2],
     pub to_move: Side,
@@ -58,27 +60,49 @@ impl Position {
     /// The start: counters alternately on Way 1..=8, `first_mover` on the
     /// even squares (8 among them) and to move.
     pub fn start(first_mover: Side) -> Position {
-        let mut board = [None; 81];
+        let mut pos = Position {
+            board: [0; 2],
+            off: [0, 0],
+            to_move: first_mover,
+            offer_pending: false,
+            drawn: false,
+            first_mover,
+        };
         for w in 1..=8u8 {
             let side = if w % 2 == 0 {
                 first_mover
             } else {
                 first_mover.other()
             };
-            board[Square::at_way(w).index()] = Some(side);
+            pos.put(Square::at_way(w), Some(side));
         }
-        Position {
-            board,
-            off: [0, 0],
-            to_move: first_mover,
-            offer_pending: false,
-            drawn: false,
-            first_mover,
-        }
+        pos
     }
 
     pub fn at(&self, sq: Square) -> Option<Side> {
-        self.board[sq.index()]
+        let bit = 1u128 << sq.index();
+        if self.board[0] & bit != 0 {
+            Some(Side::First)
+        } else if self.board[1] & bit != 0 {
+            Some(Side::Second)
+        } else {
+            None
+        }
+    }
+
+    /// Puts `side`'s counter on `sq`, or empties it.
+    pub fn put(&mut self, sq: Square, side: Option<Side>) {
+        let bit = 1u128 << sq.index();
+        self.board[0] &= !bit;
+        self.board[1] &= !bit;
+        if let Some(side) = side {
+            self.board[side.index()] |= bit;
+        }
+    }
+
+    /// Both sides' counters, as bits by square index.
+    pub fn occupied(&self) -> u128 {
+        self.board[0] | self.board[1]
     }
 
     pub fn parse(text: &str, first_mover: Side) -> Result<Position, PositionError> {
@@ -92,7 +116,7 @@ impl Position {
             );
         }
         let mut pos = Position::start(first_mover);
-        pos.board = [None; 81];
+        pos.board = [0; 2];
         let on = pos.way(fields[0])?;
         pos.off = counters_off(fields[1])?;
         for side in Side::BOTH {
@@ -141,7 +165,7 @@ impl Position {
                     if w >= 81 {
                         return fail("the Way has 81 squares; this describes more", at + i);
                     }
-                    self.board[Square::at_way(w as u8 + 1).index()] = Some(side);
+                    self.put(Square::at_way(w as u8 + 1), Some(side));
                     on[side.index()] += 1;
                     w += 1;
                     i += 1;

@@ -2,7 +2,9 @@
 //! a straight line, re-enter on the starting row; home wins; draws by
 //! agreement; a player with no move is blocked (drawn).
 
-use super::geometry::{corner_count, corners_between, OnTheWay, Square, HOME, STARTING_ROW};
+use super::geometry::{
+    corner_count, corners_between, nearest, OnTheWay, Square, HOME, RAYS, STARTING_ROW,
+};
 use super::notation::{Action, Move};
 use super::position::Position;
 use super::Retsami;
@@ -248,21 +250,20 @@ fn apply(pos: &mut Position, mv: &Move) -> Result<(), RetsamiError> {
             let me = pos.to_move;
             match action {
                 Action::Advance { from, to } => {
-                    pos.board[from.index()] = None;
-                    pos.board[to.index()] = Some(me);
+                    pos.board[me.index()] ^= 1 << from.index() | 1 << to.index();
                 }
                 Action::Take { from, to } => {
-                    pos.board[from.index()] = None;
-                    pos.board[to.index()] = Some(me);
+                    pos.board[me.index()] ^= 1 << from.index() | 1 << to.index();
+                    pos.board[me.other().index()] &= !(1 << to.index());
                     pos.off[me.other().index()] += 1;
                 }
                 Action::Enter { to } => {
-                    pos.board[to.index()] = Some(me);
+                    pos.board[me.index()] |= 1 << to.index();
                     pos.off[me.index()] -= 1;
                 }
             }
             // An offer made with a winning move is void: the win ends the game.
-            pos.offer_pending = offer && pos.at(Square::at_way(HOME)).is_none();
+            pos.offer_pending = offer && pos.occupied() >> Square::at_way(HOME).index() & 1 == 0;
         }
     }
     pos.to_move = pos.to_move.other();
@@ -328,12 +329,20 @@ impl Rules for Retsami {
         if pos.offer_pending && !emit(Move::Accept) {
             return;
         }
-        for from in Square::all().filter(|&s| pos.at(s) == Some(me)) {
+        let occupied = pos.occupied();
+        let theirs = pos.board[me.other().index()];
+        let square = |i: usize| Square::from_index(i as u8).expect("a bit of the board");
+        // The side's counters in square order.
+        let mut mine = pos.board[me.index()];
+        while mine != 0 {
+            let i = mine.trailing_zeros() as usize;
+            mine &= mine - 1;
+            let from = square(i);
             // Advances: forward over empty squares, at most one corner between.
             let a = from.way();
             for b in a + 1..=HOME {
                 let to = Square::at_way(b);
-                if pos.at(to).is_some() || corner_count(a, b) > 1 {
+                if occupied >> to.index() & 1 != 0 || corner_count(a, b) > 1 {
                     break;
                 }
                 if !emit(play(Action::Advance { from, to })) {
@@ -341,25 +350,17 @@ impl Rules for Retsami {
                 }
             }
             // Takes: the first counter in each of the eight directions.
-            for (df, dr) in [
-                (1, 0),
-                (-1, 0),
-                (0, 1),
-                (0, -1),
-                (1, 1),
-                (1, -1),
-                (-1, 1),
-                (-1, -1),
-            ] {
-                let mut k = 1;
-                while let Some(to) = Square::new(from.file() + df * k, from.rank() + dr * k) {
-                    if let Some(owner) = pos.at(to) {
-                        if owner != me && to.way() > a && !emit(play(Action::Take { from, to })) {
-                            return;
-                        }
-                        break;
+            for (d, ray) in RAYS[i].iter().enumerate() {
+                let on = ray & occupied;
+                if on == 0 {
+                    continue;
+                }
+                let t = nearest(on, d);
+                if theirs >> t & 1 != 0 {
+                    let to = square(t);
+                    if to.way() > a && !emit(play(Action::Take { from, to })) {
+                        return;
                     }
-                    k += 1;
                 }
             }
         }
@@ -386,8 +387,14 @@ impl Rules for Retsami {
         if pos.off[me.index()] > 0 && STARTING_ROW.into_iter().any(vacant) {
             return true;
         }
-        if (1..HOME).any(|w| pos.at(Square::at_way(w)) == Some(me) && vacant(w + 1)) {
-            return true;
+        let mut mine = pos.board[me.index()];
+        while mine != 0 {
+            let i = mine.trailing_zeros() as u8;
+            mine &= mine - 1;
+            let w = Square::from_index(i).expect("a bit of the board").way();
+            if w < HOME && vacant(w + 1) {
+                return true;
+            }
         }
         any_move(|emit| Self::generate(pos, emit))
     }

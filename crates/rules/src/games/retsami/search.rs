@@ -1,4 +1,4 @@
-//! What the search needs from Retsami: the key, from the board packed a
+//! What the search needs from Retsami: the key, from the board spread to a
 //! byte a square (eleven words) and the rest of the position in one word;
 //! accepting a draw is an agreement, not searched.
 
@@ -11,7 +11,16 @@ impl Search for Retsami {
     const DEPTH: u32 = 5;
 
     fn key(pos: &Position) -> u64 {
-        let board = pos.board.map(|c| c.map_or(0u8, |s| 1 + s.index() as u8));
+        // A byte a square, 1 + the side where a counter stands (the key as
+        // it was when the board was kept so: index files hold these keys).
+        let mut board = [0u8; 81];
+        for (side, &bits) in pos.board.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                board[bits.trailing_zeros() as usize] = 1 + side as u8;
+                bits &= bits - 1;
+            }
+        }
         let mut k = Keyer::default();
         k.write(&board);
         k.word(
