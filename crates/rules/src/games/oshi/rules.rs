@@ -396,8 +396,20 @@ impl Rules for Oshi {
     /// Every legal move of the side to move, in generation order; `emit`
     /// returns `false` to stop early.
     fn generate(pos: &Position, emit: Generator<'_, Move>) {
-        for from in Square::all() {
-            let Some(piece) = pos.piece(from).filter(|p| p.owner == pos.to_move) else {
+        // The side's squares from where its pieces stand, in square order
+        // (the order a walk over the board gives), not the board walked.
+        let mut squares = [0u8; MAX_PIECES];
+        let mut n = 0;
+        for id in ids_of(pos.ids[pos.to_move.index()]) {
+            if let Some(sq) = pos.at[id] {
+                squares[n] = sq.index() as u8;
+                n += 1;
+            }
+        }
+        squares[..n].sort_unstable();
+        for &index in &squares[..n] {
+            let from = Square::from_index(index).expect("a piece's square");
+            let Some(piece) = pos.piece(from) else {
                 continue;
             };
             let forbid = pos.forbid[piece.id as usize];
