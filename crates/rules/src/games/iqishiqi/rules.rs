@@ -279,45 +279,26 @@ fn step_away(from: Hex, away: Dir, size: u32) -> Hex {
     Hex::new(from.q + dq * s, from.r + dr * s).expect("the empty run stays on the board")
 }
 
-/// The group a drop on the empty cell `drop` would make (the drop and every
-/// group next to it), found by a flood fill from the drop alone: its cells,
-/// as bits, and its size. For checking one drop without analysing the whole
-/// board. A stone at a time, not [`flood`]'s word at a time: one drop's
-/// group is mostly a few stones, and counting a set's bits is a long
-/// sequence where the target has no `popcnt` (callgrind: 6 % more
+/// The group a drop on the empty cell at grid index `start` makes among
+/// `stones` (the drop and every group next to it): its cells, as bits, and
+/// its size; `None` as soon as it has more than `limit` stones. Found by a
+/// flood fill from the drop alone, for checking one drop without analysing
+/// the whole board. A stone at a time, not [`flood`]'s word at a time: one
+/// drop's group is mostly a few stones, and counting a set's bits is a
+/// long sequence where the target has no `popcnt` (callgrind: 6 % more
 /// instructions for `validate` on Iqishiqi with the word-at-a-time flood).
-fn new_group(pos: &Position, drop: Hex) -> (Bits, u32) {
-    let mut member = bit(drop.index());
-    // Each cell is pushed once: at most every cell of the board.
-    let mut stack = [0u8; GRID];
-    stack[0] = drop.index() as u8;
-    let mut top = 1;
-    let mut size = 0;
-    while top > 0 {
-        top -= 1;
-        let c = stack[top] as usize;
-        size += 1;
-        for &nb in &STEPS[c] {
-            let nb_i = usize::from(nb);
-            if nb != OFF && has(&pos.bits, nb_i) && !has(&member, nb_i) {
-                member[nb_i / 64] |= 1 << (nb_i % 64);
-                stack[top] = nb;
-                top += 1;
-            }
-        }
-    }
-    (member, size)
-}
-
-/// Whether the group a drop on the empty cell at grid index `start` makes
-/// among `stones` has at most `limit` stones (at most 14: the longest
-/// ray); the flood stops once it has more.
-fn group_fits(stones: &Bits, start: usize, limit: u32) -> bool {
-    debug_assert!(limit <= 14);
+/// `STACK` bounds the cells pushed: above `limit`, or [`GRID`] for no
+/// limit (a small stack is not zeroed at a cost per call).
+fn group_within<const STACK: usize>(
+    stones: &Bits,
+    start: usize,
+    limit: u32,
+) -> Option<(Bits, u32)> {
+    debug_assert!(STACK >= GRID || (limit as usize) < STACK);
     let mut member = bit(start);
     let mut size = 1;
-    // Each stone pushed is counted first: at most `limit` are pushed.
-    let mut stack = [0u8; 16];
+    // Each cell is pushed once, after it is counted: at most `limit`.
+    let mut stack = [0u8; STACK];
     stack[0] = start as u8;
     let mut top = 1;
     while top > 0 {
@@ -327,7 +308,7 @@ fn group_fits(stones: &Bits, start: usize, limit: u32) -> bool {
             if nb != OFF && has(stones, nb_i) && !has(&member, nb_i) {
                 size += 1;
                 if size > limit {
-                    return false;
+                    return None;
                 }
                 member[nb_i / 64] |= 1 << (nb_i % 64);
                 stack[top] = nb;
@@ -335,7 +316,16 @@ fn group_fits(stones: &Bits, start: usize, limit: u32) -> bool {
             }
         }
     }
-    true
+    Some((member, size))
+}
+
+/// A stack for a group bounded by an empty run: a ray has at most 14
+/// cells.
+const RUN: usize = 16;
+
+/// The group a drop on the empty cell `drop` would make, and its size.
+fn new_group(pos: &Position, drop: Hex) -> (Bits, u32) {
+    group_within::<GRID>(&pos.bits, drop.index(), u32::MAX).expect("no limit")
 }
 
 /// What a generated turn (a drop and the destination the generator found
@@ -383,7 +373,7 @@ pub fn outcome_after(pos: &Position, mv: &Move) -> Option<Outcome> {
         room += 1;
         c = usize::from(next);
     }
-    (room > 0 && group_fits(&stones, behind, room)).then_some(Outcome::Open)
+    (room > 0 && group_within::<RUN>(&stones, behind, room).is_some()).then_some(Outcome::Open)
 }
 
 /// The direction and distance of `c` from `from` along one of the six rays.
@@ -661,8 +651,7 @@ impl Rules for Iqishiqi {
             let mut c = pos.neutral;
             for _ in 0..rays.run[d.index()] {
                 c = c.step(d).expect("the run is on the board");
-                let (_, size) = new_group(pos, c);
-                if size <= room {
+                if group_within::<RUN>(&pos.bits, c.index(), room).is_some() {
                     return true;
                 }
             }
