@@ -47,6 +47,7 @@ pub(crate) fn judge_chunk(
         base,
         blank: BLANK,
         end: BLANK | BRACE,
+        separators: None,
         trailing: 0,
     };
     scan.skip_blank();
@@ -124,10 +125,10 @@ fn count(scan: &mut Scan<'_>) -> Option<Tally> {
                 return (counts.turns > 0).then_some(Tally(Counted::Read, counts));
             }
             Token::Turn(Some(_), ..) if pending => return None,
-            Token::Turn(_, _, assessed) => {
+            Token::Turn(_, from, end) => {
                 pending = false;
                 counts.turns += 1;
-                counts.glyphs += usize::from(assessed);
+                counts.glyphs += usize::from(scan.assessed(from, end));
             }
         }
     }
@@ -176,13 +177,13 @@ impl GameTask for Lean<'_, '_> {
                     break;
                 }
                 Token::Turn(Some(_), ..) if pending.is_some() => return None,
-                Token::Turn(written, text, _) => {
+                Token::Turn(written, from, end) => {
                     let (number, second, _) = turn_at(plies, first_mover, starts_second);
                     let written = written.or(pending.take());
                     if written.is_some_and(|n| n != (number, second)) || ended.is_some() {
                         return None;
                     }
-                    let mv = G::parse_move(&pos, text).ok()?;
+                    let mv = G::parse_move(&pos, scan.turn(from, end).0).ok()?;
                     G::play(&mut pos, &mv).ok()?;
                     plies += 1;
                     if let Some(e) = G::ending(&pos) {
@@ -203,7 +204,7 @@ impl GameTask for Lean<'_, '_> {
 }
 
 /// One token of the movetext, as the lean path needs it.
-enum Token<'a> {
+enum Token {
     End,
     Comment,
     Nag,
@@ -211,10 +212,10 @@ enum Token<'a> {
     /// dots.
     Number((u64, bool)),
     Result(ResultToken, Span),
-    /// A turn: its move number when written on it (`12.e3-e5`), its text
-    /// (number and assessment taken off), and whether it had an
-    /// assessment.
-    Turn(Option<(u64, bool)>, &'a str, bool),
+    /// A turn: its move number when written on it (`12.e3-e5`), and where
+    /// its text (number taken off, assessment not) starts and ends: only
+    /// a replay needs it as text ([`Scan::turn`]).
+    Turn(Option<(u64, bool)>, usize, usize),
 }
 
 /// The chunk's bytes being read.
@@ -228,6 +229,9 @@ struct Scan<'a> {
     /// The classes that are blank between tokens, and that end a token.
     blank: u8,
     end: u8,
+    /// The style's separators `;` and `,` (each eight times over, or a
+    /// brace where the style has none), when it has either.
+    separators: Option<(u64, u64)>,
     /// The comments read after the result token.
     trailing: usize,
 }
@@ -235,6 +239,9 @@ struct Scan<'a> {
 impl<'a> Scan<'a> {
     fn set_style(&mut self, style: MovetextStyle) {
         (self.blank, self.end) = masks(style);
+        let each = |on: bool, b: u8| ONES * u64::from(if on { b } else { b'{' });
+        self.separators = (style.semicolons || style.commas)
+            .then(|| (each(style.semicolons, b';'), each(style.commas, b',')));
     }
 
     #[inline]
@@ -286,7 +293,10 @@ impl<'a> Scan<'a> {
             return None;
         }
         let value_at = p + 1;
-        let len = memchr::memchr3(b'"', b'\\', b'\n', &src[value_at..])?;
+        // Values are short: a plain walk beats a vector search's set-up.
+        let len = src[value_at..]
+            .iter()
+            .position(|&b| matches!(b, b'"' | b'\\' | b'\n'))?;
         let value_end = value_at + len;
         if src[value_end] != b'"' {
             return None;
@@ -314,8 +324,8 @@ impl<'a> Scan<'a> {
     /// read otherwise than plainly). Moves (a letter or a sign first) go
     /// straight to their end; a move number's digits and dots are read
     /// once, its value with them.
-    #[inline]
-    fn token(&mut self) -> Option<Token<'a>> {
+    #[inline(always)]
+    fn token(&mut self) -> Option<Token> {
         let (src, blank) = (self.src, self.blank);
         let mut p = self.pos;
         while p < src.len() && CLASS[usize::from(src[p])] & blank != 0 {
@@ -329,41 +339,64 @@ impl<'a> Scan<'a> {
             b'{' => self.comment().then_some(Token::Comment),
             b'[' | b'}' | 0x80.. => None,
             b'0'..=b'9' => self.numbered(p),
-            b'$' => {
-                let end = self.end_of(p);
-                nag(&src[p..end]).then_some(Token::Nag)
-            }
-            b'*' => {
-                let end = self.end_of(p);
-                match ResultToken::from_bytes(&src[p..end]) {
-                    Some(r) => Some(Token::Result(r, Span::new(self.base + p, self.base + end))),
-                    None => self.turn(None, p, end),
-                }
-            }
             _ => {
-                let end = self.end_of(p);
-                self.turn(None, p, end)
+                // The first byte is the token's whatever it is.
+                let end = self.end_from(p + 1);
+                self.pos = end;
+                match first {
+                    b'$' => nag(&src[p..end]).then_some(Token::Nag),
+                    b'*' => Some(self.result_or_turn(p, end)),
+                    _ => Some(Token::Turn(None, p, end)),
+                }
             }
         }
     }
 
-    /// Where the token starting at `at` ends (its first byte is taken
-    /// whatever it is); the scan moves there.
+    /// The first byte at or after `p` that ends a token, or the chunk's
+    /// end: eight bytes at a time while there are eight.
     #[inline(always)]
-    fn end_of(&mut self, at: usize) -> usize {
+    fn end_from(&self, mut p: usize) -> usize {
         let (src, end) = (self.src, self.end);
-        let mut p = at + 1;
+        while let Some(word) = src.get(p..p + 8) {
+            let mut bytes = [0; 8];
+            bytes.copy_from_slice(word);
+            let hits = self.may_end(u64::from_le_bytes(bytes));
+            if hits == 0 {
+                p += 8;
+                continue;
+            }
+            p += (hits.trailing_zeros() / 8) as usize;
+            if CLASS[usize::from(src[p])] & end != 0 {
+                return p;
+            }
+            p += 1;
+        }
         while p < src.len() && CLASS[usize::from(src[p])] & end == 0 {
             p += 1;
         }
-        self.pos = p;
         p
+    }
+
+    /// The bytes of `w` (eight, the first lowest) that may end a token,
+    /// as their high bits. The lowest flagged byte is an ASCII byte below
+    /// `!`, a brace (or `y` or DEL, which share its bits), or one of the
+    /// style's separators; no byte below it ends a token. Those above it
+    /// may be flagged wrongly (a borrow carried up), so only it is
+    /// looked at, and checked against [`CLASS`].
+    #[inline(always)]
+    fn may_end(&self, w: u64) -> u64 {
+        let low = w.wrapping_sub(ONES * 0x21) & !w & HIGHS;
+        let brace = zero_bytes((w & (ONES * 0xF9)) ^ (ONES * 0x79));
+        match self.separators {
+            None => low | brace,
+            Some((semi, comma)) => low | brace | zero_bytes(w ^ semi) | zero_bytes(w ^ comma),
+        }
     }
 
     /// A token starting with a digit at `at`: a result, a move number
     /// alone, a turn with its number, or a turn.
-    #[inline]
-    fn numbered(&mut self, at: usize) -> Option<Token<'a>> {
+    #[inline(always)]
+    fn numbered(&mut self, at: usize) -> Option<Token> {
         let src = self.src;
         let (mut q, mut value) = (at, 0u64);
         while q < src.len() && src[q].is_ascii_digit() {
@@ -377,36 +410,55 @@ impl<'a> Scan<'a> {
             q += 1;
         }
         let dots = q - at - digits;
-        let end = self.end_of(at);
+        // Digits and dots end no token: the end is looked for after them
+        // (a move number alone usually ends right there).
+        let end = match src.get(q) {
+            Some(&b) if CLASS[usize::from(b)] & self.end != 0 => q,
+            _ => self.end_from(q),
+        };
+        self.pos = end;
         if dots == 0 {
-            return match ResultToken::from_bytes(&src[at..end]) {
-                Some(r) => Some(Token::Result(r, Span::new(self.base + at, self.base + end))),
-                None => self.turn(None, at, end),
-            };
+            return Some(self.result_or_turn(at, end));
         }
         if digits > 18 || (dots != 1 && dots != 3) {
             return None;
         }
-        let number = Some((value, dots == 3));
-        match q == end {
-            true => number.map(Token::Number),
-            false => self.turn(number, q, end),
+        let number = (value, dots == 3);
+        Some(match q == end {
+            true => Token::Number(number),
+            false => Token::Turn(Some(number), q, end),
+        })
+    }
+
+    /// The token from `at` to `end`: a result, or else a turn.
+    #[inline(always)]
+    fn result_or_turn(&self, at: usize, end: usize) -> Token {
+        match ResultToken::from_bytes(&self.src[at..end]) {
+            Some(r) => Token::Result(r, Span::new(self.base + at, self.base + end)),
+            None => Token::Turn(None, at, end),
         }
     }
 
-    /// The turn from `from` to `end` (with its move number, when written
-    /// on it), its assessment taken off.
-    #[inline(always)]
-    fn turn(&self, number: Option<(u64, bool)>, from: usize, end: usize) -> Option<Token<'a>> {
-        let turn = self.text.get(from..end)?;
-        let (kept, assessment) = match self.src[end - 1] {
+    /// A turn's text from `from` to `end` (never empty), its assessment
+    /// taken off, and whether it had one. A token starts after an ASCII
+    /// byte and ends at one, so the slice is always text (an empty one,
+    /// which no game reads as a move, stands for a slice that is not).
+    #[inline]
+    fn turn(&self, from: usize, end: usize) -> (&'a str, bool) {
+        let turn = self.text.get(from..end).unwrap_or_default();
+        match self.src[end - 1] {
             b'!' | b'?' => {
                 let (kept, a) = Assessment::split(turn);
                 (kept, a.is_some())
             }
             _ => (turn, false),
-        };
-        Some(Token::Turn(number, kept, assessment))
+        }
+    }
+
+    /// Whether the turn from `from` to `end` ends with an assessment.
+    #[inline(always)]
+    fn assessed(&self, from: usize, end: usize) -> bool {
+        matches!(self.src[end - 1], b'!' | b'?') && self.turn(from, end).1
     }
 
     /// A `{comment}` at `pos`: `false` where it is unclosed.
@@ -433,6 +485,17 @@ impl<'a> Scan<'a> {
     }
 }
 
+/// A byte eight times over, and their high bits.
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = ONES * 0x80;
+
+/// The zero bytes of `w` as their high bits: the lowest flagged byte is
+/// zero, and none below it is (those above may be flagged wrongly).
+#[inline(always)]
+fn zero_bytes(w: u64) -> u64 {
+    w.wrapping_sub(ONES) & !w & HIGHS
+}
+
 /// Whether a token is a numeric annotation glyph `$N` (0 to 255).
 fn nag(token: &[u8]) -> bool {
     let digits = &token[1..];
@@ -443,4 +506,56 @@ fn nag(token: &[u8]) -> bool {
             .iter()
             .fold(0u16, |n, d| n * 10 + u16::from(d - b'0'))
             <= 255
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The word-at-a-time search for a token's end stops where a walk over
+    /// the byte classes one byte at a time stops: under each movetext
+    /// style, from every start, over bytes of every class — among them the
+    /// bytes that share a brace's bits (`y`, DEL), controls that are not
+    /// blank, separators and bytes past ASCII.
+    #[test]
+    fn token_ends_found_a_word_at_a_time_are_those_found_byte_by_byte() {
+        let alphabet = b" \t\n\r\x0c\x0b\x00{}y\x7f;,a1-.\x80\xc3xy";
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut src = Vec::new();
+        for _ in 0..4000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            // Runs of token bytes, so that ends fall at every distance.
+            let pick = (seed % 64) as usize;
+            src.push(match pick < alphabet.len() {
+                true => alphabet[pick],
+                false => b'a' + (pick % 3) as u8,
+            });
+        }
+        for (semicolons, commas) in [(false, false), (true, false), (false, true), (true, true)] {
+            let mut scan = Scan {
+                text: "",
+                src: &src,
+                pos: 0,
+                base: 0,
+                blank: BLANK,
+                end: BLANK | BRACE,
+                separators: None,
+                trailing: 0,
+            };
+            scan.set_style(MovetextStyle { semicolons, commas });
+            for start in 0..=src.len() {
+                let mut p = start;
+                while p < src.len() && CLASS[usize::from(src[p])] & scan.end == 0 {
+                    p += 1;
+                }
+                assert_eq!(
+                    scan.end_from(start),
+                    p,
+                    "from {start}, {semicolons} {commas}"
+                );
+            }
+        }
+    }
 }

@@ -334,9 +334,8 @@ impl Splitter {
         if !goes_on || data.first() != Some(&b'[') {
             return None;
         }
-        let end = memchr::memchr(b'\n', data)?;
-        let fits = self.buf.len() + end + 1 < MAX_RECORD_BYTES;
-        (fits && is_tag_line(&data[..end])).then_some(end + 1)
+        let len = tag_line_len(data)?;
+        (self.buf.len() + len < MAX_RECORD_BYTES).then_some(len)
     }
 
     /// Notes the lines a run of bytes taken in one go ends and starts
@@ -345,12 +344,14 @@ impl Splitter {
     #[inline]
     fn note_lines(&mut self, run: &[u8]) {
         let blank = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n');
-        // One pass: the line ends counted, the last one kept.
-        let mut last = None;
-        for nl in memchr::memchr_iter(b'\n', run) {
-            self.line += 1;
-            last = Some(nl);
-        }
+        // The line ends counted in one vectorised pass (a search per line
+        // end cost more), the last one found from the end.
+        let ends = memchr::memchr_iter(b'\n', run).count();
+        self.line += ends;
+        let last = match ends {
+            0 => None,
+            _ => memchr::memrchr(b'\n', run),
+        };
         match last {
             None => {
                 if self.state == State::Normal && self.only_blank_on_line {
@@ -465,6 +466,50 @@ fn is_open_tag_line(line: &[u8]) -> bool {
 }
 
 /// Whether a line is exactly one tag pair `[Name "value"]` (blanks around).
+/// The length, line end included, of the line `data` starts with where
+/// it is one tag pair as [`is_tag_line`] reads one, `[` first: found in one
+/// pass over the line's bytes (no search for the line's end first).
+fn tag_line_len(data: &[u8]) -> Option<usize> {
+    let at = |p: usize| data.get(p).copied();
+    // Blank within the line (`trim_ascii`'s bytes but the line end).
+    let blank = |b: u8| matches!(b, b' ' | b'\t' | b'\x0c' | b'\r');
+    let mut p = 1;
+    while at(p).is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        p += 1;
+    }
+    if p == 1 {
+        return None;
+    }
+    while at(p).is_some_and(blank) {
+        p += 1;
+    }
+    if at(p)? != b'"' {
+        return None;
+    }
+    p += 1;
+    loop {
+        match at(p)? {
+            b'"' => break,
+            b'\n' => return None,
+            b'\\' if at(p + 1)? == b'\n' => return None,
+            b'\\' => p += 2,
+            _ => p += 1,
+        }
+    }
+    p += 1;
+    while at(p).is_some_and(blank) {
+        p += 1;
+    }
+    if at(p)? != b']' {
+        return None;
+    }
+    p += 1;
+    while at(p).is_some_and(blank) {
+        p += 1;
+    }
+    (at(p)? == b'\n').then_some(p + 1)
+}
+
 fn is_tag_line(line: &[u8]) -> bool {
     let line = line.trim_ascii();
     let Some(inner) = line.strip_prefix(b"[").and_then(|l| l.strip_suffix(b"]")) else {
@@ -563,6 +608,8 @@ mod tests {
                     Just("[Game \"oshi\"]\n"), Just("[A \"x]{\\\"\"]"), Just("["), Just("]"),
                     Just("\""), Just("\\"), Just("{"), Just("}"), Just("\n"), Just(" "),
                     Just("1. e3-e5"), Just("*"), Just("\u{feff}"), Just("é"),
+                    Just("\r"), Just("\t"), Just("\x0c"), Just("[A_1 \"v\" ]\r\n"),
+                    Just("[A\"\\\\\"]\n"),
                 ],
                 0..60,
             )
@@ -573,6 +620,40 @@ mod tests {
             prop_assert_eq!(&all_chunks(&input, 1, true), &reference);
             prop_assert_eq!(&all_chunks(&input, 5, true), &reference);
         }
+    }
+
+    proptest! {
+        /// A tag line measured in one pass is exactly a line that, its end
+        /// found first, [`is_tag_line`] reads as one tag pair.
+        #[test]
+        fn a_tag_line_measured_in_one_pass_is_one_is_tag_line_accepts(
+            pieces in proptest::collection::vec(
+                prop_oneof![
+                    Just("Name"), Just("_1"), Just(" \"v\""), Just("\""), Just("]"),
+                    Just("]\n"), Just("\n"), Just(" "), Just("\t"), Just("\r"),
+                    Just("\x0c"), Just("\x0b"), Just("\\"), Just("\\\""), Just("["),
+                    Just("é"),
+                ],
+                0..10,
+            )
+        ) {
+            let data = format!("[{}", pieces.concat()).into_bytes();
+            let reference = memchr::memchr(b'\n', &data)
+                .filter(|&end| is_tag_line(&data[..end]))
+                .map(|end| end + 1);
+            prop_assert_eq!(tag_line_len(&data), reference);
+        }
+    }
+
+    #[test]
+    fn tag_lines_measured_in_one_pass() {
+        let len = |s: &str| tag_line_len(s.as_bytes());
+        assert_eq!(len("[Game \"oshi\"]\n1."), Some(14));
+        assert_eq!(len("[A_1\t\"x]\\\"\" ]\r\n"), Some(15));
+        assert_eq!(len("[A \"x\\\"]\n"), None);
+        assert_eq!(len("[ A \"x\"]\n"), None);
+        assert_eq!(len("[A \"x\"] ]\n"), None);
+        assert_eq!(len("[A \"x\"]"), None);
     }
 
     fn chunks(input: &str) -> Vec<(String, usize, usize)> {
