@@ -465,13 +465,34 @@ fn is_open_tag_line(line: &[u8]) -> bool {
     !line.contains(&b'}') && is_tag_line(line)
 }
 
-/// Whether a line is exactly one tag pair `[Name "value"]` (blanks around).
 /// The length, line end included, of the line `data` starts with where
-/// it is one tag pair as [`is_tag_line`] reads one, `[` first: found in one
-/// pass over the line's bytes (no search for the line's end first).
+/// that line is one tag pair (`[` first): found in one pass over the
+/// line's bytes, with no search for the line's end first.
 fn tag_line_len(data: &[u8]) -> Option<usize> {
+    let mut end = tag_pair_end(data)?;
+    // After the `]`, only the bytes the byte scan takes for blank (a form
+    // feed there is movetext to it).
+    while matches!(data.get(end), Some(b' ' | b'\t' | b'\r')) {
+        end += 1;
+    }
+    (data.get(end) == Some(&b'\n')).then_some(end + 1)
+}
+
+/// Whether a line (its end not included) is exactly one tag pair
+/// `[Name "value"]`, blanks around.
+fn is_tag_line(line: &[u8]) -> bool {
+    let line = line.trim_ascii();
+    line.first() == Some(&b'[') && tag_pair_end(line) == Some(line.len())
+}
+
+/// Where the tag pair `data` starts with (its `[` first) ends, just after
+/// its `]`; `None` where it is not one on this line. The name
+/// follows the `[` at once (letters, digits, `_`); blanks may stand
+/// around the quoted value, whose `\` escapes the byte after it (a line
+/// end too soon is none).
+fn tag_pair_end(data: &[u8]) -> Option<usize> {
     let at = |p: usize| data.get(p).copied();
-    // Blank within the line (`trim_ascii`'s bytes but the line end).
+    // Blank within a line (`trim_ascii`'s bytes but the line end).
     let blank = |b: u8| matches!(b, b' ' | b'\t' | b'\x0c' | b'\r');
     let mut p = 1;
     while at(p).is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_') {
@@ -500,42 +521,7 @@ fn tag_line_len(data: &[u8]) -> Option<usize> {
     while at(p).is_some_and(blank) {
         p += 1;
     }
-    if at(p)? != b']' {
-        return None;
-    }
-    p += 1;
-    while at(p).is_some_and(blank) {
-        p += 1;
-    }
-    (at(p)? == b'\n').then_some(p + 1)
-}
-
-fn is_tag_line(line: &[u8]) -> bool {
-    let line = line.trim_ascii();
-    let Some(inner) = line.strip_prefix(b"[").and_then(|l| l.strip_suffix(b"]")) else {
-        return false;
-    };
-    let name_len = inner
-        .iter()
-        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
-        .count();
-    if name_len == 0 {
-        return false;
-    }
-    let rest = inner[name_len..].trim_ascii();
-    let Some(value) = rest.strip_prefix(b"\"").and_then(|r| r.strip_suffix(b"\"")) else {
-        return false;
-    };
-    let mut escaped = false;
-    for &b in value {
-        match (b, escaped) {
-            (_, true) => escaped = false,
-            (b'\\', false) => escaped = true,
-            (b'"', false) => return false,
-            _ => {}
-        }
-    }
-    !escaped
+    (at(p)? == b']').then_some(p + 1)
 }
 
 /// Locates offsets of a chunk in increasing order in one pass (a game's
@@ -622,11 +608,42 @@ mod tests {
         }
     }
 
+    /// The tag line as the splitter read it before it was read in one
+    /// pass: the line trimmed, the brackets, the name and the quotes
+    /// stripped, the value walked for an unescaped quote.
+    fn tag_line_by_parts(line: &[u8]) -> bool {
+        let line = line.trim_ascii();
+        let Some(inner) = line.strip_prefix(b"[").and_then(|l| l.strip_suffix(b"]")) else {
+            return false;
+        };
+        let name_len = inner
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+            .count();
+        if name_len == 0 {
+            return false;
+        }
+        let rest = inner[name_len..].trim_ascii();
+        let Some(value) = rest.strip_prefix(b"\"").and_then(|r| r.strip_suffix(b"\"")) else {
+            return false;
+        };
+        let mut escaped = false;
+        for &b in value {
+            match (b, escaped) {
+                (_, true) => escaped = false,
+                (b'\\', false) => escaped = true,
+                (b'"', false) => return false,
+                _ => {}
+            }
+        }
+        !escaped
+    }
+
     proptest! {
-        /// A tag line measured in one pass is exactly a line that, its end
-        /// found first, [`is_tag_line`] reads as one tag pair.
+        /// A tag line measured in one pass, and a line read as one tag
+        /// pair, are exactly the lines that the reading by parts accepts.
         #[test]
-        fn a_tag_line_measured_in_one_pass_is_one_is_tag_line_accepts(
+        fn a_tag_line_read_in_one_pass_is_one_read_by_parts(
             pieces in proptest::collection::vec(
                 prop_oneof![
                     Just("Name"), Just("_1"), Just(" \"v\""), Just("\""), Just("]"),
@@ -638,11 +655,35 @@ mod tests {
             )
         ) {
             let data = format!("[{}", pieces.concat()).into_bytes();
-            let reference = memchr::memchr(b'\n', &data)
-                .filter(|&end| is_tag_line(&data[..end]))
+            let line_end = memchr::memchr(b'\n', &data);
+            // The splitter's tag line: after the `]`, only what the byte
+            // scan takes for blank.
+            let after_bracket = |line: &[u8]| {
+                let tail = &line[line.iter().rposition(|&b| b == b']').unwrap_or(0)..];
+                tail[1..].iter().all(|b| matches!(b, b' ' | b'\t' | b'\r'))
+            };
+            let reference = line_end
+                .filter(|&end| tag_line_by_parts(&data[..end]) && after_bracket(&data[..end]))
                 .map(|end| end + 1);
             prop_assert_eq!(tag_line_len(&data), reference);
+            // A line as the splitter hands it over: its end not included,
+            // blanks before it allowed.
+            let line = [b" \t".as_slice(), &data[..line_end.unwrap_or(data.len())]].concat();
+            prop_assert_eq!(is_tag_line(&line), tag_line_by_parts(&line));
         }
+    }
+
+    /// A form feed after a tag pair's `]` is movetext to the byte scan,
+    /// so the tag line's fast path must not take the line whole (it did,
+    /// and cut the input otherwise than the byte scan).
+    #[test]
+    fn a_form_feed_after_a_tag_pair_is_movetext_on_both_paths() {
+        let input = b"[A \"x\"]\x0c\n[B \"y\"]\n";
+        let reference = all_chunks(input, 1 << 16, false);
+        assert_eq!(reference.len(), 2);
+        assert_eq!(all_chunks(input, 1 << 16, true), reference);
+        assert_eq!(tag_line_len(input), None);
+        assert!(is_tag_line(&input[..8]));
     }
 
     #[test]
