@@ -18,8 +18,10 @@ if [ -z "${GAMEREC:-}" ]; then
     GAMEREC=target/release/gamerec
 fi
 python3 fuzz/seed.py "$GAMEREC" fuzz/corpus > /dev/null
-# No sanitizer: gamerec has no unsafe code; debug assertions and overflow
-# checks stay on (fuzz/Cargo.toml).
+# No sanitizer: the code the targets reach reads input in safe Rust (the
+# few unsafe blocks are system calls and the binary's allocator, which the
+# targets do not use); debug assertions and overflow checks stay on
+# (fuzz/Cargo.toml).
 build="-s none"
 if [ "${FUZZ_FAST:-0}" = 1 ]; then
     build="$build --no-trace-compares --target-dir fuzz/target/fast"

@@ -14,10 +14,10 @@
 #[cfg_attr(test, allow(dead_code))]
 mod cli;
 
-/// Replay and conversion allocate many small strings (one per turn);
-/// mimalloc serves them several times faster than the system allocator.
+/// mimalloc for small blocks, the system allocator for large ones
+/// (`cli::alloc`).
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: cli::alloc::Split = cli::alloc::Split;
 
 #[cfg(not(test))]
 #[no_mangle]
@@ -41,5 +41,6 @@ extern "C" fn main(
         // (exit 141), not a signal that kills.
         libc::signal(libc::SIGPIPE, libc::SIG_IGN);
     }
+    cli::alloc::init();
     std::process::exit(cli::run())
 }

@@ -17,8 +17,15 @@ use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Every game's report (JSON, with its title) and envelope counts, read
-/// with the lean path allowed or not; and how many games it judged.
-fn reports(bytes: &[u8], judging: Judging, lean: bool, game: Option<&str>) -> (Vec<String>, usize) {
+/// with the lean path allowed or not; how many games it judged, and how
+/// many of those in the reader's buffer (handed on with a chunk that holds
+/// no bytes: one cut always holds some).
+fn reports(
+    bytes: &[u8],
+    judging: Judging,
+    lean: bool,
+    game: Option<&str>,
+) -> (Vec<String>, usize, usize) {
     let opts = Options {
         jobs: 1,
         titles: true,
@@ -42,8 +49,10 @@ fn reports(bytes: &[u8], judging: Judging, lean: bool, game: Option<&str>) -> (V
         judge(v, judging, true)
     };
     let mut out = Vec::new();
+    let mut in_place = 0;
     inputs::read(&sources, &how, map, |item| {
         if let Item::Game(seen) = item {
+            in_place += usize::from(seen.chunk.is_some_and(|c| c.bytes.is_empty()));
             let (mut report, counts) = seen.value;
             report.index = Some(seen.index);
             let json = JsonGame::new(seen.input, seen.chunk, &report, false);
@@ -53,17 +62,23 @@ fn reports(bytes: &[u8], judging: Judging, lean: bool, game: Option<&str>) -> (V
         Ok(ControlFlow::Continue(()))
     })
     .unwrap();
-    (out, judged.into_inner())
+    (out, judged.into_inner(), in_place)
 }
 
 /// Both ways of reading agree on `bytes`, for both kinds of judging;
 /// returns how many games the lean path judged (replaying).
 fn agree(bytes: &[u8], what: &str, game: Option<&str>) -> usize {
-    let mut judged = 0;
+    agree_in_place(bytes, what, game).0
+}
+
+/// [`agree`], and how many games the lean path judged in the reader's
+/// buffer (replaying).
+fn agree_in_place(bytes: &[u8], what: &str, game: Option<&str>) -> (usize, usize) {
+    let (mut judged, mut in_place) = (0, 0);
     for judging in [Judging::Replay, Judging::Envelope] {
-        let (full, none) = reports(bytes, judging, false, game);
+        let (full, none, _) = reports(bytes, judging, false, game);
         assert_eq!(none, 0, "{what}: the lean path was not asked for");
-        let (lean, n) = reports(bytes, judging, true, game);
+        let (lean, n, m) = reports(bytes, judging, true, game);
         assert_eq!(
             full,
             lean,
@@ -71,10 +86,10 @@ fn agree(bytes: &[u8], what: &str, game: Option<&str>) -> usize {
             String::from_utf8_lossy(bytes)
         );
         if judging == Judging::Replay {
-            judged = n;
+            (judged, in_place) = (n, m);
         }
     }
-    judged
+    (judged, in_place)
 }
 
 fn generated(game: &str, games: usize, seed: u64, finish: bool) -> Vec<u8> {
@@ -279,4 +294,50 @@ fn the_lean_path_reads_a_bare_move_string_under_the_default_game() {
     // rules; the lean path needs a tag section, so the full reader reads it.
     let bytes = b"0H.L(0,-6);0G.L(2,6)\n";
     assert_eq!(agree(bytes, "bare", Some("vagabond")), 0);
+}
+
+/// Records the chunk reader cuts where the lean path cannot see the end
+/// plainly: a `[` in a comment, a form feed among the tags, a game run on
+/// into the next with no line between, a tag line inside a comment left
+/// open, the next game's `[` after a blank that is not the reader's.
+const AWKWARD: &[&str] = &[
+    "[Game \"oshi\"]\n\n1. c2-c3 {[%clk 0:01]} *\n",
+    "[Game \"oshi\"]\n\x0c\n[Event \"x\"]\n\n1. c2-c3 *\n",
+    "[Game \"oshi\"]\n\n1. c2-c3 *\n[Game \"oshi\"]\n1. c2-c3 *",
+    "[Game \"oshi\"]\n\n1. c2-c3 {open\n[Event \"y\"]\n\n1. c2-c3 *\n",
+    "[Game \"oshi\"]\n\n1. c2-c3 *\n\x0c[Game \"oshi\"]\n\n1. c2-c3 *\n",
+    "[Game \"oshi\"]\r\n\r\n1. c2-c3 *\r\n\r\n",
+    "[Game \"oshi\"]\n\n1. c2-c3 * {after}\n  [Game \"oshi\"]\n\n1. c2-c3 *\n",
+];
+
+/// Whole archives — plain games, broken ones, annotated ones and awkward
+/// ones, one after another — read with each game judged in the reader's
+/// buffer where the lean path can: every report is the one the full
+/// reader makes, and most plain games are judged in place.
+#[test]
+fn games_judged_in_place_among_others_are_reported_as_the_full_reader_does() {
+    let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+    for game in ["oshi", "retsami", "iqishiqi", "roshi", "vagabond"] {
+        let records = records(&generated(game, 40, 13, true));
+        let mut archive = Vec::new();
+        for (i, record) in records.iter().enumerate() {
+            let record = match i % 4 {
+                0 => broken(record, &mut rng),
+                1 => annotated(record, &mut rng),
+                _ => record.clone(),
+            };
+            archive.extend_from_slice(&record);
+            archive.push(b'\n');
+            if i % 7 == 3 {
+                archive.extend_from_slice(AWKWARD[i / 7 % AWKWARD.len()].as_bytes());
+                archive.push(b'\n');
+            }
+        }
+        let (judged, in_place) = agree_in_place(&archive, game, None);
+        assert!(
+            in_place * 3 > records.len() && in_place <= judged,
+            "{game}: {in_place} of {} records judged in place ({judged} judged)",
+            records.len()
+        );
+    }
 }

@@ -383,7 +383,14 @@ fn a_record_of_millions_of_tags_costs_no_more_than_any_large_record() {
         209_000,
         "} *\n",
     );
-    let (_, base, _) = peak_memory(&["validate", "-j", "2", plain.to_str().unwrap()]);
+    let (code, base, err) = peak_memory(&["validate", "-j", "2", plain.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    // Issue 51: a valid game of 16.7 MB in 64 MiB at two jobs (it took 69
+    // MiB while the allocator kept a grown buffer's old blocks).
+    assert!(
+        base < 64.0,
+        "a plain valid game near the cap: {base:.1} MiB"
+    );
     for args in [
         &["validate", "-j", "2"][..],
         &["stats", "-j", "2"],
@@ -438,7 +445,9 @@ fn shard_cuts_a_record_past_the_cap_as_every_command_reads_it() {
     let (code, mib, err) = shard(&long, &cut);
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("record-too-large"), "{err}");
-    assert!(mib < 128.0, "{mib:.1} MiB");
+    // Issue 51: under 64 MiB (107 MiB once, 84 while the allocator kept a
+    // grown buffer's old blocks).
+    assert!(mib < 64.0, "{mib:.1} MiB");
     let written: u64 = fs::read_dir(&cut)
         .unwrap()
         .map(|e| e.unwrap().metadata().unwrap().len())

@@ -4,8 +4,9 @@
 //! `run` is the run every command that reads archives shares (inputs,
 //! each game's index, progress, messages); `messages` prints what is not a
 //! diagnostic and keeps the exit code ([`EXIT_CODES`], one rule for every
-//! command).
+//! command); `alloc` is the binary's allocator.
 
+pub(crate) mod alloc;
 mod analyse;
 mod at;
 mod completions;

@@ -11,7 +11,7 @@
 //! or not, is the one the full reader makes (`tests/lean.rs` compares
 //! them).
 
-use crate::envelope::record::{masks, BLANK, BRACE, CLASS, MAX_TAGS};
+use crate::envelope::record::{masks, BLANK, BRACE, CLASS, MAX_RECORD_BYTES, MAX_TAGS};
 use crate::envelope::record::{title, Assessment, Chunk, ResultMark, ResultToken, Span, Tag, Text};
 use crate::io::reading::{rules_of, EnvelopeCounts, GameReport, Judged, Judging, Options};
 use crate::play::replay::{judge, turn_at, Outcome};
@@ -28,20 +28,47 @@ pub(crate) fn judge_chunk(
     if chunk.truncated || opts.lenient.is_some() {
         return None;
     }
-    let mut bytes: &[u8] = &chunk.bytes;
-    let mut base = chunk.offset;
-    if chunk.offset == 0 {
+    judge_bytes(&chunk.bytes, chunk.offset, opts, judging, false).map(|(_, judged)| judged)
+}
+
+/// Judges the game that `data` (the chunk reader's buffered bytes, from
+/// input offset `offset`) starts with, in place: its length (where the
+/// chunk reader would end its chunk) and its judgment; `None` where the
+/// chunk reader must cut the chunk and the full path read it — wherever
+/// [`judge_chunk`] would give up, and wherever the game's end is not
+/// plainly seen within `data` (see [`in_place_end`]).
+pub(crate) fn judge_in_place(
+    data: &[u8],
+    offset: usize,
+    opts: &Options,
+    judging: Judging,
+) -> Option<(usize, (&'static dyn AnyGame, Judged))> {
+    if opts.lenient.is_some() {
+        return None;
+    }
+    judge_bytes(data, offset, opts, judging, true)
+}
+
+/// Judges the game at the start of `bytes` (input offset `offset`): the
+/// whole of them, or with `in_place` the chunk they start with. Returns
+/// the length judged.
+fn judge_bytes(
+    bytes: &[u8],
+    offset: usize,
+    opts: &Options,
+    judging: Judging,
+    in_place: bool,
+) -> Option<(usize, (&'static dyn AnyGame, Judged))> {
+    let (mut bytes, mut base, mut bom) = (bytes, offset, 0);
+    if offset == 0 {
         if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
             bytes = rest;
             base += 3;
+            bom = 3;
         }
     }
-    // Checked once: every tag, comment and turn is then text without a
-    // check of its own (a chunk that is not all UTF-8 is the full
-    // reader's, which locates the bad byte).
-    let text = std::str::from_utf8(bytes).ok()?;
     let mut scan = Scan {
-        text,
+        text: "",
         src: bytes,
         pos: 0,
         base,
@@ -51,7 +78,20 @@ pub(crate) fn judge_chunk(
         trailing: 0,
     };
     scan.skip_blank();
-    let tags = scan.tags()?;
+    let places = scan.tags()?;
+    let end = match in_place {
+        true => in_place_end(bytes, scan.pos)?,
+        false => bytes.len(),
+    };
+    // Checked once: every tag, comment and turn is then text without a
+    // check of its own (a chunk that is not all UTF-8 is the full
+    // reader's, which locates the bad byte).
+    let text = std::str::from_utf8(&bytes[..end]).ok()?;
+    let mut tags = Vec::with_capacity(places.len());
+    for place in &places {
+        tags.push(place.tag(text, base)?);
+    }
+    (scan.src, scan.text) = (&bytes[..end], text);
     // The full reader's choice of rules; a game with none is its to report.
     let rules = rules_of(&tags, None, base, opts).ok()?;
     scan.set_style(rules.style());
@@ -86,7 +126,26 @@ pub(crate) fn judge_chunk(
     if judging == Judging::Envelope {
         counts.tags = tags.len();
     }
-    Some((rules, Judged { report, counts }))
+    Some((bom + end, (rules, Judged { report, counts })))
+}
+
+/// Where the chunk reader ends the chunk that `bytes` start with, when
+/// that is plainly seen: the start of the line of the first `[` after the
+/// tag section (from `movetext`, where the tag section's blanks end), where only the chunk reader's blanks
+/// (space, tab, CR) stand before it on its line. The chunk reader then
+/// cuts there and nowhere before: no `[` in the movetext means no tag line
+/// in it and none inside a comment, and before the movetext there are
+/// only tag pairs and blanks — but no form feed, which the chunk reader
+/// reads as movetext. `None` otherwise (a `[` in a comment, a game that
+/// runs past `bytes`), and the chunk reader cuts the chunk.
+fn in_place_end(bytes: &[u8], movetext: usize) -> Option<usize> {
+    let cut = movetext + memchr::memchr(b'[', &bytes[movetext..])?;
+    let line = movetext + memchr::memrchr(b'\n', &bytes[movetext..cut])? + 1;
+    let plain = bytes[line..cut]
+        .iter()
+        .all(|b| matches!(b, b' ' | b'\t' | b'\r'));
+    let form_feed = memchr::memchr(0x0C, &bytes[..movetext]).is_some();
+    (plain && !form_feed && line + 3 < MAX_RECORD_BYTES).then_some(line)
 }
 
 /// What the movetext gave: the replay's plies and outcome (or nothing,
@@ -203,6 +262,28 @@ impl GameTask for Lean<'_, '_> {
     }
 }
 
+/// Where a tag pair is in the chunk: all of it, its name, its value.
+struct TagAt {
+    start: usize,
+    end: usize,
+    name: (usize, usize),
+    value: (usize, usize),
+}
+
+impl TagAt {
+    /// The tag pair, from the chunk's text (which starts at input offset
+    /// `base`).
+    fn tag(&self, text: &str, base: usize) -> Option<Tag> {
+        let (name, value) = (self.name, self.value);
+        Some(Tag {
+            name: Text::new(text.get(name.0..name.1)?),
+            value: Text::new(text.get(value.0..value.1)?),
+            span: Span::new(base + self.start, base + self.end),
+            value_span: Span::new(base + value.0, base + value.1),
+        })
+    }
+}
+
 /// One token of the movetext, as the lean path needs it.
 enum Token {
     End,
@@ -220,7 +301,8 @@ enum Token {
 
 /// The chunk's bytes being read.
 struct Scan<'a> {
-    /// The chunk (after a byte-order mark), all UTF-8, and its bytes.
+    /// The chunk (after a byte-order mark), all UTF-8, and its bytes
+    /// (which, until the chunk's end is known, may run on past it).
     text: &'a str,
     src: &'a [u8],
     pos: usize,
@@ -254,10 +336,10 @@ impl<'a> Scan<'a> {
         self.pos = p;
     }
 
-    /// The tag section: `None` where there is none, or at anything the
-    /// full reader would read otherwise than plainly (an escape, a byte
-    /// that is not UTF-8, a malformed pair, too many pairs).
-    fn tags(&mut self) -> Option<Vec<Tag>> {
+    /// The tag section's pairs, where they are: `None` where there is
+    /// none, or at anything the full reader would read otherwise than
+    /// plainly (an escape, a malformed pair, too many pairs).
+    fn tags(&mut self) -> Option<Vec<TagAt>> {
         let mut tags = Vec::with_capacity(8);
         while self.src.get(self.pos) == Some(&b'[') {
             if tags.len() == MAX_TAGS {
@@ -270,7 +352,7 @@ impl<'a> Scan<'a> {
     }
 
     /// `[Name "value"]` at `pos`.
-    fn tag(&mut self) -> Option<Tag> {
+    fn tag(&mut self) -> Option<TagAt> {
         let start = self.pos;
         let src = self.src;
         let spaces = |mut p: usize| {
@@ -294,29 +376,25 @@ impl<'a> Scan<'a> {
         }
         let value_at = p + 1;
         // Values are short: a plain walk beats a vector search's set-up.
+        // It stops at the closing quote, or at an escape, a line's end or
+        // a CR, which the full reader reads.
         let len = src[value_at..]
             .iter()
-            .position(|&b| matches!(b, b'"' | b'\\' | b'\n'))?;
+            .position(|&b| matches!(b, b'"' | b'\\' | b'\n' | b'\r'))?;
         let value_end = value_at + len;
         if src[value_end] != b'"' {
             return None;
         }
-        let value = &src[value_at..value_end];
-        if memchr::memchr(b'\r', value).is_some() {
-            return None;
-        }
-        let value = self.text.get(value_at..value_end)?;
         p = spaces(value_end + 1);
         if src.get(p) != Some(&b']') {
             return None;
         }
         self.pos = p + 1;
-        let name = self.text.get(name_at..name_end)?;
-        Some(Tag {
-            name: Text::new(name),
-            value: Text::new(value),
-            span: Span::new(self.base + start, self.base + self.pos),
-            value_span: Span::new(self.base + value_at, self.base + value_end),
+        Some(TagAt {
+            start,
+            end: self.pos,
+            name: (name_at, name_end),
+            value: (value_at, value_end),
         })
     }
 

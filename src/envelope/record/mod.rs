@@ -12,6 +12,7 @@ pub use gamerec_rules::{Tag, Text};
 pub use lenient::{read_leniently, Leniently};
 pub use parse::{each_game, parse_chunk, parse_chunk_with, End, GameReader, Token, TurnToken};
 pub(crate) use parse::{masks, BLANK, BRACE, CLASS};
+pub(crate) use reader::InPlace;
 pub use reader::{Chunk, ChunkReader, Locator, MAX_RECORD_BYTES, MAX_TAGS};
 
 pub use crate::base::problem::Span;

@@ -107,6 +107,55 @@ impl<R: BufRead> ChunkReader<R> {
 
     /// The next chunk, or `None` at the end of the input.
     pub(crate) fn next_chunk(&mut self) -> io::Result<Option<Chunk>> {
+        self.cut(false)
+    }
+
+    /// The next game, judged by `judge` in the reader's own buffer where it
+    /// can be — no chunk made, no byte copied — or else the next chunk.
+    ///
+    /// `judge` is given the buffered bytes from where the next chunk starts
+    /// (at input offset `offset`) and answers with the length of the chunk
+    /// it judged and its judgment, or `None`. It must answer only for a
+    /// chunk that ends where the chunk reader would end it, before a line
+    /// that starts with spaces, tabs or CRs and a `[`, within the bytes it
+    /// was given (the reader then starts afresh there). The judged chunk
+    /// comes back as a [`Chunk`] with its place and no bytes.
+    pub(crate) fn next_in_place<T>(
+        &mut self,
+        judge: &mut InPlaceJudge<'_, T>,
+    ) -> io::Result<Option<InPlace<T>>> {
+        if !self.done && self.split.is_fresh() {
+            let data = loop {
+                match self.inner.fill_buf() {
+                    Ok(d) => break d,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(e) => return Err(e),
+                }
+            };
+            if let Some((len, judged)) = judge(data, self.split.pos) {
+                let lines = memchr::memchr_iter(b'\n', &data[..len]).count();
+                let place = Chunk {
+                    bytes: Vec::new(),
+                    offset: self.split.pos,
+                    line: self.split.line,
+                    column: 1,
+                    truncated: false,
+                };
+                let (pos, line) = (self.split.pos + len, self.split.line + lines);
+                self.split.reset_at(pos, line);
+                self.inner.consume(len);
+                return Ok(Some(InPlace::Judged(place, judged)));
+            }
+        }
+        Ok(self.cut(true)?.map(InPlace::Chunk))
+    }
+
+    /// The next chunk. With `rewind`, the bytes of the chunk after it that
+    /// the cut had to read (its line's start, up to the byte that ended
+    /// this chunk) are left in the reader, where they can be, and the
+    /// splitter starts afresh at them: the next game can then be judged in
+    /// place ([`ChunkReader::next_in_place`]).
+    fn cut(&mut self, rewind: bool) -> io::Result<Option<Chunk>> {
         if self.done {
             return Ok(None);
         }
@@ -121,7 +170,24 @@ impl<R: BufRead> ChunkReader<R> {
                 self.done = !more;
                 return Ok(chunk);
             }
-            let (consumed, chunk) = self.split.feed(data);
+            let (mut consumed, chunk) = self.split.feed(data);
+            if chunk.is_some() && rewind {
+                // What the splitter holds of the next chunk, when read in
+                // this call, goes back to the reader — where it is a line's
+                // blanks and the `[` that cut it: a fresh splitter reads
+                // that into the same state. (After a cut inside a comment,
+                // or a `}` before the `[`, the state it is in is not one a
+                // fresh splitter would reach.)
+                let head = self.split.buf.len();
+                let plain = self.split.buf.split_last().is_some_and(|(&last, blanks)| {
+                    last == b'[' && blanks.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r'))
+                });
+                if plain && head <= consumed && self.split.pos - self.split.buf_offset == head {
+                    consumed -= head;
+                    let (pos, line) = (self.split.buf_offset, self.split.buf_line);
+                    self.split.reset_at(pos, line);
+                }
+            }
             self.inner.consume(consumed);
             if let Some(chunk) = chunk {
                 if chunk.bytes.iter().all(u8::is_ascii_whitespace) && !chunk.truncated {
@@ -131,6 +197,18 @@ impl<R: BufRead> ChunkReader<R> {
             }
         }
     }
+}
+
+/// What judges a game in place for [`ChunkReader::next_in_place`]: the
+/// buffered bytes and their input offset in, the chunk's length and its
+/// judgment out.
+pub(crate) type InPlaceJudge<'j, T> = dyn FnMut(&[u8], usize) -> Option<(usize, T)> + 'j;
+
+/// What [`ChunkReader::next_in_place`] gives: a game judged in the
+/// reader's buffer (its place, and the judgment), or a chunk.
+pub(crate) enum InPlace<T> {
+    Judged(Chunk, T),
+    Chunk(Chunk),
 }
 
 /// The byte scanner behind [`ChunkReader`]: the chunk being assembled and
@@ -176,6 +254,35 @@ impl Splitter {
             truncated: false,
             kept_len: 0,
         }
+    }
+
+    /// Whether the splitter stands at a chunk's start with nothing read of
+    /// it: as it was made, but further on in the input.
+    fn is_fresh(&self) -> bool {
+        self.buf.is_empty()
+            && self.state == State::Normal
+            && !self.seen_movetext
+            && self.only_blank_on_line
+            && !self.truncated
+    }
+
+    /// Starts afresh at input offset `pos`, line `line`: where a chunk
+    /// starts at a line's start with blanks and `[`, a splitter that reads
+    /// it from its first byte cuts it where one that read on from the
+    /// chunk before does.
+    fn reset_at(&mut self, pos: usize, line: usize) {
+        let fast = self.fast;
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.clear();
+        *self = Splitter {
+            buf,
+            buf_offset: pos,
+            buf_line: line,
+            pos,
+            line,
+            fast,
+            ..Splitter::new()
+        };
     }
 
     /// Cuts the buffer at `at` (a line start): everything before it becomes
@@ -605,6 +712,68 @@ mod tests {
             prop_assert_eq!(&all_chunks(&input, 1 << 16, true), &reference);
             prop_assert_eq!(&all_chunks(&input, 1, true), &reference);
             prop_assert_eq!(&all_chunks(&input, 5, true), &reference);
+        }
+    }
+
+    /// Every chunk of `input` read through a buffer of `capacity` bytes by
+    /// [`ChunkReader::next_in_place`], with a judge that takes, in place,
+    /// each chunk of `reference` that starts where it is asked, lies in the
+    /// bytes it is given and is one `take` picks (by its number); a chunk
+    /// taken in place comes back with the bytes it was given for it.
+    fn in_place_chunks(
+        input: &[u8],
+        capacity: usize,
+        reference: &[(Vec<u8>, usize, usize, bool)],
+        take: &dyn Fn(usize) -> bool,
+    ) -> Vec<(Vec<u8>, usize, usize, bool)> {
+        let mut r = ChunkReader::new(io::BufReader::with_capacity(capacity, input));
+        let mut judge = |data: &[u8], offset: usize| {
+            let i = reference.iter().position(|c| c.1 == offset)?;
+            let (bytes, truncated) = (&reference[i].0, reference[i].3);
+            // As the contract says: the chunk ends where the next line
+            // starts with the reader's blanks and `[`, within `data`.
+            let next = data.get(bytes.len()..)?;
+            let plain = next.iter().find(|b| !matches!(b, b' ' | b'\t' | b'\r')) == Some(&b'[');
+            (plain && !truncated && take(i)).then(|| (bytes.len(), data[..bytes.len()].to_vec()))
+        };
+        let mut out = Vec::new();
+        while let Some(next) = r.next_in_place(&mut judge).unwrap() {
+            out.push(match next {
+                InPlace::Judged(c, bytes) => {
+                    assert!(c.bytes.is_empty() && !c.truncated);
+                    (bytes, c.offset, c.line, c.truncated)
+                }
+                InPlace::Chunk(c) => (c.bytes, c.offset, c.line, c.truncated),
+            });
+        }
+        out
+    }
+
+    proptest! {
+        /// Games taken in place and chunks cut around them (the bytes the
+        /// cut read of the next chunk given back) are the chunks the chunk
+        /// reader cuts, with their offsets and lines, through any buffer.
+        #[test]
+        fn games_judged_in_place_leave_the_cuts_where_they_were(
+            pieces in proptest::collection::vec(
+                prop_oneof![
+                    Just("[Game \"oshi\"]\n"), Just("[A \"x]{\\\"\"]"), Just("["), Just("]"),
+                    Just("\""), Just("{"), Just("}"), Just("\n"), Just(" "), Just("\n\n"),
+                    Just("1. e3-e5"), Just("*\n"), Just("\u{feff}"), Just("é"),
+                    Just("\r"), Just("\t"), Just("\x0c"), Just("[A_1 \"v\" ]\r\n"),
+                ],
+                0..60,
+            ),
+            every in 1usize..4,
+        ) {
+            let input = pieces.concat().into_bytes();
+            let reference = all_chunks(&input, 1 << 16, true);
+            for capacity in [1 << 16, 7, 64] {
+                let takes: [&dyn Fn(usize) -> bool; 2] = [&|_| true, &|i| i % every == 0];
+                for take in takes {
+                    prop_assert_eq!(&in_place_chunks(&input, capacity, &reference, take), &reference);
+                }
+            }
         }
     }
 

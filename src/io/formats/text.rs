@@ -10,11 +10,11 @@
 use super::visit::{Cx, Each, Map, Reading, Visit};
 use super::{Format, FormatEntry, Peek as Input, Sure};
 use crate::envelope::record::{
-    each_game, read_leniently, Chunk, ChunkReader, Leniently, Parsed, Record, RecordSource,
-    StreamTurns,
+    each_game, read_leniently, Chunk, ChunkReader, InPlace, Leniently, Parsed, Record,
+    RecordSource, StreamTurns,
 };
 use crate::io::lean;
-use crate::io::reading::{self, rules_for_game, too_large};
+use crate::io::reading::{self, rules_for_game, too_large, Judging};
 use crate::play::sink::out::Rendered;
 use crate::play::sink::{Converted, GameSink, Head, Tail, TurnOut};
 use std::io::{self, BufRead};
@@ -77,6 +77,11 @@ where
     T: Send,
     E: FnMut(Option<&Chunk>, T) -> io::Result<ControlFlow<()>>,
 {
+    if cx.opts.threads() == 1 && cx.opts.lenient.is_none() {
+        if let Some(judging) = cx.opts.judging {
+            return judged_in_place(input, cx, judging, map, each);
+        }
+    }
     let mut stopped = false;
     crate::envelope::pipeline::map_chunks(
         cx.opts.threads(),
@@ -96,6 +101,53 @@ where
         stopped,
         ..Reading::default()
     })
+}
+
+/// [`read_mapped`] with one job, for a command that only judges games: each
+/// game the lean path can judge is judged in the chunk reader's buffer
+/// (`lean::judge_in_place`), the others cut into chunks and read as
+/// always.
+fn judged_in_place<R, T, E>(
+    input: R,
+    cx: Cx<'_>,
+    judging: Judging,
+    map: &Map<'_, T>,
+    mut each: E,
+) -> io::Result<Reading>
+where
+    R: BufRead,
+    E: FnMut(Option<&Chunk>, T) -> io::Result<ControlFlow<()>>,
+{
+    let opts = cx.opts;
+    let mut chunks = ChunkReader::new(input);
+    let mut judge = |data: &[u8], offset| lean::judge_in_place(data, offset, opts, judging);
+    while let Some(next) = chunks.next_in_place(&mut judge)? {
+        let flow = match next {
+            InPlace::Judged(place, (rules, judged)) => {
+                let record = Record::default();
+                let mut game = RecordSource::new(&record, None);
+                let t = map(cx.judged(&place, &mut game, rules, judged));
+                each(Some(&place), t)?
+            }
+            InPlace::Chunk(chunk) => {
+                let mut flow = ControlFlow::Continue(());
+                for t in games_in(cx, &chunk, &mut |visit| map(visit)) {
+                    flow = each(Some(&chunk), t)?;
+                    if flow.is_break() {
+                        break;
+                    }
+                }
+                flow
+            }
+        };
+        if flow.is_break() {
+            return Ok(Reading {
+                stopped: true,
+                ..Reading::default()
+            });
+        }
+    }
+    Ok(Reading::default())
 }
 
 /// Reads every game of a record-format input on this thread.
