@@ -59,6 +59,10 @@ for input in "${inputs[@]}"; do
   run "$name.validate" validate -j 2 --format json "$input"
   run "$name.validate-v" validate -j 2 -v "$input"
   run "$name.validate-syntax" validate -j 2 --syntax-only "$input"
+  # One job: games judged in the reader's buffer (the same reports).
+  run "$name.validate-1" validate -j 1 --format json "$input"
+  run "$name.validate-v-1" validate -j 1 -v "$input"
+  run "$name.validate-syntax-1" validate -j 1 --syntax-only "$input"
   run "$name.stats" stats -q -j 2 "$input"
 done
 
