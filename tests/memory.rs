@@ -401,8 +401,13 @@ fn a_record_of_millions_of_tags_costs_no_more_than_any_large_record() {
         args.push(tags.to_str().unwrap());
         let (code, mib, err) = peak_memory(&args);
         assert!(code == 1 || code == 0, "{args:?}: {err}");
+        // Two such records in flight at two jobs, each its chunk and its
+        // reading: about twice a plain game (39 MiB now; this bound was
+        // 1.5 times a plain game of 67 MiB, 116 MiB, before its buffer
+        // was given back; `convert` measured 61-84 MiB, with the timing
+        // of its threads).
         assert!(
-            mib < base * 1.5 + 16.0,
+            mib < base * 2.0 + 16.0,
             "{args:?}: {mib:.1} MiB, a plain game near the cap {base:.1} MiB"
         );
     }

@@ -87,13 +87,34 @@ fn judge_bytes(
     // check of its own (a chunk that is not all UTF-8 is the full
     // reader's, which locates the bad byte).
     let text = std::str::from_utf8(&bytes[..end]).ok()?;
-    let mut tags = Vec::with_capacity(places.len());
-    for place in &places {
-        tags.push(place.tag(text, base)?);
-    }
+    // A replay needs every tag, and so does a title; counting only the
+    // first `Game` tag, which names the rules (no allocation then).
+    let (all, named);
+    let tags: &[Tag] = match judging == Judging::Replay || opts.titles {
+        true => {
+            // Pushed one by one: a collect through `Option` cannot size
+            // the vector first.
+            let mut each = Vec::with_capacity(places.len());
+            for p in &places {
+                each.push(p.tag(text, base)?);
+            }
+            all = each;
+            &all
+        }
+        false => {
+            let game = places
+                .iter()
+                .find(|p| &bytes[p.name.0..p.name.1] == b"Game");
+            named = match game {
+                Some(p) => Some(p.tag(text, base)?),
+                None => None,
+            };
+            named.as_slice()
+        }
+    };
     (scan.src, scan.text) = (&bytes[..end], text);
     // The full reader's choice of rules; a game with none is its to report.
-    let rules = rules_of(&tags, None, base, opts).ok()?;
+    let rules = rules_of(tags, None, base, opts).ok()?;
     scan.set_style(rules.style());
     scan.skip_blank();
     let counted = match judging {
@@ -101,7 +122,7 @@ fn judge_bytes(
         Judging::Replay => with_game(
             rules,
             Lean {
-                tags: &tags,
+                tags,
                 scan: &mut scan,
             },
         )?,
@@ -120,11 +141,11 @@ fn judge_bytes(
         report.outcome = Some(outcome);
     }
     if opts.titles {
-        report.title = title(&tags, rules.sides());
+        report.title = title(tags, rules.sides());
     }
     let mut counts = counted.1;
     if judging == Judging::Envelope {
-        counts.tags = tags.len();
+        counts.tags = places.len();
     }
     Some((bom + end, (rules, Judged { report, counts })))
 }
@@ -363,10 +384,7 @@ impl<'a> Scan<'a> {
         };
         let name_at = spaces(start + 1);
         let mut p = name_at;
-        while src
-            .get(p)
-            .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_')
-        {
+        while src.get(p).is_some_and(|&b| NAME[usize::from(b)]) {
             p += 1;
         }
         let name_end = p;
@@ -562,6 +580,18 @@ impl<'a> Scan<'a> {
         }
     }
 }
+
+/// The bytes of a tag's name: ASCII letters, digits and `_`.
+static NAME: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || c == b'_';
+        b += 1;
+    }
+    t
+};
 
 /// A byte eight times over, and their high bits.
 const ONES: u64 = 0x0101_0101_0101_0101;
