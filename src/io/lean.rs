@@ -127,27 +127,38 @@ fn judge_bytes(
             },
         )?,
     };
+    let title = opts.titles.then(|| title(tags, rules.sides())).flatten();
+    let judged = judgment(rules, counted, title, places.len());
+    Some((bom + end, (rules, judged)))
+}
+
+/// The report and counts of a game read on the lean path: `tags` of them
+/// in its tag section.
+fn judgment(
+    rules: &'static dyn AnyGame,
+    counted: Tally,
+    title: Option<String>,
+    tags: usize,
+) -> Judged {
     let mut report = GameReport {
         index: None,
         game: Some(rules.name()),
-        title: None,
+        title,
         plies: 0,
         outcome: None,
         error: None,
         repairs: Vec::new(),
     };
-    if let Counted::Played(plies, outcome) = counted.0 {
-        report.plies = plies;
-        report.outcome = Some(outcome);
-    }
-    if opts.titles {
-        report.title = title(tags, rules.sides());
-    }
     let mut counts = counted.1;
-    if judging == Judging::Envelope {
-        counts.tags = places.len();
+    match counted.0 {
+        Counted::Played(plies, outcome) => {
+            report.plies = plies;
+            report.outcome = Some(outcome);
+        }
+        // Only counted: the tags are among the counts.
+        Counted::Read => counts.tags = tags,
     }
-    Some((bom + end, (rules, Judged { report, counts })))
+    Judged { report, counts }
 }
 
 /// Where the chunk reader ends the chunk that `bytes` start with, when
