@@ -116,9 +116,10 @@ impl<R: BufRead> ChunkReader<R> {
     /// `judge` is given the buffered bytes from where the next chunk starts
     /// (at input offset `offset`) and answers with the length of the chunk
     /// it judged and its judgment, or `None`. It must answer only for a
-    /// chunk that ends where the chunk reader would end it, before a line
-    /// that starts with spaces, tabs or CRs and a `[`, within the bytes it
-    /// was given (the reader then starts afresh there). The judged chunk
+    /// chunk that the chunk reader would end where it says, at the `[`
+    /// that starts the next line (after spaces, tabs or CRs only), read in
+    /// movetext — not in a comment or a tag pair — and within the bytes it
+    /// was given: the reader then starts afresh there. The judged chunk
     /// comes back as a [`Chunk`] with its place and no bytes.
     pub(crate) fn next_in_place<T>(
         &mut self,
@@ -715,6 +716,17 @@ mod tests {
         }
     }
 
+    /// Whether the chunk reader, having read `input` up to `end`, is in
+    /// movetext there (not in a comment, nor a tag pair).
+    fn in_movetext_at(input: &[u8], end: usize) -> bool {
+        let mut split = Splitter::new();
+        let mut at = 0;
+        while at < end {
+            at += split.feed(&input[at..end]).0;
+        }
+        split.state == State::Normal
+    }
+
     /// Every chunk of `input` read through a buffer of `capacity` bytes by
     /// [`ChunkReader::next_in_place`], with a judge that takes, in place,
     /// each chunk of `reference` that starts where it is asked, lies in the
@@ -731,10 +743,14 @@ mod tests {
             let i = reference.iter().position(|c| c.1 == offset)?;
             let (bytes, truncated) = (&reference[i].0, reference[i].3);
             // As the contract says: the chunk ends where the next line
-            // starts with the reader's blanks and `[`, within `data`.
+            // starts with the reader's blanks and `[`, within `data`, and
+            // that `[` is what cuts it (the reader is in movetext there,
+            // not in a comment or a tag pair).
             let next = data.get(bytes.len()..)?;
             let plain = next.iter().find(|b| !matches!(b, b' ' | b'\t' | b'\r')) == Some(&b'[');
-            (plain && !truncated && take(i)).then(|| (bytes.len(), data[..bytes.len()].to_vec()))
+            let cut_there = plain && in_movetext_at(input, offset + bytes.len());
+            (cut_there && !truncated && take(i))
+                .then(|| (bytes.len(), data[..bytes.len()].to_vec()))
         };
         let mut out = Vec::new();
         while let Some(next) = r.next_in_place(&mut judge).unwrap() {
