@@ -22,13 +22,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// no bytes: one cut always holds some).
 fn reports(
     bytes: &[u8],
-    judging: Judging,
+    (judging, titles): (Judging, bool),
     lean: bool,
     game: Option<&str>,
 ) -> (Vec<String>, usize, usize) {
     let opts = Options {
         jobs: 1,
-        titles: true,
+        titles,
         turns_only: judging == Judging::Replay,
         judging: lean.then_some(judging),
         default_game: game.and_then(gamerec::registry::find),
@@ -46,7 +46,7 @@ fn reports(
         if v.judged.is_some() {
             judged.fetch_add(1, Ordering::Relaxed);
         }
-        judge(v, judging, true)
+        judge(v, judging, titles)
     };
     let mut out = Vec::new();
     let mut in_place = 0;
@@ -65,7 +65,7 @@ fn reports(
     (out, judged.into_inner(), in_place)
 }
 
-/// Both ways of reading agree on `bytes`, for both kinds of judging;
+/// Both ways of reading agree on `bytes`, for both kinds of judging (counting with and without titles);
 /// returns how many games the lean path judged (replaying).
 fn agree(bytes: &[u8], what: &str, game: Option<&str>) -> usize {
     agree_in_place(bytes, what, game).0
@@ -75,17 +75,23 @@ fn agree(bytes: &[u8], what: &str, game: Option<&str>) -> usize {
 /// buffer (replaying).
 fn agree_in_place(bytes: &[u8], what: &str, game: Option<&str>) -> (usize, usize) {
     let (mut judged, mut in_place) = (0, 0);
-    for judging in [Judging::Replay, Judging::Envelope] {
-        let (full, none, _) = reports(bytes, judging, false, game);
+    // Counting without titles (`validate --syntax-only`) makes only the
+    // `Game` tag; with them (`-v`), and a replay, every tag.
+    for how in [
+        (Judging::Replay, true),
+        (Judging::Envelope, true),
+        (Judging::Envelope, false),
+    ] {
+        let (full, none, _) = reports(bytes, how, false, game);
         assert_eq!(none, 0, "{what}: the lean path was not asked for");
-        let (lean, n, m) = reports(bytes, judging, true, game);
+        let (lean, n, m) = reports(bytes, how, true, game);
         assert_eq!(
             full,
             lean,
-            "{what} ({judging:?}): the lean path's reports differ; input:\n{}",
+            "{what} ({how:?}): the lean path's reports differ; input:\n{}",
             String::from_utf8_lossy(bytes)
         );
-        if judging == Judging::Replay {
+        if how.0 == Judging::Replay {
             (judged, in_place) = (n, m);
         }
     }
