@@ -272,6 +272,10 @@ pub fn names() -> Vec<&'static str> {
 
 /// The game named by a `Game` tag value (case-insensitive, aliases too).
 pub fn find(name: &str) -> Option<&'static dyn AnyGame> {
+    // Most records spell the name as the registry does.
+    if let Some(g) = GAMES.iter().copied().find(|g| g.name() == name) {
+        return Some(g);
+    }
     let name = name.trim();
     let is = |known: &str| known.eq_ignore_ascii_case(name);
     GAMES

@@ -76,8 +76,10 @@ fn agree(bytes: &[u8], what: &str, game: Option<&str>) -> usize {
 fn agree_in_place(bytes: &[u8], what: &str, game: Option<&str>) -> (usize, usize) {
     let (mut judged, mut in_place) = (0, 0);
     // Counting without titles (`validate --syntax-only`) makes only the
-    // `Game` tag; with them (`-v`), and a replay, every tag.
+    // `Game` tag; a replay without them (`validate`) the tags it reads;
+    // with titles (`-v`), every tag.
     for how in [
+        (Judging::Replay, false),
         (Judging::Replay, true),
         (Judging::Envelope, true),
         (Judging::Envelope, false),
@@ -300,6 +302,120 @@ fn the_lean_path_reads_a_bare_move_string_under_the_default_game() {
     // rules; the lean path needs a tag section, so the full reader reads it.
     let bytes = b"0H.L(0,-6);0G.L(2,6)\n";
     assert_eq!(agree(bytes, "bare", Some("vagabond")), 0);
+}
+
+/// A replay makes only the tags it reads (the rules, the start, the
+/// settings, the result): records whose settings, `Position` and
+/// `Termination` stand among tags it does not read, with names that
+/// differ from them only in case or length, and repeated, are judged as
+/// the full reader judges them.
+#[test]
+fn a_replay_reads_its_tags_among_others_as_the_full_reader_does() {
+    let records = [
+        concat!(
+            r#"[Event "e"]"#,
+            "\n",
+            r#"[coords "abstractplay"]"#,
+            "\n",
+            r#"[Game "iqishiqi"]"#,
+            "\n",
+            r#"[Coord "x"]"#,
+            "\n",
+            r#"[Coords "abstractplay"]"#,
+            "\n",
+            r#"[StoneLimit "3"]"#,
+            "\n",
+            r#"[Coords "ludii"]"#,
+            "\n",
+            r#"[Result "*"]"#,
+            "\n\n1. h9/h7 *\n"
+        ),
+        concat!(
+            r#"[Game "iqishiqi"]"#,
+            "\n",
+            r#"[StoneLimits "1"]"#,
+            "\n",
+            r#"[StoneLimit "1"]"#,
+            "\n",
+            r#"[Result "1-0"]"#,
+            "\n\n1. H9/H7 1-0\n"
+        ),
+        concat!(
+            r#"[Site "s"]"#,
+            "\n",
+            r#"[Game "vagabond"]"#,
+            "\n",
+            r#"[Option "x"]"#,
+            "\n",
+            r#"[Options "SwapBisonWithLemur"]"#,
+            "\n",
+            r#"[Result "*"]"#,
+            "\n\n1. Y(0,8) *\n"
+        ),
+        concat!(
+            r#"[Game "oshi"]"#,
+            "\n",
+            r#"[NoReturn "opponent"]"#,
+            "\n",
+            r#"[Termination "resign"]"#,
+            "\n",
+            r#"[Terminations "x"]"#,
+            "\n",
+            r#"[Result "1-0"]"#,
+            "\n\n1. c2-c3 1-0\n"
+        ),
+        concat!(
+            r#"[Game "oshi"]"#,
+            "\n",
+            r#"[Termination "abandoned"]"#,
+            "\n",
+            r#"[Result "1-0"]"#,
+            "\n\n1. c2-c3 1-0\n"
+        ),
+        concat!(
+            r#"[Game "retsami"]"#,
+            "\n",
+            r#"[FirstPlayer "White"]"#,
+            "\n",
+            r#"[Result "*"]"#,
+            "\n\n1. h1-i4 *\n"
+        ),
+        concat!(
+            r#"[Game "roshi"]"#,
+            "\n",
+            r#"[Board "9x9"]"#,
+            "\n",
+            r#"[Boards "19x19"]"#,
+            "\n",
+            r#"[Result "1-0"]"#,
+            "\n\n1. R@e5,@a1 @i9,@h9 2. @c5,a1-b5 @i8 3. @d5 @i7 4. @f5 1-0\n"
+        ),
+        concat!(
+            r#"[Game "roshi"]"#,
+            "\n",
+            r#"[Position "x"]"#,
+            "\n",
+            r#"[Result "*"]"#,
+            "\n\n1. e5 *\n"
+        ),
+        concat!(
+            r#"[Game "oshi"]"#,
+            "\n",
+            r#"[Result "1-0"]"#,
+            "\n",
+            r#"[Result "0-1"]"#,
+            "\n",
+            "\n1. c2-c3 *\n"
+        ),
+    ];
+    for record in records {
+        agree(record.as_bytes(), record, None);
+    }
+    // The six valid ones (all but the abandoned game with a winner, the
+    // bad `Position` and the two results) are judged on the lean path,
+    // settings and all: without `StoneLimit` the second would not end in
+    // a stalemate, without `Board` the seventh would not fit its board.
+    assert!(agree(records.concat().as_bytes(), "all", None) >= 6);
 }
 
 /// Records the chunk reader cuts where the lean path cannot see the end

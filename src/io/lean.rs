@@ -15,7 +15,7 @@ use crate::envelope::record::{masks, BLANK, BRACE, CLASS, MAX_RECORD_BYTES, MAX_
 use crate::envelope::record::{title, Assessment, Chunk, ResultMark, ResultToken, Span, Tag, Text};
 use crate::io::reading::{rules_of, EnvelopeCounts, GameReport, Judged, Judging, Options};
 use crate::play::replay::{judge, turn_at, Outcome};
-use crate::registry::{with_game, AnyGame, GameTask, Playable, Registered};
+use crate::registry::{with_game, AnyGame, GameTask, Playable, Registered, GAMES};
 use gamerec_rules::game::MovetextStyle;
 
 /// Judges the one game of `chunk` as `judging` asks, or `None` where the
@@ -87,8 +87,9 @@ fn judge_bytes(
     // check of its own (a chunk that is not all UTF-8 is the full
     // reader's, which locates the bad byte).
     let text = std::str::from_utf8(&bytes[..end]).ok()?;
-    // A replay needs every tag, and so does a title; counting only the
-    // first `Game` tag, which names the rules (no allocation then).
+    // A title needs every tag; a replay the tags it reads (the rules, the
+    // start, the result); counting only the first `Game` tag, which names
+    // the rules (no allocation then).
     let (all, named);
     let tags: &[Tag] = match judging == Judging::Replay || opts.titles {
         true => {
@@ -96,7 +97,9 @@ fn judge_bytes(
             // the vector first.
             let mut each = Vec::with_capacity(places.len());
             for p in &places {
-                each.push(p.tag(text, base)?);
+                if opts.titles || read_by_replay(&bytes[p.name.0..p.name.1]) {
+                    each.push(p.tag(text, base)?);
+                }
             }
             all = each;
             &all
@@ -130,6 +133,18 @@ fn judge_bytes(
     let title = opts.titles.then(|| title(tags, rules.sides())).flatten();
     let judged = judgment(rules, counted, title, places.len());
     Some((bom + end, (rules, judged)))
+}
+
+/// Whether a replay reads the tag called `name`: the one naming the rules,
+/// the start and every game's settings ([`Rules::start`]), the declared
+/// result and how it was reached ([`judge`]). The others are not made.
+///
+/// [`Rules::start`]: gamerec_rules::game::Rules::start
+fn read_by_replay(name: &[u8]) -> bool {
+    matches!(name, b"Game" | b"Result" | b"Termination" | b"Position")
+        || (GAMES.iter())
+            .flat_map(|g| g.settings())
+            .any(|s| s.as_bytes() == name)
 }
 
 /// The report and counts of a game read on the lean path: `tags` of them
@@ -275,9 +290,9 @@ impl GameTask for Lean<'_, '_> {
                         return None;
                     }
                     let mv = G::parse_move(&pos, scan.turn(from, end).0).ok()?;
-                    G::play(&mut pos, &mv).ok()?;
+                    let ending = G::play_ending(&mut pos, &mv).ok()?;
                     plies += 1;
-                    if let Some(e) = G::ending(&pos) {
+                    if let Some(e) = ending {
                         ended = Some((e, plies));
                     }
                 }

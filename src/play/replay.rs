@@ -298,12 +298,13 @@ where
             return Some(p);
         }
     };
-    if let Err(e) = G::play(pos, &mv) {
-        return Some(fail(Code::Rule(e.code()), e.to_string(), turn.span));
-    }
+    let ended = match G::play_ending(pos, &mv) {
+        Ok(ended) => ended,
+        Err(e) => return Some(fail(Code::Rule(e.code()), e.to_string(), turn.span)),
+    };
     visitor.after_ply(ply, turn, &mv, pos);
     played.plies = ply;
-    if let Some(e) = G::ending(pos) {
+    if let Some(e) = ended {
         played.ended = Some((e, ply));
     }
     None

@@ -232,3 +232,78 @@ where
         assert_eq!(checked, trusted, "{text}");
     }
 }
+
+/// Checks [`Rules::play_ending`] against [`Rules::play`] then
+/// [`Rules::ending`] in every position given: every `step`-th legal turn,
+/// read back from its canonical spelling as a record's turn is, and the
+/// turns of the next position given (mostly refused here), must make the
+/// same position, the same ending and the same refusal. Returns how many
+/// turns were played with the game going on and with the game ended, so a
+/// test can ask that both kinds were seen.
+pub fn check_play_ending<G: Rules + Notation>(
+    positions: &[G::Position],
+    step: usize,
+) -> (usize, usize)
+where
+    G::Position: PartialEq + std::fmt::Debug,
+{
+    let (mut open, mut ended) = (0, 0);
+    let mut turns = Vec::new();
+    for (i, p) in positions.iter().enumerate() {
+        let mut texts = Vec::new();
+        turns.clear();
+        G::legal_moves(p, &mut turns);
+        texts.extend(turns.iter().step_by(step).map(|m| written::<G>(m)));
+        if let Some(next) = positions.get(i + 1) {
+            turns.clear();
+            G::legal_moves(next, &mut turns);
+            texts.extend(turns.iter().step_by(step).map(|m| written::<G>(m)));
+        }
+        for text in texts {
+            let Ok(m) = G::parse_move(p, &text) else {
+                continue;
+            };
+            let (mut plain, mut told) = (p.clone(), p.clone());
+            let by_ending = G::play(&mut plain, &m).map(|()| G::ending(&plain));
+            let by_play = G::play_ending(&mut told, &m);
+            match (by_ending, by_play) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(a, b, "{text}: the ending told");
+                    match a {
+                        None => open += 1,
+                        Some(_) => ended += 1,
+                    }
+                }
+                (Err(a), Err(b)) => assert_eq!(a.code(), b.code(), "{text}: the refusal"),
+                (a, b) => panic!("{text}: play {}, play_ending {}", a.is_ok(), b.is_ok()),
+            }
+            assert_eq!(plain, told, "{text}: the position");
+        }
+    }
+    (open, ended)
+}
+
+fn written<G: Notation>(m: &G::Move) -> String {
+    let mut s = String::new();
+    G::write_move(m, &mut s);
+    s
+}
+
+/// Checks a game's own [`Rules::has_legal_move`] against the generator's
+/// first turn in every position given. Returns how many positions had a
+/// legal turn and how many had none.
+pub fn check_has_legal_move<G: Rules + Notation>(positions: &[G::Position]) -> (usize, usize)
+where
+    G::Position: std::fmt::Debug,
+{
+    let (mut some, mut none) = (0, 0);
+    for p in positions {
+        let generated = crate::game::any_move(|emit| G::generate(p, emit));
+        assert_eq!(G::has_legal_move(p), generated, "{p:?}");
+        match generated {
+            true => some += 1,
+            false => none += 1,
+        }
+    }
+    (some, none)
+}

@@ -77,6 +77,21 @@ pub trait Rules: Game {
     /// the position as it was.
     fn play(pos: &mut Self::Position, mv: &Self::Move) -> Result<(), Self::Error>;
 
+    /// Plays a move as [`Rules::play`] does and says what it ended: what
+    /// [`Rules::ending`] says of the position it makes (a replay asks after
+    /// every move). The default asks `ending`; a game that learns the
+    /// ending while it plays (the cell the move reached, a capture) or can
+    /// tell cheaply that play goes on answers itself, so that `ending`
+    /// costs nothing after most moves. A refused move leaves the position
+    /// as it was.
+    fn play_ending(
+        pos: &mut Self::Position,
+        mv: &Self::Move,
+    ) -> Result<Option<Ending>, Self::Error> {
+        Self::play(pos, mv)?;
+        Ok(Self::ending(pos))
+    }
+
     /// Plays a turn [`Rules::generate`] produced in this very position (what
     /// the search plays): the same position [`Rules::play`] makes, but a
     /// game may skip the checks its generator has already made (Roshi skips

@@ -24,21 +24,18 @@ impl Coords {
 
     /// Reads a label (either case).
     pub fn parse(self, text: &str) -> Option<Hex> {
-        let bytes = text.as_bytes();
-        let (&letter, digits) = bytes.split_first()?;
-        if !letter.is_ascii_alphabetic()
-            || digits.is_empty()
-            || digits.len() > 2
-            || !digits.iter().all(u8::is_ascii_digit)
-            || digits[0] == b'0'
-        {
-            return None;
-        }
-        let letter = (letter.to_ascii_lowercase() - b'a') as i32;
-        let number = crate::games::grid::digits_value(digits) as i32;
-        if letter > 14 || number > 15 {
-            return None;
-        }
+        // A letter, then a number from 1 to 15 with no leading zero.
+        let (letter, number) = match *text.as_bytes() {
+            [l, d @ b'1'..=b'9'] => (l, d - b'0'),
+            [l, b'1', d @ b'0'..=b'5'] => (l, 10 + d - b'0'),
+            _ => return None,
+        };
+        let letter = match letter {
+            b'a'..=b'o' => letter - b'a',
+            b'A'..=b'O' => letter - b'A',
+            _ => return None,
+        };
+        let (letter, number) = (i32::from(letter), i32::from(number));
         let (q, r) = match self {
             Coords::Ludii => (letter - 7, number - 8),
             Coords::AbstractPlay => {
@@ -117,6 +114,53 @@ mod tests {
         // The same string, different cells.
         assert_ne!(Coords::Ludii.parse("C5"), Coords::AbstractPlay.parse("c5"));
         assert_eq!(l("h8"), l("H8"));
+    }
+
+    /// The label reader as first written: a letter, one or two digits, no
+    /// leading zero, then the scheme's arithmetic.
+    fn parse_by_rule(coords: Coords, text: &str) -> Option<Hex> {
+        let (&letter, digits) = text.as_bytes().split_first()?;
+        if !letter.is_ascii_alphabetic()
+            || digits.is_empty()
+            || digits.len() > 2
+            || !digits.iter().all(u8::is_ascii_digit)
+            || digits[0] == b'0'
+        {
+            return None;
+        }
+        let letter = (letter.to_ascii_lowercase() - b'a') as i32;
+        let number = crate::games::grid::digits_value(digits) as i32;
+        if letter > 14 || number > 15 {
+            return None;
+        }
+        let (q, r) = match coords {
+            Coords::Ludii => (letter - 7, number - 8),
+            Coords::AbstractPlay => (number - 1 - 7 + (letter - 7).max(0), letter - 7),
+        };
+        Hex::new(q as i8, r as i8)
+    }
+
+    #[test]
+    fn every_short_ascii_text_reads_as_the_rule_reads_it() {
+        let bytes: Vec<u8> = (b' '..=b'~').collect();
+        let mut texts = vec![String::new()];
+        for &a in &bytes {
+            texts.push(char::from(a).to_string());
+            for &b in &bytes {
+                texts.push(format!("{}{}", char::from(a), char::from(b)));
+            }
+        }
+        for &a in b"aAhHoOpPzZ1" {
+            for n in 0..200 {
+                texts.push(format!("{}{n}", char::from(a)));
+                texts.push(format!("{}{n:03}", char::from(a)));
+            }
+        }
+        for coords in [Coords::Ludii, Coords::AbstractPlay] {
+            for t in &texts {
+                assert_eq!(coords.parse(t), parse_by_rule(coords, t), "{t}");
+            }
+        }
     }
 
     #[test]

@@ -28,41 +28,65 @@ fn shape(i: &str) -> IResult<&str, (&str, Option<&str>), ()> {
     (label, opt(preceded(char('/'), label))).parse(i)
 }
 
+/// A move in its plain form, decoded by hand: one label, or two around a
+/// `/`, each a cell in `coords`'s scheme. Anything else (and every error)
+/// is left to the full parser, which says what is wrong.
+fn plain_move(coords: Coords, text: &str) -> Option<Move> {
+    let (drop, dest) = match text.as_bytes().iter().position(|&b| b == b'/') {
+        // `/` is ASCII: both sides are character boundaries.
+        Some(k) => (&text[..k], Some(coords.parse(&text[k + 1..])?)),
+        None => (text, None),
+    };
+    Some(Move {
+        drop: coords.parse(drop)?,
+        dest,
+        coords,
+    })
+}
+
+/// The move parser for every form and error: labels of letters and digits,
+/// `/` between them, each checked against `coords`'s scheme.
+fn full_move(coords: Coords, text: &str) -> Result<Move, MoveSyntaxError> {
+    let err = |message: String, at: usize| MoveSyntaxError { message, at };
+    let how = match coords {
+        Coords::Ludii => "an Iqishiqi move is written DROP/DEST, like `F5/A7`",
+        Coords::AbstractPlay => "an Iqishiqi move is written DROP/DEST, like `e3/g1`",
+    };
+    no_draw_marks(text, "Iqishiqi")?;
+    let (rest, (drop, dest)) =
+        shape(text).map_err(|_| err(format!("expected a cell: {how}"), 0))?;
+    if !rest.is_empty() {
+        return Err(err(
+            format!("unexpected `{rest}`: {how}"),
+            text.len() - rest.len(),
+        ));
+    }
+    let cell = |l: &str, at: usize| {
+        coords.parse(l).ok_or_else(|| {
+            err(
+                format!("`{l}` is not a cell in {} labels: {how}", coords.name()),
+                at,
+            )
+        })
+    };
+    let drop_cell = cell(drop, 0)?;
+    let dest = match dest {
+        Some(d) => Some(cell(d, drop.len() + 1)?),
+        None => None,
+    };
+    Ok(Move {
+        drop: drop_cell,
+        dest,
+        coords,
+    })
+}
+
 impl Notation for Iqishiqi {
     fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveSyntaxError> {
-        let coords = pos.coords;
-        let err = |message: String, at: usize| MoveSyntaxError { message, at };
-        let how = match coords {
-            Coords::Ludii => "an Iqishiqi move is written DROP/DEST, like `F5/A7`",
-            Coords::AbstractPlay => "an Iqishiqi move is written DROP/DEST, like `e3/g1`",
-        };
-        no_draw_marks(text, "Iqishiqi")?;
-        let (rest, (drop, dest)) =
-            shape(text).map_err(|_| err(format!("expected a cell: {how}"), 0))?;
-        if !rest.is_empty() {
-            return Err(err(
-                format!("unexpected `{rest}`: {how}"),
-                text.len() - rest.len(),
-            ));
+        match plain_move(pos.coords, text) {
+            Some(mv) => Ok(mv),
+            None => full_move(pos.coords, text),
         }
-        let cell = |l: &str, at: usize| {
-            coords.parse(l).ok_or_else(|| {
-                err(
-                    format!("`{l}` is not a cell in {} labels: {how}", coords.name()),
-                    at,
-                )
-            })
-        };
-        let drop_cell = cell(drop, 0)?;
-        let dest = match dest {
-            Some(d) => Some(cell(d, drop.len() + 1)?),
-            None => None,
-        };
-        Ok(Move {
-            drop: drop_cell,
-            dest,
-            coords,
-        })
     }
 
     fn write_move(mv: &Move, out: &mut String) {
@@ -115,6 +139,37 @@ mod tests {
         let mut s = String::new();
         write_move(&m, &mut s);
         assert_eq!(s, "h8/h7");
+    }
+
+    #[test]
+    fn the_plain_decoder_reads_what_the_full_parser_reads() {
+        let mut texts = vec![String::new()];
+        for coords in [Coords::Ludii, Coords::AbstractPlay] {
+            let labels: Vec<String> = Hex::all().map(|c| coords.label(c)).collect();
+            for (i, a) in labels.iter().enumerate() {
+                texts.push(a.clone());
+                texts.push(a.to_ascii_lowercase());
+                let b = &labels[(i * 7 + 3) % labels.len()];
+                texts.push(format!("{a}/{b}"));
+            }
+        }
+        for odd in [
+            "/A7", "F5/", "F5//A7", "F5/A7/", "F5/A7/B1", "F5~~", "==", "H08", "H0/A7", "é5",
+            "F5/é", "P1/A7", "A9", "F 5", "F5/A7 ", "F55/A7", "Ff/A7",
+        ] {
+            texts.push(odd.to_string());
+        }
+        let mut plain = 0;
+        for coords in [Coords::Ludii, Coords::AbstractPlay] {
+            for text in &texts {
+                if let Some(mv) = plain_move(coords, text) {
+                    plain += 1;
+                    assert_eq!(full_move(coords, text), Ok(mv), "{text}");
+                }
+            }
+        }
+        // Every well-formed label and pair in its own scheme, at least.
+        assert!(plain >= 4 * 169 * 3 / 2, "{plain}");
     }
 
     #[test]

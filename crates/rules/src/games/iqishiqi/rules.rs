@@ -149,21 +149,7 @@ impl Rays {
         let mut run = [0; 6];
         let n = pos.neutral.index();
         for d in 0..6 {
-            let ray = &RAYS[n][d];
-            let on_ray = [0, 1, 2, 3].map(|w| pos.bits[w] & ray[w]);
-            // Grid indices grow along E, NNE and NNW and shrink along the
-            // others: the nearest stone is the lowest or the highest bit.
-            let nearest = if STEP_DELTA[d] > 0 {
-                (0..4)
-                    .find(|&w| on_ray[w] != 0)
-                    .map(|w| w * 64 + on_ray[w].trailing_zeros() as usize)
-            } else {
-                (0..4)
-                    .rev()
-                    .find(|&w| on_ray[w] != 0)
-                    .map(|w| w * 64 + 63 - on_ray[w].leading_zeros() as usize)
-            };
-            match nearest {
+            match first_in_sight(&pos.bits, n, d) {
                 Some(i) => {
                     let k = steps(i.abs_diff(n), d) as u32;
                     first[d] = Some((Hex::at(i), k));
@@ -173,6 +159,25 @@ impl Rays {
             }
         }
         Rays { first, run }
+    }
+}
+
+/// The grid index of the first of `stones` along direction `d` from the
+/// cell at `n`, if any.
+fn first_in_sight(stones: &Bits, n: usize, d: usize) -> Option<usize> {
+    let ray = &RAYS[n][d];
+    let on_ray = [0, 1, 2, 3].map(|w| stones[w] & ray[w]);
+    // Grid indices grow along E, NNE and NNW and shrink along the others:
+    // the nearest stone is the lowest or the highest bit.
+    if STEP_DELTA[d] > 0 {
+        (0..4)
+            .find(|&w| on_ray[w] != 0)
+            .map(|w| w * 64 + on_ray[w].trailing_zeros() as usize)
+    } else {
+        (0..4)
+            .rev()
+            .find(|&w| on_ray[w] != 0)
+            .map(|w| w * 64 + 63 - on_ray[w].leading_zeros() as usize)
     }
 }
 
@@ -295,7 +300,16 @@ fn group_within<const STACK: usize>(
     limit: u32,
 ) -> Option<(Bits, u32)> {
     debug_assert!(STACK >= GRID || (limit as usize) < STACK);
+    // [`OFF`] (255) is past the grid's cells: never a stone, so a step off
+    // the board reads as empty without a test of its own.
+    const _: () = assert!(GRID <= OFF as usize);
     let mut member = bit(start);
+    // Most drops touch no stone: a group of one, told without a stack.
+    if !(STEPS[start].iter()).any(|&nb| has(stones, usize::from(nb))) {
+        return Some((member, 1));
+    }
+    // The stones not yet in the group: one test per neighbour.
+    let mut left = minus(*stones, member);
     let mut size = 1;
     // Each cell is pushed once, after it is counted: at most `limit`.
     let mut stack = [0u8; STACK];
@@ -305,11 +319,12 @@ fn group_within<const STACK: usize>(
         top -= 1;
         for &nb in &STEPS[usize::from(stack[top])] {
             let nb_i = usize::from(nb);
-            if nb != OFF && has(stones, nb_i) && !has(&member, nb_i) {
+            if has(&left, nb_i) {
                 size += 1;
                 if size > limit {
                     return None;
                 }
+                left[nb_i / 64] &= !(1 << (nb_i % 64));
                 member[nb_i / 64] |= 1 << (nb_i % 64);
                 stack[top] = nb;
                 top += 1;
@@ -374,6 +389,63 @@ pub fn outcome_after(pos: &Position, mv: &Move) -> Option<Outcome> {
         c = usize::from(next);
     }
     (room > 0 && group_within::<RUN>(&stones, behind, room).is_some()).then_some(Outcome::Open)
+}
+
+/// The destination `mv` names, when it is a legal push: checked on its own
+/// ray, without the other five. The neutral stone goes `k` cells along
+/// `away` only if the drop's new group has exactly `k` stones, holds the
+/// first stone in sight the other way, and the `k` cells are empty (the
+/// new stone blocks too). `None` for a move without a destination and for
+/// any illegal one: [`destinations`] then looks at every ray and says why.
+pub(super) fn written_push(pos: &Position, mv: &Move) -> Option<Hex> {
+    let dest = mv.dest?;
+    let drop = mv.drop.index();
+    if mv.drop == pos.neutral || has(&pos.bits, drop) || !can_drop(pos) {
+        return None;
+    }
+    let (away, k) = ray(pos.neutral, dest)?;
+    let mut stones = pos.bits;
+    stones[drop / 64] |= 1 << (drop % 64);
+    // A ray has at most 14 cells, so `k` fits the small stack.
+    let (member, size) = group_within::<RUN>(&stones, drop, k)?;
+    if size != k {
+        return None;
+    }
+    let n = pos.neutral.index();
+    let sighted = first_in_sight(&stones, n, away.opposite().index())?;
+    if !has(&member, sighted) {
+        return None;
+    }
+    let mut c = n;
+    for _ in 0..k {
+        c = usize::from(STEPS[c][away.index()]);
+        if c == usize::from(OFF) || has(&stones, c) {
+            return None;
+        }
+    }
+    Some(dest)
+}
+
+/// Whether the side to move, with a stone to drop, can push the neutral
+/// stone one cell, as a sign that play goes on: the neutral stone is off
+/// the rim (so neither a corner nor an edge has ended the game), and next
+/// to it is an empty cell that touches no stone, with the cell beyond the
+/// neutral stone empty. A drop there is a group of one, the first stone in
+/// sight, with room for its push. `false` says nothing: the full rules
+/// are asked then.
+fn steps_aside(pos: &Position) -> bool {
+    let n = pos.neutral.index();
+    if RAY_LEN[n].contains(&0) {
+        return false;
+    }
+    let empty = |c: u8| c != OFF && !has(&pos.bits, usize::from(c));
+    Dir::ALL.into_iter().any(|d| {
+        let c = STEPS[n][d.index()];
+        empty(c)
+            && empty(STEPS[n][d.opposite().index()])
+            && (STEPS[usize::from(c)].iter())
+                .all(|&nb| nb == OFF || !has(&pos.bits, usize::from(nb)))
+    })
 }
 
 /// The direction and distance of `c` from `from` along one of the six rays.
@@ -517,6 +589,35 @@ pub fn destinations(pos: &Position, drop: Hex) -> Result<Dests, IqishiqiError> {
     }
 }
 
+/// The destination of `mv` once it is checked against every rule: the one
+/// written, or the only one the drop gives.
+fn checked_dest(pos: &Position, mv: &Move) -> Result<Hex, IqishiqiError> {
+    if let Some(dest) = written_push(pos, mv) {
+        return Ok(dest);
+    }
+    let dests = destinations(pos, mv.drop)?;
+    let label = |c: Hex| pos.coords.label(c);
+    // The destinations' labels, for the error messages only.
+    let legal = || {
+        let mut l: Vec<String> = dests.iter().map(label).collect();
+        l.sort();
+        l
+    };
+    match mv.dest {
+        Some(d) if dests.contains(&d) => Ok(d),
+        Some(d) => Err(IqishiqiError::Unreachable {
+            drop: label(mv.drop),
+            dest: label(d),
+            legal: legal(),
+        }),
+        None if dests.len() == 1 => Ok(dests.iter().next().expect("one destination")),
+        None => Err(IqishiqiError::Ambiguous {
+            drop: label(mv.drop),
+            legal: legal(),
+        }),
+    }
+}
+
 /// Drops a stone on `drop` and moves the neutral stone to `dest`, a
 /// destination [`destinations`] gives that drop.
 fn apply(pos: &mut Position, drop: Hex, dest: Hex) {
@@ -568,33 +669,21 @@ impl Rules for Iqishiqi {
 
     /// Checks `mv` against every rule and plays it.
     fn play(pos: &mut Position, mv: &Move) -> Result<(), IqishiqiError> {
-        let dests = destinations(pos, mv.drop)?;
-        let label = |c: Hex| pos.coords.label(c);
-        // The destinations' labels, for the error messages only.
-        let legal = || {
-            let mut l: Vec<String> = dests.iter().map(label).collect();
-            l.sort();
-            l
-        };
-        let dest = match mv.dest {
-            Some(d) if dests.contains(&d) => d,
-            Some(d) => {
-                return Err(IqishiqiError::Unreachable {
-                    drop: label(mv.drop),
-                    dest: label(d),
-                    legal: legal(),
-                })
-            }
-            None if dests.len() == 1 => dests.iter().next().expect("one destination"),
-            None => {
-                return Err(IqishiqiError::Ambiguous {
-                    drop: label(mv.drop),
-                    legal: legal(),
-                })
-            }
-        };
+        let dest = checked_dest(pos, mv)?;
         apply(pos, mv.drop, dest);
         Ok(())
+    }
+
+    /// Plays as [`Rules::play`] does, then tells that play goes on where
+    /// [`steps_aside`] finds the next player a push of one; otherwise
+    /// [`Rules::ending`] is asked.
+    fn play_ending(pos: &mut Position, mv: &Move) -> Result<Option<Ending>, IqishiqiError> {
+        let dest = checked_dest(pos, mv)?;
+        apply(pos, mv.drop, dest);
+        if can_drop(pos) && steps_aside(pos) {
+            return Ok(None);
+        }
+        Ok(Self::ending(pos))
     }
 
     /// A generated turn names its drop and a destination the generator

@@ -542,3 +542,74 @@ fn outcomes_told_without_playing_agree_with_play_and_ending() {
     let (open, decided) = crate::testkit::check_outcomes::<Iqishiqi>(&positions);
     assert!(open > 10_000 && decided > 1_000, "{open} {decided}");
 }
+
+/// Random positions, the same with one stone left, and the positions where
+/// some turn stalemates with stones left: every turn played by
+/// `play_ending` ends what `play` then `ending` ends, and is refused alike.
+fn positions_that_end_every_way() -> Vec<Position> {
+    let mut positions = crate::testkit::random_positions::<Iqishiqi>(53, 40);
+    let last: Vec<Position> = (positions.iter().step_by(7))
+        .map(|p| {
+            let mut p = p.clone();
+            p.stones_left = Some(1);
+            p
+        })
+        .collect();
+    positions.extend(last);
+    positions.extend([T1, T2, T3, T4].map(pos));
+    positions
+}
+
+#[test]
+fn play_ending_tells_what_play_then_ending_tells() {
+    let positions = positions_that_end_every_way();
+    let (open, ended) = crate::testkit::check_play_ending::<Iqishiqi>(&positions, 1);
+    assert!(open > 10_000 && ended > 1_000, "{open} {ended}");
+}
+
+#[test]
+fn play_ending_reads_a_drop_written_alone_as_play_does() {
+    // A drop written without its destination: played where it has one push,
+    // refused as ambiguous where it has more, by both.
+    let mut seen = [0, 0];
+    for p in positions_that_end_every_way().iter().step_by(5) {
+        let mut turns = Vec::new();
+        Iqishiqi::legal_moves(p, &mut turns);
+        for m in turns {
+            let alone = Move { dest: None, ..m };
+            let (mut a, mut b) = (p.clone(), p.clone());
+            let by_ending = Iqishiqi::play(&mut a, &alone).map(|()| Iqishiqi::ending(&a));
+            let by_play = Iqishiqi::play_ending(&mut b, &alone);
+            assert_eq!(by_ending, by_play);
+            assert_eq!(a, b);
+            seen[usize::from(by_play.is_ok())] += 1;
+        }
+    }
+    assert!(seen[0] > 0 && seen[1] > 0, "{seen:?}");
+}
+
+/// A written destination checked on its own ray is legal exactly where the
+/// full check over every ray lists it, for every drop and every cell.
+#[test]
+fn a_push_checked_on_its_ray_is_one_the_full_check_lists() {
+    let (mut legal, mut refused) = (0, 0);
+    for p in positions_that_end_every_way().iter().step_by(3) {
+        for drop in Hex::all() {
+            let dests = rules::destinations(p, drop);
+            for dest in Hex::all() {
+                let mv = Move {
+                    drop,
+                    dest: Some(dest),
+                    coords: p.coords,
+                };
+                let listed = dests.as_ref().is_ok_and(|d| d.contains(&dest));
+                assert_eq!(rules::written_push(p, &mv), listed.then_some(dest));
+                match listed {
+                    true => legal += 1,
+                    false => refused += 1,
+                }
+            }
+        }
+    }
+    assert!(legal > 1_000 && refused > 100_000, "{legal} {refused}");
+}

@@ -63,6 +63,14 @@ impl Point {
     }
 
     /// The four gates (Temples): (0, ±8) and (±8, 0).
+    pub const GATES: [Point; 4] = [
+        Point { x: -8, y: 0 },
+        Point { x: 0, y: -8 },
+        Point { x: 0, y: 8 },
+        Point { x: 8, y: 0 },
+    ];
+
+    /// Whether the point is one of the four gates ([`Point::GATES`]).
     pub fn is_gate(self) -> bool {
         (self.x == 0 && self.y.abs() == 8) || (self.y == 0 && self.x.abs() == 8)
     }
@@ -78,6 +86,106 @@ impl Point {
 
     pub fn distance(self, other: Point) -> u32 {
         (self.x - other.x).unsigned_abs() as u32 + (self.y - other.y).unsigned_abs() as u32
+    }
+}
+
+/// A set of points as bits of the 17×17 grid, bit `Point::index`: what a
+/// Sky Bison's reach is dilated over, a step to every neighbour at once.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PointSet([u64; 5]);
+
+/// Which cells [`set_of`] keeps.
+#[derive(Clone, Copy)]
+enum Cells {
+    Board,
+    BelowTop,
+    AboveBottom,
+}
+
+/// A set of grid cells, made at compile time.
+const fn set_of(keep: Cells) -> PointSet {
+    let mut words = [0u64; 5];
+    let mut i = 0;
+    while i < GRID {
+        let (x, y) = ((i / 17) as i32 - 8, (i % 17) as i32 - 8);
+        let kept = match keep {
+            Cells::Board => Point::on_board(x, y),
+            Cells::BelowTop => y < 8,
+            Cells::AboveBottom => y > -8,
+        };
+        if kept {
+            words[i / 64] |= 1 << (i % 64);
+        }
+        i += 1;
+    }
+    PointSet(words)
+}
+
+impl PointSet {
+    pub const EMPTY: PointSet = PointSet([0; 5]);
+    /// Every point of the board.
+    pub const BOARD: PointSet = set_of(Cells::Board);
+    /// The grid's cells that are not on its top row (y = 8): one step up
+    /// stays in the same column.
+    const BELOW_TOP: PointSet = set_of(Cells::BelowTop);
+    /// The cells not on the bottom row (y = −8).
+    const ABOVE_BOTTOM: PointSet = set_of(Cells::AboveBottom);
+
+    pub fn one(p: Point) -> PointSet {
+        let mut s = PointSet::EMPTY;
+        s.insert(p.index());
+        s
+    }
+
+    pub fn insert(&mut self, i: usize) {
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+
+    pub fn has(&self, i: usize) -> bool {
+        self.0[i / 64] >> (i % 64) & 1 == 1
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0 == [0; 5]
+    }
+
+    pub fn and(self, o: PointSet) -> PointSet {
+        PointSet(std::array::from_fn(|w| self.0[w] & o.0[w]))
+    }
+
+    pub fn or(self, o: PointSet) -> PointSet {
+        PointSet(std::array::from_fn(|w| self.0[w] | o.0[w]))
+    }
+
+    pub fn minus(self, o: PointSet) -> PointSet {
+        PointSet(std::array::from_fn(|w| self.0[w] & !o.0[w]))
+    }
+
+    /// Every index moved up by `k` (< 64); bits past the grid fall off
+    /// the board mask later.
+    fn up(self, k: u32) -> PointSet {
+        let w = self.0;
+        PointSet(std::array::from_fn(|i| {
+            w[i] << k | if i > 0 { w[i - 1] >> (64 - k) } else { 0 }
+        }))
+    }
+
+    /// Every index moved down by `k` (< 64).
+    fn down(self, k: u32) -> PointSet {
+        let w = self.0;
+        PointSet(std::array::from_fn(|i| {
+            w[i] >> k | if i < 4 { w[i + 1] << (64 - k) } else { 0 }
+        }))
+    }
+
+    /// The points next to a point of the set, along the lines (the set's
+    /// own points only where they are next to another).
+    pub fn neighbours(self) -> PointSet {
+        let ys = self
+            .and(PointSet::BELOW_TOP)
+            .up(1)
+            .or(self.and(PointSet::ABOVE_BOTTOM).down(1));
+        ys.or(self.up(17)).or(self.down(17)).and(PointSet::BOARD)
     }
 }
 
@@ -99,6 +207,7 @@ mod tests {
         for (x, y) in [(0, 8), (8, 0), (0, -8), (-8, 0)] {
             assert!(gates.contains(&Point { x, y }));
         }
+        assert_eq!(gates, Point::GATES);
         // Rows of 9, 11, 13, 15 and 17 points.
         let row = |y: i8| Point::all().filter(|p| p.y == y).count();
         assert_eq!(
@@ -115,6 +224,32 @@ mod tests {
             .collect();
         assert_eq!(Point::all().collect::<Vec<_>>(), walked);
         assert!(walked.windows(2).all(|w| w[0].index() < w[1].index()));
+    }
+
+    #[test]
+    fn a_set_s_neighbours_are_its_points_neighbours() {
+        let all: Vec<Point> = Point::all().collect();
+        for (k, &p) in all.iter().enumerate() {
+            // One point, and a scattered set around it.
+            let mut set = PointSet::one(p);
+            let mut want: Vec<Point> = p.neighbours().collect();
+            if k % 3 == 0 {
+                let q = all[(k * 37 + 11) % all.len()];
+                set.insert(q.index());
+                want.extend(q.neighbours());
+            }
+            let got: Vec<Point> = all
+                .iter()
+                .copied()
+                .filter(|c| set.neighbours().has(c.index()))
+                .collect();
+            want.sort_by_key(|c| c.index());
+            want.dedup();
+            assert_eq!(got, want, "{p}");
+        }
+        assert_eq!(PointSet::BOARD.neighbours(), PointSet::BOARD);
+        let count = |s: PointSet| s.0.iter().map(|w| w.count_ones()).sum::<u32>();
+        assert_eq!(count(PointSet::BOARD), 249);
     }
 
     #[test]

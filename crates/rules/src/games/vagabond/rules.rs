@@ -2,7 +2,7 @@
 //! tile, captures, freezing, protection, Sky Bison zones, the Lotus win,
 //! draws by agreement; a side with no legal move is stuck.
 
-use super::geometry::{Point, DIAGONALS, GRID, STEPS};
+use super::geometry::{Point, PointSet, DIAGONALS, GRID, STEPS};
 use super::notation::{Body, Move};
 use super::position::Position;
 use super::tiles::{Tile, TileCode, TileOptions};
@@ -310,18 +310,57 @@ impl<'p> Around<'p> {
 /// Emits every deploy: one per tile code in reserve and point it may
 /// deploy on; `false` when `emit` stopped.
 fn deploys(pos: &Position, around: &Around<'_>, emit: Generator<'_, Move>) -> bool {
+    TileCode::ALL
+        .into_iter()
+        .all(|code| deploys_of(pos, around, code, emit))
+}
+
+/// Emits every deploy of a `code` tile (none where the reserve has none);
+/// `false` when `emit` stopped.
+fn deploys_of(
+    pos: &Position,
+    around: &Around<'_>,
+    code: TileCode,
+    emit: Generator<'_, Move>,
+) -> bool {
+    if pos.reserve[pos.to_move.index()][code.index()] == 0 {
+        return true;
+    }
+    for at in Point::all().filter(|&p| pos.at(p).is_none()) {
+        let ok = if code.is_flyer() {
+            at.is_gate()
+        } else {
+            !at.is_gate() && (code != TileCode::D || near(around.lilies(), at).next().is_some())
+        };
+        if ok && !emit(Move::plain(Body::Deploy { code, at })) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Emits every move of a tile on the board (not a deploy); `false` when
+/// `emit` stopped.
+fn shifts(pos: &Position, around: &Around<'_>, emit: Generator<'_, Move>) -> bool {
     let me = pos.to_move;
-    for code in TileCode::ALL {
-        if pos.reserve[me.index()][code.index()] == 0 {
+    for a in Point::all() {
+        let Some(t) = pos.at(a).filter(|t| t.owner == me) else {
+            continue;
+        };
+        if matches!(t.code, TileCode::C | TileCode::F) || frozen_by(pos, a).is_some() {
             continue;
         }
-        for at in Point::all().filter(|&p| pos.at(p).is_none()) {
-            let ok = if code.is_flyer() {
-                at.is_gate()
-            } else {
-                !at.is_gate() && (code != TileCode::D || near(around.lilies(), at).next().is_some())
-            };
-            if ok && !emit(Move::plain(Body::Deploy { code, at })) {
+        let mut cand = [false; GRID];
+        candidates(pos, t, a, around, &mut cand);
+        for b in marked(&cand) {
+            if b == a {
+                continue;
+            }
+            let ok = match pos.at(b) {
+                Some(_) => capture_check(pos, t, b).is_ok(),
+                None => !b.is_gate(),
+            } && (t.code != TileCode::S || zone_holding(around.bisons(), b).is_none());
+            if ok && !emit(Move::plain(Body::Shift { from: a, to: b })) {
                 return false;
             }
         }
@@ -451,9 +490,10 @@ fn zone_holding(mut bisons: impl Iterator<Item = Point>, b: Point) -> Option<Poi
 
 /// Every point a Sky Bison on `a` reaches in at most 6 steps: intermediate
 /// points empty and on the board, and never departing from a point next to
-/// an enemy Chrysanthemum. Marks them in `reach`, a breadth-first search
-/// over a queue on the stack; with `stop`, it ends as soon as that point is
-/// marked. Whether `stop` was reached.
+/// an enemy Chrysanthemum. Marks them in `reach`; with `stop`, only
+/// whether that point is reached is asked. Whether `stop` was reached.
+/// A breadth-first search a ring at a time, each ring the last one's
+/// neighbours as a set of bits ([`PointSet::neighbours`]).
 fn bison_reach(
     pos: &Position,
     a: Point,
@@ -461,34 +501,57 @@ fn bison_reach(
     reach: &mut [bool; GRID],
     stop: Option<Point>,
 ) -> bool {
-    let mut dist = [u8::MAX; GRID];
-    dist[a.index()] = 0;
-    // Each point is queued at most once.
-    let mut queue = [a; GRID];
-    let (mut head, mut tail) = (0, 1);
-    while head < tail {
-        let u = queue[head];
-        head += 1;
-        let d = dist[u.index()];
-        if d >= 6 || (u != a && enemy_chrysanthemum_next_to(pos, u, me).is_some()) {
-            continue;
+    let (occupied, enemy_c) = tiles_within(pos, a, me);
+    // Points a Bison may not depart from (its own start excepted).
+    let blocked = enemy_c.neighbours();
+    let start = PointSet::one(a);
+    let (mut ring, mut seen, mut reached) = (start, start, PointSet::EMPTY);
+    for step in 1..=6 {
+        let next = ring.neighbours().minus(start);
+        reached = reached.or(next);
+        if stop.is_some_and(|b| reached.has(b.index())) {
+            return true;
         }
-        for v in u.neighbours() {
-            if v == a {
-                continue;
-            }
-            reach[v.index()] = true;
-            if stop == Some(v) {
-                return true;
-            }
-            if pos.at(v).is_none() && dist[v.index()] == u8::MAX {
-                dist[v.index()] = d + 1;
-                queue[tail] = v;
-                tail += 1;
+        if step == 6 {
+            break;
+        }
+        let fresh = next.minus(occupied).minus(seen);
+        seen = seen.or(fresh);
+        ring = fresh.minus(blocked);
+        if ring.is_empty() {
+            break;
+        }
+    }
+    if stop.is_some() {
+        return false;
+    }
+    for p in Point::all().filter(|p| reached.has(p.index())) {
+        reach[p.index()] = true;
+    }
+    false
+}
+
+/// The tiles a Sky Bison on `a` can meet in 6 steps, as sets: every tile
+/// within 6 of `a` (the points a path may cross), and `me`'s enemies'
+/// Chrysanthemums among them (those next to a point within 5, from which
+/// a Bison could depart). Read from the grid by index, column by column.
+fn tiles_within(pos: &Position, a: Point, me: Side) -> (PointSet, PointSet) {
+    let (mut occupied, mut enemy_c) = (PointSet::EMPTY, PointSet::EMPTY);
+    let (ax, ay) = (i32::from(a.x), i32::from(a.y));
+    for x in (ax - 6).max(-8)..=(ax + 6).min(8) {
+        let left = 6 - (x - ax).abs();
+        let column = (x + 8) as usize * 17;
+        for y in (ay - left).max(-8)..=(ay + left).min(8) {
+            let i = column + (y + 8) as usize;
+            if let Some(t) = pos.board[i] {
+                occupied.insert(i);
+                if t.code == TileCode::C && t.owner != me {
+                    enemy_c.insert(i);
+                }
             }
         }
     }
-    false
+    (occupied, enemy_c)
 }
 
 /// The points within `d` steps of `p` (Manhattan distance).
@@ -497,6 +560,44 @@ fn within(p: Point, d: i32) -> impl Iterator<Item = Point> {
         let left = d - dx.abs();
         (-left..=left).filter_map(move |dy| Point::new(i32::from(p.x) + dx, i32::from(p.y) + dy))
     })
+}
+
+/// The first active enemy Sky Bison in board order whose zone holds `b`
+/// (only a Bison within 6 of `b` can zone it).
+fn bison_zoning(pos: &Position, me: Side, b: Point) -> Option<Point> {
+    tile_within(pos, b, 6, |q, t| {
+        t.code == TileCode::S && t.owner != me && active_enemy_bison(pos, me, q)
+    })
+}
+
+/// The first point in board order within `d` of `p` whose tile `pick`
+/// takes: only the grid's cells of that diamond are looked at, column by
+/// column, by index.
+fn tile_within(
+    pos: &Position,
+    p: Point,
+    d: i32,
+    pick: impl Fn(Point, Tile) -> bool,
+) -> Option<Point> {
+    let (px, py) = (i32::from(p.x), i32::from(p.y));
+    for x in (px - d).max(-8)..=(px + d).min(8) {
+        let left = d - (x - px).abs();
+        let column = (x + 8) as usize * 17;
+        for y in (py - left).max(-8)..=(py + left).min(8) {
+            // A cell off the board holds no tile.
+            let Some(t) = pos.board[column + (y + 8) as usize] else {
+                continue;
+            };
+            let q = Point {
+                x: x as i8,
+                y: y as i8,
+            };
+            if pick(q, t) {
+                return Some(q);
+            }
+        }
+    }
+    None
 }
 
 /// The points marked in a grid of flags, in grid order (which is
@@ -613,7 +714,12 @@ fn check_reach(pos: &Position, t: Tile, a: Point, b: Point) -> Result<(), Vagabo
     match t.code {
         TileCode::S => bison_reaches(pos, a, b),
         TileCode::Y if distance > 5 => Err(too_far(5)),
-        TileCode::D if !near(own_fire_lilies(pos, me), a).any(|f| f.distance(b) <= 5) => {
+        TileCode::D
+            if tile_within(pos, a, 5, |f, t| {
+                t.code == TileCode::F && t.owner == me && f.distance(b) <= 5
+            })
+            .is_none() =>
+        {
             Err(VagabondError::DragonRange { from: a, to: b })
         }
         TileCode::W => wheel_reaches(pos, a, b),
@@ -629,10 +735,7 @@ fn check_reach(pos: &Position, t: Tile, a: Point, b: Point) -> Result<(), Vagabo
 /// zone, at most 6 away, along a path of at most 6 steps.
 fn bison_reaches(pos: &Position, a: Point, b: Point) -> Result<(), VagabondError> {
     let me = pos.to_move;
-    // Only a Bison within 6 of `b` can zone it: those points, in board
-    // order as `Point::all` gives them, so the same Bison is named.
-    let near_b = within(b, 6).filter(|&q| active_enemy_bison(pos, me, q));
-    if let Some(bison) = zone_holding(near_b, b) {
+    if let Some(bison) = bison_zoning(pos, me, b) {
         return Err(VagabondError::BisonZone { bison });
     }
     let distance = a.distance(b);
@@ -744,37 +847,49 @@ impl Rules for Vagabond {
     }
 
     fn generate(pos: &Position, emit: Generator<'_, Move>) {
-        let me = pos.to_move;
         if pos.offer_pending && !emit(Move::plain(Body::Accept)) {
             return;
         }
         let around = Around::new(pos);
-        if !deploys(pos, &around, emit) {
-            return;
+        if deploys(pos, &around, emit) {
+            shifts(pos, &around, emit);
         }
-        // Moves.
-        for a in Point::all() {
-            let Some(t) = pos.at(a).filter(|t| t.owner == me) else {
-                continue;
-            };
-            if matches!(t.code, TileCode::C | TileCode::F) || frozen_by(pos, a).is_some() {
-                continue;
-            }
-            let mut cand = [false; GRID];
-            candidates(pos, t, a, &around, &mut cand);
-            for b in marked(&cand) {
-                if b == a {
-                    continue;
-                }
-                let ok = match pos.at(b) {
-                    Some(_) => capture_check(pos, t, b).is_ok(),
-                    None => !b.is_gate(),
-                } && (t.code != TileCode::S || zone_holding(around.bisons(), b).is_none());
-                if ok && !emit(Move::plain(Body::Shift { from: a, to: b })) {
-                    return;
-                }
-            }
+    }
+
+    /// Asked of the same turns [`Rules::generate`] makes, cheapest first:
+    /// an acceptance; a deploy of a flying tile (on an empty gate) or of any
+    /// other tile but the Dragon (on any empty point but a gate); a step of
+    /// a Lotus or a Badgermole; a move of any tile on the board; then the
+    /// Dragon's deploys, whose points depend on the Fire Lilies.
+    fn has_legal_move(pos: &Position) -> bool {
+        if pos.offer_pending {
+            return true;
         }
+        let reserve = &pos.reserve[pos.to_move.index()];
+        let held = |fly: bool| {
+            (TileCode::ALL.into_iter())
+                .any(|c| reserve[c.index()] > 0 && c != TileCode::D && c.is_flyer() == fly)
+        };
+        if held(true) && Point::GATES.into_iter().any(|g| pos.at(g).is_none()) {
+            return true;
+        }
+        if held(false) && Point::all().any(|p| !p.is_gate() && pos.at(p).is_none()) {
+            return true;
+        }
+        // A Lotus or a Badgermole (never frozen) steps to any empty
+        // neighbour but a gate.
+        let me = pos.to_move;
+        let steps = |a: Point| a.neighbours().any(|n| pos.at(n).is_none() && !n.is_gate());
+        if Point::all().any(|a| {
+            pos.at(a).is_some_and(|t| {
+                t.owner == me && matches!(t.code, TileCode::L | TileCode::B) && steps(a)
+            })
+        }) {
+            return true;
+        }
+        let around = Around::new(pos);
+        !shifts(pos, &around, &mut |_| false)
+            || !deploys_of(pos, &around, TileCode::D, &mut |_| false)
     }
 
     /// The Lotus captured wins; an accepted offer draws; a side with no legal
@@ -817,7 +932,7 @@ mod scan_tests {
             });
         }
         let mut reach = [false; GRID];
-        bison_reach(pos, a, me, &mut reach, None);
+        bison_reach_by_queue(pos, a, me, &mut reach);
         match reach[b.index()] {
             true => Ok(()),
             false => Err(VagabondError::PathBlocked {
@@ -826,6 +941,51 @@ mod scan_tests {
                 chrysanthemum: pos.at(b).is_some_and(|x| x.code == TileCode::C),
             }),
         }
+    }
+
+    /// A Sky Bison's reach as first written: a breadth-first search over a
+    /// queue, a point at a time, asking each point's neighbours.
+    fn bison_reach_by_queue(pos: &Position, a: Point, me: Side, reach: &mut [bool; GRID]) {
+        let mut dist = [u8::MAX; GRID];
+        dist[a.index()] = 0;
+        let mut queue = vec![a];
+        let mut head = 0;
+        while let Some(&u) = queue.get(head) {
+            head += 1;
+            let d = dist[u.index()];
+            if d >= 6 || (u != a && enemy_chrysanthemum_next_to(pos, u, me).is_some()) {
+                continue;
+            }
+            for v in u.neighbours().filter(|&v| v != a) {
+                reach[v.index()] = true;
+                if pos.at(v).is_none() && dist[v.index()] == u8::MAX {
+                    dist[v.index()] = d + 1;
+                    queue.push(v);
+                }
+            }
+        }
+    }
+
+    /// The reach by rings of bits is the reach by a queue, for every tile
+    /// of the side to move as if it were a Sky Bison, along random games.
+    #[test]
+    fn bison_reach_by_rings_is_the_reach_by_a_queue() {
+        let mut compared = 0;
+        for pos in crate::testkit::random_positions::<Vagabond>(61, 12) {
+            let me = pos.to_move;
+            for a in Point::all().filter(|&a| pos.at(a).is_some_and(|t| t.owner == me)) {
+                let (mut rings, mut queue) = ([false; GRID], [false; GRID]);
+                bison_reach(&pos, a, me, &mut rings, None);
+                bison_reach_by_queue(&pos, a, me, &mut queue);
+                assert_eq!(rings, queue, "{a}");
+                for b in Point::all() {
+                    let stopped = bison_reach(&pos, a, me, &mut [false; GRID], Some(b));
+                    assert_eq!(stopped, queue[b.index()], "{a} {b}");
+                }
+                compared += 1;
+            }
+        }
+        assert!(compared > 1_000, "{compared}");
     }
 
     /// `bison_reaches` (its search stopped at the target, its zones looked

@@ -510,3 +510,43 @@ fn outcomes_told_without_playing_agree_with_play_and_ending() {
     let (open, decided) = crate::testkit::check_outcomes::<super::Vagabond>(&positions);
     assert!(open > 10_000 && decided > 0, "{open} {decided}");
 }
+
+/// Whether the side to move has a turn, asked cheapest first, is what the
+/// generator says: over random games, the same positions with the mover's
+/// reserve emptied (only moves on the board left), with only Dragons in
+/// reserve, with every gate or every point taken, and with no tile at all.
+#[test]
+fn has_legal_move_agrees_with_the_generator() {
+    use super::tiles::{Tile, TileCode};
+    let games = crate::testkit::random_positions::<Vagabond>(57, 30);
+    let mut positions = games.clone();
+    for (i, p) in games.iter().enumerate().step_by(3) {
+        let me = p.to_move.index();
+        let mut empty = p.clone();
+        empty.reserve[me] = [0; 8];
+        let mut dragons = empty.clone();
+        dragons.reserve[me][TileCode::D.index()] = 1;
+        let mut flyers = p.clone();
+        flyers.reserve[me] = [0; 8];
+        flyers.reserve[me][[TileCode::S, TileCode::Y][i % 2].index()] = 1;
+        for g in Point::GATES {
+            flyers.board[g.index()].get_or_insert(Tile {
+                owner: p.to_move.other(),
+                code: TileCode::C,
+            });
+        }
+        positions.extend([empty, dragons, flyers]);
+    }
+    let mut full = start();
+    for p in Point::all() {
+        full.board[p.index()] = Some(Tile {
+            owner: Side::Second,
+            code: TileCode::C,
+        });
+    }
+    let mut bare = start();
+    bare.reserve = [[0; 8]; 2];
+    positions.extend([full, bare]);
+    let (some, none) = crate::testkit::check_has_legal_move::<Vagabond>(&positions);
+    assert!(some > 1_000 && none >= 2, "{some} {none}");
+}
