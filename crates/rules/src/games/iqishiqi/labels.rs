@@ -24,8 +24,13 @@ impl Coords {
 
     /// Reads a label (either case).
     pub fn parse(self, text: &str) -> Option<Hex> {
+        self.parse_bytes(text.as_bytes())
+    }
+
+    /// [`Coords::parse`] on the label's bytes.
+    pub fn parse_bytes(self, label: &[u8]) -> Option<Hex> {
         // A letter, then a number from 1 to 15 with no leading zero.
-        let (letter, number) = match *text.as_bytes() {
+        let (letter, number) = match *label {
             [l, d @ b'1'..=b'9'] => (l, d - b'0'),
             [l, b'1', d @ b'0'..=b'5'] => (l, 10 + d - b'0'),
             _ => return None,

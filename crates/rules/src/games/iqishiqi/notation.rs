@@ -32,13 +32,16 @@ fn shape(i: &str) -> IResult<&str, (&str, Option<&str>), ()> {
 /// `/`, each a cell in `coords`'s scheme. Anything else (and every error)
 /// is left to the full parser, which says what is wrong.
 fn plain_move(coords: Coords, text: &str) -> Option<Move> {
-    let (drop, dest) = match text.as_bytes().iter().position(|&b| b == b'/') {
-        // `/` is ASCII: both sides are character boundaries.
-        Some(k) => (&text[..k], Some(coords.parse(&text[k + 1..])?)),
-        None => (text, None),
+    let bytes = text.as_bytes();
+    // A label is two or three bytes: the `/`, if any, is the third or the
+    // fourth.
+    let (drop, dest) = match bytes {
+        [_, _, b'/', dest @ ..] => (&bytes[..2], Some(coords.parse_bytes(dest)?)),
+        [_, _, _, b'/', dest @ ..] => (&bytes[..3], Some(coords.parse_bytes(dest)?)),
+        _ => (bytes, None),
     };
     Some(Move {
-        drop: coords.parse(drop)?,
+        drop: coords.parse_bytes(drop)?,
         dest,
         coords,
     })
