@@ -87,34 +87,8 @@ fn judge_bytes(
     // check of its own (a chunk that is not all UTF-8 is the full
     // reader's, which locates the bad byte).
     let text = std::str::from_utf8(&bytes[..end]).ok()?;
-    // A title needs every tag; a replay the tags it reads (the rules, the
-    // start, the result); counting only the first `Game` tag, which names
-    // the rules (no allocation then).
-    let (all, named);
-    let tags: &[Tag] = match judging == Judging::Replay || opts.titles {
-        true => {
-            // Pushed one by one: a collect through `Option` cannot size
-            // the vector first.
-            let mut each = Vec::with_capacity(places.len());
-            for p in &places {
-                if opts.titles || read_by_replay(&bytes[p.name.0..p.name.1]) {
-                    each.push(p.tag(text, base)?);
-                }
-            }
-            all = each;
-            &all
-        }
-        false => {
-            let game = places
-                .iter()
-                .find(|p| &bytes[p.name.0..p.name.1] == b"Game");
-            named = match game {
-                Some(p) => Some(p.tag(text, base)?),
-                None => None,
-            };
-            named.as_slice()
-        }
-    };
+    let made = Made::tags(&places, bytes, text, base, judging, opts)?;
+    let tags = made.as_slice();
     (scan.src, scan.text) = (&bytes[..end], text);
     // The full reader's choice of rules; a game with none is its to report.
     let rules = rules_of(tags, None, base, opts).ok()?;
@@ -133,6 +107,52 @@ fn judge_bytes(
     let title = opts.titles.then(|| title(tags, rules.sides())).flatten();
     let judged = judgment(rules, counted, title, places.len());
     Some((bom + end, (rules, judged)))
+}
+
+/// The tags a game's judging makes from its tag pairs.
+enum Made {
+    /// Those a title or a replay needs.
+    Some(Vec<Tag>),
+    /// The first `Game` tag alone, which names the rules (no allocation).
+    Game(Option<Tag>),
+}
+
+impl Made {
+    /// A title needs every tag; a replay the tags it reads (the rules, the
+    /// start, the result); counting only the first `Game` tag. `None` where
+    /// a tag's text is not at a character boundary.
+    fn tags(
+        places: &[TagAt],
+        bytes: &[u8],
+        text: &str,
+        base: usize,
+        judging: Judging,
+        opts: &Options,
+    ) -> Option<Made> {
+        let name = |p: &TagAt| &bytes[p.name.0..p.name.1];
+        if judging == Judging::Replay || opts.titles {
+            // Pushed one by one: a collect through `Option` cannot size the
+            // vector first.
+            let mut each = Vec::with_capacity(places.len());
+            for p in places {
+                if opts.titles || read_by_replay(name(p)) {
+                    each.push(p.tag(text, base)?);
+                }
+            }
+            return Some(Made::Some(each));
+        }
+        match places.iter().find(|p| name(p) == b"Game") {
+            Some(p) => Some(Made::Game(Some(p.tag(text, base)?))),
+            None => Some(Made::Game(None)),
+        }
+    }
+
+    fn as_slice(&self) -> &[Tag] {
+        match self {
+            Made::Some(all) => all,
+            Made::Game(named) => named.as_slice(),
+        }
+    }
 }
 
 /// Whether a replay reads the tag called `name`: the one naming the rules,

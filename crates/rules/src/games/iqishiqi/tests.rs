@@ -513,39 +513,16 @@ fn perft_counts_agree_with_trying_every_move() {
 
 #[test]
 fn outcomes_told_without_playing_agree_with_play_and_ending() {
-    let mut positions = crate::testkit::random_positions::<Iqishiqi>(53, 40);
-    // The same positions with one stone left in the supply: every turn
-    // leaves the next player none, a stalemate unless the stone reached a
-    // corner or an edge.
-    let last: Vec<Position> = (positions.iter().step_by(7))
-        .map(|p| {
-            let mut p = p.clone();
-            p.stones_left = Some(1);
-            p
-        })
-        .collect();
-    positions.extend(last);
-    // Positions from random games (seed 53) where some turn stalemates
-    // the next player with stones left (A8/G13, I9/E10, N14/N12, G10/G13).
-    for text in [
-        T1,
-        T2,
-        T3,
-        T4,
-        "D10 B3,B7,B9,C9,D6,E9,F11,G7,G11,G14,H5,H9,I13,I15,J10,J15,K11,K14,N8 s",
-        "I10 B3,B7,B9,C9,C10,D6,D9,E9,F11,G7,G11,G14,H5,H9,I13,I14,I15,J10,J15,K11,K14,N8 n",
-        "N13 B8,C8,C9,H4,H10,H15,I7,I8,K4,K5,K9,K12,L5,M11,N10,O11 n",
-        "G11 E9,F5,F12,F13,G1,G5,G7,G14,H4,H11,I13,K12,O10 s",
-    ] {
-        positions.push(pos(text));
-    }
+    let positions = positions_that_end_every_way();
     let (open, decided) = crate::testkit::check_outcomes::<Iqishiqi>(&positions);
     assert!(open > 10_000 && decided > 1_000, "{open} {decided}");
 }
 
-/// Random positions, the same with one stone left, and the positions where
-/// some turn stalemates with stones left: every turn played by
-/// `play_ending` ends what `play` then `ending` ends, and is refused alike.
+/// Positions where turns end the game every way: random games (seed 53);
+/// the same positions with one stone left in the supply (every turn leaves
+/// the next player none, a stalemate unless the stone reached a corner or
+/// an edge); and positions from random games where some turn stalemates
+/// the next player with stones left (A8/G13, I9/E10, N14/N12, G10/G13).
 fn positions_that_end_every_way() -> Vec<Position> {
     let mut positions = crate::testkit::random_positions::<Iqishiqi>(53, 40);
     let last: Vec<Position> = (positions.iter().step_by(7))
@@ -556,10 +533,24 @@ fn positions_that_end_every_way() -> Vec<Position> {
         })
         .collect();
     positions.extend(last);
-    positions.extend([T1, T2, T3, T4].map(pos));
+    positions.extend(
+        [
+            T1,
+            T2,
+            T3,
+            T4,
+            "D10 B3,B7,B9,C9,D6,E9,F11,G7,G11,G14,H5,H9,I13,I15,J10,J15,K11,K14,N8 s",
+            "I10 B3,B7,B9,C9,C10,D6,D9,E9,F11,G7,G11,G14,H5,H9,I13,I14,I15,J10,J15,K11,K14,N8 n",
+            "N13 B8,C8,C9,H4,H10,H15,I7,I8,K4,K5,K9,K12,L5,M11,N10,O11 n",
+            "G11 E9,F5,F12,F13,G1,G5,G7,G14,H4,H11,I13,K12,O10 s",
+        ]
+        .map(pos),
+    );
     positions
 }
 
+/// Every turn played by `play_ending` ends what `play` then `ending` ends,
+/// and is refused alike.
 #[test]
 fn play_ending_tells_what_play_then_ending_tells() {
     let positions = positions_that_end_every_way();

@@ -534,23 +534,16 @@ fn bison_reach(
 /// The tiles a Sky Bison on `a` can meet in 6 steps, as sets: every tile
 /// within 6 of `a` (the points a path may cross), and `me`'s enemies'
 /// Chrysanthemums among them (those next to a point within 5, from which
-/// a Bison could depart). Read from the grid by index, column by column.
+/// a Bison could depart).
 fn tiles_within(pos: &Position, a: Point, me: Side) -> (PointSet, PointSet) {
     let (mut occupied, mut enemy_c) = (PointSet::EMPTY, PointSet::EMPTY);
-    let (ax, ay) = (i32::from(a.x), i32::from(a.y));
-    for x in (ax - 6).max(-8)..=(ax + 6).min(8) {
-        let left = 6 - (x - ax).abs();
-        let column = (x + 8) as usize * 17;
-        for y in (ay - left).max(-8)..=(ay + left).min(8) {
-            let i = column + (y + 8) as usize;
-            if let Some(t) = pos.board[i] {
-                occupied.insert(i);
-                if t.code == TileCode::C && t.owner != me {
-                    enemy_c.insert(i);
-                }
-            }
+    tile_within(pos, a, 6, |q, t| {
+        occupied.insert(q.index());
+        if t.code == TileCode::C && t.owner != me {
+            enemy_c.insert(q.index());
         }
-    }
+        false
+    });
     (occupied, enemy_c)
 }
 
@@ -571,13 +564,13 @@ fn bison_zoning(pos: &Position, me: Side, b: Point) -> Option<Point> {
 }
 
 /// The first point in board order within `d` of `p` whose tile `pick`
-/// takes: only the grid's cells of that diamond are looked at, column by
-/// column, by index.
+/// takes (each tile is shown to `pick` until it takes one): only the
+/// grid's cells of that diamond are looked at, column by column, by index.
 fn tile_within(
     pos: &Position,
     p: Point,
     d: i32,
-    pick: impl Fn(Point, Tile) -> bool,
+    mut pick: impl FnMut(Point, Tile) -> bool,
 ) -> Option<Point> {
     let (px, py) = (i32::from(p.x), i32::from(p.y));
     for x in (px - d).max(-8)..=(px + d).min(8) {
