@@ -50,6 +50,92 @@ impl Dir {
     }
 }
 
+/// The board's squares as bits of a `u128`: bit `i` is the square of
+/// index `i` ([`Square::index`]).
+pub const BOARD: u128 = (1 << 81) - 1;
+
+/// The squares of one file, as bits.
+const fn file_bits(file: u32) -> u128 {
+    let (mut bits, mut rank) = (0, 0);
+    while rank < 9 {
+        bits |= 1 << (rank * 9 + file);
+        rank += 1;
+    }
+    bits
+}
+
+const FILE_A: u128 = file_bits(0);
+const FILE_I: u128 = file_bits(8);
+
+/// The squares one step in `dir` from the squares of `bits` (those steps
+/// that stay on the board).
+#[inline]
+pub fn step_bits(bits: u128, dir: Dir) -> u128 {
+    match dir {
+        Dir::North => bits << 9 & BOARD,
+        Dir::South => bits >> 9,
+        Dir::East => (bits & !FILE_I) << 1,
+        Dir::West => (bits & !FILE_A) >> 1,
+    }
+}
+
+/// By square pair (`from * 81 + to`): 0 where the two are not on one rank
+/// or file or are the same square, otherwise the direction's place in
+/// [`Dir::ALL`] times 16 plus the distance ([`Dir::between`] as a table).
+static LINES: [u8; 81 * 81] = {
+    let mut t = [0; 81 * 81];
+    let mut i = 0;
+    while i < t.len() {
+        let (a, b) = ((i / 81) as i32, (i % 81) as i32);
+        let (df, dr) = (b % 9 - a % 9, b / 9 - a / 9);
+        t[i] = match (df, dr) {
+            (0, 0) => 0,
+            (0, d) if d > 0 => d as u8,
+            (d, 0) if d > 0 => 16 | d as u8,
+            (0, d) => 32 | (-d) as u8,
+            (d, 0) => 48 | (-d) as u8,
+            _ => 0,
+        };
+        i += 1;
+    }
+    t
+};
+
+/// By direction ([`Dir::ALL`]'s order) and distance: the squares a move
+/// of that distance passes and ends on, as bits, shifted down to the
+/// lower of its two end squares ([`path`]).
+static RUNS: [[u128; 9]; 4] = {
+    let mut t = [[0; 9]; 4];
+    let mut d = 1;
+    while d < 9 {
+        let mut k = 0;
+        while k < d {
+            t[0][d] |= 1 << (9 * (k + 1));
+            t[1][d] |= 1 << (k + 1);
+            t[2][d] |= 1 << (9 * k);
+            t[3][d] |= 1 << k;
+            k += 1;
+        }
+        d += 1;
+    }
+    t
+};
+
+/// [`Dir::between`] by table: the direction and distance from `a` to `b`
+/// when they share a rank or a file and differ.
+#[inline]
+pub fn line(a: Square, b: Square) -> Option<(Dir, u8)> {
+    let code = LINES[a.index() * 81 + b.index()];
+    (code != 0).then(|| (Dir::ALL[usize::from(code >> 4)], code & 15))
+}
+
+/// The squares after `from` up to and including `to`, as bits, where `to`
+/// is `distance` squares from `from` in `dir` ([`line`]).
+#[inline]
+pub fn path(from: Square, to: Square, dir: Dir, distance: u8) -> u128 {
+    RUNS[dir as usize][usize::from(distance)] << from.index().min(to.index())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,6 +161,37 @@ mod tests {
         let i9 = Square::parse("i9").unwrap();
         assert_eq!(i9.step(Dir::North), None);
         assert_eq!(i9.step(Dir::East), None);
+    }
+
+    #[test]
+    fn lines_and_paths_by_table_are_the_steps_walked() {
+        for a in Square::all() {
+            for b in Square::all() {
+                assert_eq!(line(a, b), Dir::between(a, b), "{a} {b}");
+                let Some((dir, distance)) = line(a, b) else {
+                    continue;
+                };
+                let (mut walked, mut at) = (0u128, a);
+                for _ in 0..distance {
+                    at = at.step(dir).unwrap();
+                    walked |= 1 << at.index();
+                }
+                assert_eq!(at, b);
+                assert_eq!(path(a, b, dir, distance), walked, "{a} {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn bits_step_as_squares_do() {
+        for sq in Square::all() {
+            for dir in Dir::ALL {
+                let stepped = sq.step(dir).map_or(0, |s| 1u128 << s.index());
+                assert_eq!(step_bits(1 << sq.index(), dir), stepped, "{sq} {dir:?}");
+            }
+        }
+        let every = step_bits(BOARD, Dir::East) | step_bits(BOARD, Dir::West);
+        assert_eq!(every, BOARD);
     }
 
     #[test]

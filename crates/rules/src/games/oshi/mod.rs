@@ -14,7 +14,7 @@ mod search;
 mod tests;
 
 pub use facts::OshiStats;
-pub use geometry::{Dir, Square};
+pub use geometry::{line, path, step_bits, Dir, Square, BOARD};
 pub use notation::Move;
 pub use position::{NoReturn, Position, Tower};
 pub use rules::OshiError;

@@ -58,6 +58,10 @@ pub struct Position {
     pub at: [Option<Square>; MAX_PIECES],
     /// By side: the ids of its pieces, as bits (owners never change).
     pub ids: [u16; 2],
+    /// By side: the squares its pieces stand on, as bits (bit `i` is the
+    /// square of index `i`, [`Square::index`]). Follows from `board`; kept
+    /// so that a move's path and the end of the game are tested on masks.
+    pub occupied: [u128; 2],
 }
 
 fn fail<T>(message: impl Into<String>, at: usize) -> Result<T, PositionError> {
@@ -178,6 +182,7 @@ impl Position {
             no_return: NoReturn::Own,
             at: [None; MAX_PIECES],
             ids: [0; 2],
+            occupied: [0; 2],
         };
         pos.place(board(fields[0])?)?;
         // Side to move.
@@ -233,6 +238,7 @@ impl Position {
             self.board[sq.index()] = Some(Tower { owner, height, id });
             self.at[id as usize] = Some(sq);
             self.ids[owner.index()] |= 1 << id;
+            self.occupied[owner.index()] |= 1 << sq.index();
         }
         Ok(())
     }

@@ -1,12 +1,9 @@
 //! Oshi's rules: moves of 1..N squares with step-by-step pushing, scoring,
 //! the no-return rule, and the end of the game.
 
-use super::geometry::{Dir, Square, Step};
+use super::geometry::{line, path, step_bits, Dir, Square, Step, BOARD};
 use super::notation::Move;
 use super::position::{NoReturn, Position, Squares, Tower, MAX_PIECES, POINTS_TO_WIN};
-
-/// Tower locations by id ([`Position::at`]).
-type Locations = [Option<Square>; MAX_PIECES];
 use super::Oshi;
 use super::SIDES;
 use crate::game::{any_move, tag_value, Ending, Generator, RuleError, Rules, SetupError, Side};
@@ -232,22 +229,27 @@ impl Ray {
         Ok(())
     }
 
-    /// Writes the ray back into a position: its cells, where their pieces
-    /// stand, the pieces pushed off and the points they scored.
+    /// Writes the ray back into a position: its cells, the squares each
+    /// side's pieces stand on, the pieces pushed off and the points they
+    /// scored.
     #[inline]
-    fn commit(&self, board: &mut Squares, at: &mut Locations, score: &mut [u8; 2]) {
+    fn commit(&self, pos: &mut Position) {
         for (i, &cell) in self.cells[..self.len].iter().enumerate() {
             let sq = self.square(i);
-            board[sq.index()] = cell;
+            let bit = 1u128 << sq.index();
+            pos.board[sq.index()] = cell;
+            pos.occupied[0] &= !bit;
+            pos.occupied[1] &= !bit;
             if let Some(p) = cell {
-                at[p.id as usize] = Some(sq);
+                pos.at[p.id as usize] = Some(sq);
+                pos.occupied[p.owner.index()] |= bit;
             }
         }
         for id in ids_of(self.off) {
-            at[id] = None;
+            pos.at[id] = None;
         }
-        score[0] += self.scored[0];
-        score[1] += self.scored[1];
+        pos.score[0] += self.scored[0];
+        pos.score[1] += self.scored[1];
     }
 }
 
@@ -335,10 +337,13 @@ impl Rules for Oshi {
                 owner: piece.owner,
             });
         }
-        if from == to {
-            return Err(OshiError::NullMove { from });
-        }
-        let (dir, distance) = Dir::between(from, to).ok_or(OshiError::NotStraight { from, to })?;
+        let Some((dir, distance)) = line(from, to) else {
+            return Err(if from == to {
+                OshiError::NullMove { from }
+            } else {
+                OshiError::NotStraight { from, to }
+            });
+        };
         if distance > piece.height {
             return Err(OshiError::TooFar {
                 from,
@@ -347,7 +352,8 @@ impl Rules for Oshi {
             });
         }
         // Most moves push nothing: every square on the way is empty.
-        let clear = empty_run(&pos.board, from, dir, distance) == distance;
+        let occupied = pos.occupied[0] | pos.occupied[1];
+        let clear = occupied & path(from, to, dir, distance) == 0;
         let mut ray = (!clear).then(|| Ray::new(&pos.board, from, dir, distance));
         if let Some(ray) = ray.as_mut() {
             for k in 1..=distance {
@@ -375,7 +381,6 @@ impl Rules for Oshi {
             NoReturn::Own => pos.to_move,
             NoReturn::Opponent => pos.to_move.other(),
         };
-        // Over every id, without branches (16 of them, a vector's worth).
         let ids = pos.ids[bound.index()];
         for (id, (forbid, at)) in pos.forbid.iter_mut().zip(&pos.at).enumerate() {
             if ids >> id & 1 != 0 && at.is_some() {
@@ -383,10 +388,11 @@ impl Rules for Oshi {
             }
         }
         match ray {
-            Some(ray) => ray.commit(&mut pos.board, &mut pos.at, &mut pos.score),
+            Some(ray) => ray.commit(pos),
             None => {
                 pos.board[to.index()] = pos.board[from.index()].take();
                 pos.at[piece.id as usize] = Some(to);
+                pos.occupied[piece.owner.index()] ^= 1 << from.index() | 1 << to.index();
             }
         }
         pos.to_move = pos.to_move.other();
@@ -443,7 +449,19 @@ impl Rules for Oshi {
     }
 
     fn has_legal_move(pos: &Position) -> bool {
-        // Fast path: a piece of the side to move with an empty square next to
+        // On masks: each piece may not return to one square at most, so
+        // when more empty squares lie next to the side's pieces than it has
+        // pieces, one of them has two empty neighbours, one of which it may
+        // step onto, pushing nothing.
+        let mine = pos.occupied[pos.to_move.index()];
+        let empty = !(pos.occupied[0] | pos.occupied[1]) & BOARD;
+        let next = Dir::ALL
+            .into_iter()
+            .fold(0, |n, dir| n | step_bits(mine, dir));
+        if (next & empty).count_ones() > mine.count_ones() {
+            return true;
+        }
+        // Then: a piece of the side to move with an empty square next to
         // it that the no-return rule leaves open has a one-square move pushing
         // nothing. Only positions with none are searched in full.
         for id in ids_of(pos.ids[pos.to_move.index()]) {

@@ -434,10 +434,34 @@ fn piece_locations_follow_the_board_through_random_games() {
         }
         let located = p.at.iter().filter(|a| a.is_some()).count();
         assert_eq!(located, on_board, "{}", p.write());
+        for side in [Side::First, Side::Second] {
+            let squares = Square::all()
+                .filter(|&sq| p.piece(sq).is_some_and(|piece| piece.owner == side))
+                .fold(0u128, |bits, sq| bits | 1 << sq.index());
+            assert_eq!(p.occupied[side.index()], squares, "{}", p.write());
+        }
         pushed_off += 16 - on_board;
     }
     // The games did push pieces off, so that case was exercised.
     assert!(pushed_off > 0);
+}
+
+/// The test on masks agrees with the generator: over random games, and
+/// where a lone piece's only empty neighbour is the square it may not
+/// return to (with and without a push left to it) or it is walled in.
+#[test]
+fn has_legal_move_agrees_with_the_generator() {
+    let mut positions = crate::testkit::random_positions::<Oshi>(52, 40);
+    for text in [
+        "9/9/9/9/9/9/A8/A8/aAA6 w 0-0 -",
+        "9/9/9/9/9/9/A8/9/aAA6 w 0-0 W(a1=a2)",
+        "9/9/9/9/9/9/A8/9/bAA6 w 0-0 W(a1=a2)",
+        "9/9/9/9/9/9/9/9/a8 w 0-0 W(a1=b1)",
+    ] {
+        positions.push(Oshi::parse_position(text).unwrap());
+    }
+    let (some, none) = crate::testkit::check_has_legal_move::<Oshi>(&positions);
+    assert!(some > 1_000 && none == 2, "{some} {none}");
 }
 
 /// Every move that can be written: each square to each square.
