@@ -500,6 +500,37 @@ fn index_killed_at_any_step_of_its_switch_keeps_the_old_or_the_new_whole() {
     }
 }
 
+/// A first index killed after its generation was renamed into place but
+/// before its manifest named it left a folder every later writer refused
+/// as "not a gamerec index" (and a second writer started at that moment
+/// refused it too: `index_writers_at_once_take_turns_and_lose_nothing`
+/// failed so, now and then).
+#[test]
+fn a_first_index_killed_before_its_manifest_is_written_by_the_next_writer() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    generated(d, "oshi", 20, 3, "a.grec");
+    for step in ["generation-renamed", "manifest-written"] {
+        let ix = format!("ix-{step}");
+        let killed = gamerec()
+            .current_dir(d)
+            .args(["index", "-q", "a.grec", "-o", &ix])
+            .env("GAMEREC_TEST_KILL_AT", step)
+            .output()
+            .unwrap();
+        assert_eq!(killed.status.code(), None, "{step}: killed by a signal");
+        let (code, _, err) = run(d, &["index", "-q", "a.grec", "-o", &ix]);
+        assert_eq!(code, 0, "{step}: {err}");
+        assert_eq!(start_count(d, &ix), 20, "{step}");
+        let entries = std::fs::read_dir(d.join(&ix)).unwrap().count();
+        assert_eq!(entries, 3, "{step}: leftovers removed");
+    }
+    // Names only like the writer's are still not gamerec's to write into.
+    std::fs::create_dir_all(d.join("mine/gen-1")).unwrap();
+    refused(d, &["index", "a.grec", "-o", "mine"], "not a gamerec index");
+    assert!(d.join("mine/gen-1").is_dir());
+}
+
 #[test]
 fn index_refuses_a_folder_it_did_not_write_and_an_input_inside_it() {
     let dir = tempfile::tempdir().unwrap();

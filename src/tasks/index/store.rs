@@ -97,6 +97,12 @@ fn generation(dir: &Path) -> io::Result<Option<String>> {
     Ok(Some(name.to_string()))
 }
 
+/// Whether `name` is a generation's: `gen-` and eight digits.
+fn is_generation_name(name: &str) -> bool {
+    name.strip_prefix(GENERATION_PREFIX)
+        .is_some_and(|n| n.len() == 8 && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// An index of before generations: its four tables in the folder itself.
 fn is_legacy(dir: &Path) -> bool {
     [GAMES, FILES, TURNS, SETUPS]
@@ -115,8 +121,16 @@ pub(crate) fn may_write(dir: &Path) -> io::Result<()> {
     if dir.join(MANIFEST).is_file() || is_legacy(dir) {
         return Ok(());
     }
-    // A lock and leftovers of a first writer killed before its manifest.
-    let ours = |name: &str| name == LOCK || name.starts_with(WORK_PREFIX);
+    // A lock, and what a first writer leaves before its manifest names
+    // its generation: its work folder, the generation it renamed that to,
+    // the manifest's temporary. A writer may be between those steps now,
+    // or killed there; `clean` removes them under the lock.
+    let ours = |name: &str| {
+        name == LOCK
+            || name.starts_with(WORK_PREFIX)
+            || is_generation_name(name)
+            || name.strip_suffix(".new") == Some(MANIFEST)
+    };
     for e in entries {
         if !ours(&e?.file_name().to_string_lossy()) {
             return Err(io::Error::new(
