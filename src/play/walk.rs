@@ -265,6 +265,9 @@ pub struct Traced {
     /// The turns played, in the game's standard spelling, one space
     /// between (as many as `keys` has positions, less one).
     pub turns: String,
+    /// Each turn's [`Facts::move_code`] where the game numbers its moves
+    /// (empty where it does not).
+    pub codes: Vec<u32>,
     /// The result the `Result` tag declares, or else the rules' ending
     /// ([`Finish::Open`] for a record with an error anywhere).
     pub finish: Finish,
@@ -277,6 +280,7 @@ pub struct Traced {
 struct Tracer<G: Search> {
     keys: Vec<u64>,
     turns: String,
+    codes: Vec<u32>,
     _game: std::marker::PhantomData<G>,
 }
 
@@ -293,6 +297,9 @@ impl<G: Search + Facts> Visitor<G> for Tracer<G> {
             self.turns.push(' ');
         }
         G::spell_standard(mv, &mut self.turns);
+        if let Some(code) = G::move_code(mv) {
+            self.codes.push(code);
+        }
         self.keys.push(G::notation_key(after));
     }
 
@@ -309,6 +316,7 @@ pub fn trace<G: Search + Facts>(game: &mut dyn ReadGame<'_>) -> Traced {
     let mut t = Tracer::<G> {
         keys: Vec::new(),
         turns: String::new(),
+        codes: Vec::new(),
         _game: std::marker::PhantomData,
     };
     let (replay, _, end) = replay::replay_game::<G, _>(game, &mut t);
@@ -316,6 +324,7 @@ pub fn trace<G: Search + Facts>(game: &mut dyn ReadGame<'_>) -> Traced {
     Traced {
         keys: t.keys,
         turns: t.turns,
+        codes: t.codes,
         finish: scored(declared, replay.outcome.as_ref(), error.is_some()),
         error,
         span: end.span,

@@ -307,3 +307,33 @@ where
     }
     (some, none)
 }
+
+/// Checks [`Facts::move_code`] over the legal moves of random games:
+/// below [`Facts::MOVE_CODES`], and two moves share a code exactly when
+/// [`Facts::spell_standard`] spells them alike. Returns how many distinct
+/// spellings it met.
+pub fn check_move_codes<G: Facts>(seed: u64, games: u64) -> usize {
+    use std::collections::HashMap;
+    let mut by_code: HashMap<u32, String> = HashMap::new();
+    let mut by_spelling: HashMap<String, u32> = HashMap::new();
+    let mut moves = Vec::new();
+    for pos in random_positions::<G>(seed, games) {
+        moves.clear();
+        G::legal_moves(&pos, &mut moves);
+        for mv in &moves {
+            let code = G::move_code(mv).expect("the game numbers its moves");
+            assert!(
+                code < G::MOVE_CODES,
+                "code {code} of {} codes",
+                G::MOVE_CODES
+            );
+            let mut spelling = String::new();
+            G::spell_standard(mv, &mut spelling);
+            let known = by_code.entry(code).or_insert_with(|| spelling.clone());
+            assert_eq!(*known, spelling, "two spellings share code {code}");
+            let known = by_spelling.entry(spelling.clone()).or_insert(code);
+            assert_eq!(*known, code, "{spelling} has two codes");
+        }
+    }
+    by_spelling.len()
+}

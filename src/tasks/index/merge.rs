@@ -6,7 +6,7 @@ use super::tables::PostingsOut;
 use super::{invalid, partition, postings_file, Posting, DROPPED, NO_TURN, PARTITIONS};
 use std::collections::BinaryHeap;
 use std::fs::File;
-use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -105,34 +105,36 @@ impl Parts<'_> {
     }
 }
 
-/// Sorts postings by key, game and ply, in place: one radix pass on the
-/// key's top bits (an American flag sort: each posting swapped straight
-/// into its bucket, no second buffer), then each bucket — a few dozen
-/// postings, the keys being hashes — by the whole order.
+/// Sorts postings by key, game and ply, in place: by the key's bytes from
+/// the top (an American flag sort: each posting swapped straight into its
+/// bucket, no second buffer), a byte a pass over buckets that fit the
+/// caches (256 buckets, so the swaps touch 256 places, not the whole
+/// buffer), then each bucket of a few dozen postings — the keys being
+/// hashes — by the whole order.
 pub(super) fn sort(postings: &mut [Posting]) {
+    sort_from(postings, 56);
+}
+
+/// [`sort`] of postings whose keys agree above bit `shift + 8`.
+fn sort_from(postings: &mut [Posting], shift: u32) {
     let n = postings.len();
     if n < SMALL || u32::try_from(n).is_err() {
         postings.sort_unstable_by_key(order);
         return;
     }
-    // About 32 postings a bucket; 2^8 to 2^16 buckets.
-    let bits = (usize::BITS - n.leading_zeros())
-        .saturating_sub(5)
-        .clamp(8, 16);
-    let shift = 64 - bits;
-    let bucket = |p: &Posting| (p.key >> shift) as usize;
-    let mut ends = vec![0u32; 1 << bits];
+    let bucket = |p: &Posting| (p.key >> shift) as usize & 0xff;
+    let mut ends = [0u32; 256];
     for p in postings.iter() {
         ends[bucket(p)] += 1;
     }
-    let mut heads = Vec::with_capacity(ends.len());
+    let mut heads = [0u32; 256];
     let mut sum = 0u32;
-    for end in ends.iter_mut() {
-        heads.push(sum);
+    for (head, end) in heads.iter_mut().zip(ends.iter_mut()) {
+        *head = sum;
         sum += *end;
         *end = sum;
     }
-    for b in 0..ends.len() {
+    for b in 0..256 {
         // Each swap puts the posting at bucket `b`'s head where it goes.
         while heads[b] < ends[b] {
             let at = heads[b] as usize;
@@ -148,15 +150,17 @@ pub(super) fn sort(postings: &mut [Posting]) {
     let mut start = 0;
     for &end in &ends {
         let end = end as usize;
-        if end - start > 1 {
-            postings[start..end].sort_unstable_by_key(order);
+        let part = &mut postings[start..end];
+        match shift.checked_sub(8) {
+            Some(next) => sort_from(part, next),
+            None => part.sort_unstable_by_key(order),
         }
         start = end;
     }
 }
 
 /// Below this many postings, [`sort`] is one comparison sort.
-const SMALL: usize = 1 << 10;
+const SMALL: usize = 64;
 
 /// A posting's place in the index: key, game, ply.
 fn order(p: &Posting) -> (u64, u32, u32) {
@@ -212,31 +216,60 @@ pub(super) fn starts(sorted: &[Posting]) -> [u64; PARTITIONS + 1] {
     s
 }
 
-/// Partition `p` of a run, read back.
+/// Partition `p` of a run, read back a block at a time.
 pub(super) fn run_segment(
     run: &Run,
     p: usize,
 ) -> io::Result<impl Iterator<Item = io::Result<Posting>>> {
     let mut file = File::open(&run.path)?;
     file.seek(SeekFrom::Start(run.starts[p] * RUN_BYTES as u64))?;
-    let mut r = BufReader::with_capacity(1 << 16, file);
     let mut left = run.starts[p + 1] - run.starts[p];
+    let mut bytes = vec![0u8; BLOCK * RUN_BYTES];
+    let mut block: Vec<Posting> = Vec::with_capacity(BLOCK);
+    let mut next = 0;
     Ok(std::iter::from_fn(move || {
-        if left == 0 {
-            return None;
-        }
-        left -= 1;
-        let mut b = [0u8; RUN_BYTES];
-        Some(r.read_exact(&mut b).map(|()| {
-            let word = |i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
-            Posting {
-                key: u64::from_le_bytes(b[..8].try_into().unwrap_or_default()),
-                id: word(8),
-                ply: word(12),
-                turn: word(16),
+        if next == block.len() {
+            if left == 0 {
+                return None;
             }
-        }))
+            let n = left.min(BLOCK as u64) as usize;
+            let bytes = &mut bytes[..n * RUN_BYTES];
+            if let Err(e) = file.read_exact(bytes) {
+                left = 0;
+                return Some(Err(e));
+            }
+            left -= n as u64;
+            block.clear();
+            block.extend(bytes.chunks_exact(RUN_BYTES).map(read_run));
+            next = 0;
+        }
+        next += 1;
+        block.get(next - 1).map(|q| Ok(*q))
     }))
+}
+
+/// Postings read from a run at once.
+const BLOCK: usize = 1 << 11;
+
+/// A posting as [`write_run`] writes it.
+fn read_run(b: &[u8]) -> Posting {
+    let word = |i: usize| {
+        u32::from_le_bytes(
+            b.get(i..i + 4)
+                .and_then(|w| w.try_into().ok())
+                .unwrap_or_default(),
+        )
+    };
+    Posting {
+        key: u64::from_le_bytes(
+            b.get(..8)
+                .and_then(|w| w.try_into().ok())
+                .unwrap_or_default(),
+        ),
+        id: word(8),
+        ply: word(12),
+        turn: word(16),
+    }
 }
 
 /// Merges whole runs into one run at `path` (sorted, every partition).

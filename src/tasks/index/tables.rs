@@ -109,9 +109,19 @@ pub(super) fn turns_schema() -> SchemaRef {
 
 /// `games.parquet` as it is written: a batch of rows at a time.
 pub(super) struct GamesOut {
-    pub(super) writer: ArrowWriter<BufWriter<File>>,
+    /// The thread writing the table, fed batch by batch (a bounded
+    /// channel: at most one batch waits while another is written).
+    writer: Option<Writing>,
     pub(super) rows: Vec<GameRowOut>,
     pub(super) next: u32,
+}
+
+/// The games table's writer thread (it encodes and compresses the
+/// batches made here, rows made into columns on this thread so that the
+/// rows' blocks are freed where they were made) and its channel.
+struct Writing {
+    send: std::sync::mpsc::SyncSender<RecordBatch>,
+    thread: std::thread::JoinHandle<io::Result<()>>,
 }
 
 /// One game's row.
@@ -131,12 +141,24 @@ pub(super) struct GameRowOut {
 }
 
 impl GamesOut {
+    /// Starts the table at `path`, written on a thread of its own.
     pub(super) fn create(path: &Path) -> io::Result<GamesOut> {
         let file = BufWriter::new(File::create(path)?);
         let props = writer_props("index-games", GAMES_PER_GROUP);
-        let writer = ArrowWriter::try_new(file, games_schema(), Some(props)).map_err(io_error)?;
+        let mut writer =
+            ArrowWriter::try_new(file, games_schema(), Some(props)).map_err(io_error)?;
+        let (send, receive) = std::sync::mpsc::sync_channel::<RecordBatch>(0);
+        let thread = std::thread::Builder::new()
+            .name("index games".into())
+            .spawn(move || -> io::Result<()> {
+                for batch in receive {
+                    writer.write(&batch).map_err(io_error)?;
+                }
+                writer.close().map_err(io_error)?;
+                Ok(())
+            })?;
         Ok(GamesOut {
-            writer,
+            writer: Some(Writing { send, thread }),
             rows: Vec::new(),
             next: 0,
         })
@@ -160,9 +182,35 @@ impl GamesOut {
             return Ok(());
         }
         let first = self.next - self.rows.len() as u32;
-        let rows = std::mem::take(&mut self.rows);
-        let batch = games_batch(first, &rows)?;
-        self.writer.write(&batch).map_err(io_error)
+        let batch = games_batch(first, &self.rows)?;
+        self.rows.clear();
+        self.send(batch)
+    }
+
+    /// Hands a batch to the writer thread; its error if it stopped.
+    fn send(&mut self, batch: RecordBatch) -> io::Result<()> {
+        let writing = self
+            .writer
+            .as_ref()
+            .ok_or_else(|| invalid("the games table is finished"))?;
+        if writing.send.send(batch).is_ok() {
+            return Ok(());
+        }
+        // The thread stopped: its error says why.
+        self.join()?;
+        Err(invalid("the games table's writer stopped"))
+    }
+
+    /// Waits for the writer thread to write what it was given and close
+    /// the table.
+    fn join(&mut self) -> io::Result<()> {
+        let Some(Writing { send, thread }) = self.writer.take() else {
+            return Ok(());
+        };
+        drop(send);
+        thread
+            .join()
+            .unwrap_or_else(|_| Err(io::Error::other("the games table's writer failed")))
     }
 
     /// Carries a batch of an existing index's games (read in order) into
@@ -216,7 +264,7 @@ impl GamesOut {
                 self.next = first
                     .checked_add((end - row) as u32)
                     .ok_or_else(|| invalid("too many games"))?;
-                self.writer.write(&out).map_err(io_error)?;
+                self.send(out)?;
             }
             row = end;
         }
@@ -225,8 +273,15 @@ impl GamesOut {
 
     pub(super) fn finish(mut self) -> io::Result<()> {
         self.flush()?;
-        self.writer.close().map_err(io_error)?;
-        Ok(())
+        self.join()
+    }
+}
+
+impl Drop for GamesOut {
+    /// A table left unfinished (an error) still has its thread waited
+    /// for, so nothing writes in the work folder once it is removed.
+    fn drop(&mut self) {
+        let _ = self.join();
     }
 }
 

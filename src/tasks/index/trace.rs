@@ -88,12 +88,15 @@ pub fn trace(v: Visit<'_, '_>, turns: &Turns) -> TracedGame {
         }
         _ => (None, None),
     };
-    let turn_ids = traced
-        .turns
-        .split(' ')
-        .filter(|t| !t.is_empty())
-        .map(|t| turns.id(t))
-        .collect();
+    let spellings = traced.turns.split(' ').filter(|t| !t.is_empty());
+    let turn_ids = match game {
+        // Numbered by the move where the game numbers every one of them.
+        Some(name) if traced.codes.len() + 1 == traced.keys.len() => spellings
+            .zip(&traced.codes)
+            .map(|(t, &code)| turns.id_coded(name, code, t))
+            .collect(),
+        _ => spellings.map(|t| turns.id(t)).collect(),
+    };
     TracedGame {
         game,
         title,

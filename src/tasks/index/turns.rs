@@ -17,8 +17,36 @@ use std::sync::Mutex;
 static MADE: AtomicU64 = AtomicU64::new(0);
 
 thread_local! {
-    static CACHE: RefCell<(u64, Spellings)> = RefCell::new((u64::MAX, Spellings::default()));
+    static CACHE: RefCell<Cache> = RefCell::new(Cache::default());
 }
+
+/// A thread's copy of what it looked up in a dictionary: by spelling, and
+/// by game and move number ([`gamerec_rules::game::Facts::move_code`]:
+/// no hashing at all for a turn met before).
+struct Cache {
+    /// The dictionary's number ([`MADE`]).
+    made: u64,
+    spellings: Spellings,
+    /// By game: each move number's turn number ([`UNSEEN`]: not met yet).
+    coded: Vec<(&'static str, Vec<u32>)>,
+}
+
+impl Default for Cache {
+    fn default() -> Cache {
+        Cache {
+            made: u64::MAX,
+            spellings: Spellings::default(),
+            coded: Vec::new(),
+        }
+    }
+}
+
+/// Move numbers past this many are looked up by spelling (a table by
+/// number stays small).
+const MOST_CODES: usize = 1 << 20;
+
+/// A move number not met yet on this thread.
+const UNSEEN: u32 = u32::MAX;
 
 /// Spellings to numbers, hashed by [`Keyer`] (a turn's spelling is a few
 /// bytes: SipHash cost more than the rest of a lookup). The spellings are
@@ -68,27 +96,69 @@ impl Turns {
         }
     }
 
-    /// The number of a turn's spelling.
-    pub fn id(&self, text: &str) -> u32 {
+    /// The cache of this thread, made for this dictionary.
+    fn cache<T>(&self, f: impl FnOnce(&mut Cache) -> T) -> T {
         CACHE.with(|cache| {
             let mut cache = cache.borrow_mut();
-            if cache.0 != self.id {
-                *cache = (self.id, Spellings::default());
+            if cache.made != self.id {
+                *cache = Cache {
+                    made: self.id,
+                    ..Cache::default()
+                };
             }
-            if let Some(&id) = cache.1.get(text) {
-                return id;
-            }
-            let id = {
-                let mut shared = self.shared.lock().unwrap_or_else(|e| e.into_inner());
-                let (texts, ids) = &mut *shared;
-                *ids.entry(text.to_string()).or_insert_with(|| {
-                    texts.push(text.to_string());
-                    texts.len() as u32 - 1
-                })
-            };
-            cache.1.insert(text.to_string(), id);
-            id
+            f(&mut cache)
         })
+    }
+
+    /// The number of a turn of `game` whose move number is `code` and
+    /// spelling `text`: the spelling's number ([`Turns::id`]), found by
+    /// the move number once the thread has met it.
+    pub fn id_coded(&self, game: &'static str, code: u32, text: &str) -> u32 {
+        let slot = code as usize;
+        if slot >= MOST_CODES {
+            return self.id(text);
+        }
+        let known = self.cache(|c| {
+            let at = c.coded.iter().position(|(g, _)| *g == game)?;
+            c.coded[at].1.get(slot).copied().filter(|&id| id != UNSEEN)
+        });
+        if let Some(id) = known {
+            return id;
+        }
+        let id = self.id(text);
+        self.cache(|c| {
+            let at = match c.coded.iter().position(|(g, _)| *g == game) {
+                Some(at) => at,
+                None => {
+                    c.coded.push((game, Vec::new()));
+                    c.coded.len() - 1
+                }
+            };
+            let table = &mut c.coded[at].1;
+            if table.len() <= slot {
+                table.resize(slot + 1, UNSEEN);
+            }
+            table[slot] = id;
+        });
+        id
+    }
+
+    /// The number of a turn's spelling.
+    pub fn id(&self, text: &str) -> u32 {
+        let cached = self.cache(|c| c.spellings.get(text).copied());
+        if let Some(id) = cached {
+            return id;
+        }
+        let id = {
+            let mut shared = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+            let (texts, ids) = &mut *shared;
+            *ids.entry(text.to_string()).or_insert_with(|| {
+                texts.push(text.to_string());
+                texts.len() as u32 - 1
+            })
+        };
+        self.cache(|c| c.spellings.insert(text.to_string(), id));
+        id
     }
 
     /// The spellings in their order, and each number's place in it.

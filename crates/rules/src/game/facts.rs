@@ -254,6 +254,18 @@ pub trait Facts: Rules + Notation {
         Self::write_move(mv, out)
     }
 
+    /// How many numbers [`Facts::move_code`] gives (0: it gives none).
+    const MOVE_CODES: u32 = 0;
+
+    /// A number below [`Facts::MOVE_CODES`] for the move, the same for two
+    /// moves exactly when [`Facts::spell_standard`] spells them alike, where
+    /// the game numbers its moves so (the position index numbers the turns
+    /// it meets by it, not by hashing their spelling); `None`, the default,
+    /// where it does not. `testkit::check_move_codes` checks a game's.
+    fn move_code(_mv: &Self::Move) -> Option<u32> {
+        None
+    }
+
     /// Adds one legal ply (1-based `ply`) to the statistics.
     fn count(
         _stats: &mut Self::Stats,

@@ -40,6 +40,13 @@ fn squares(pos: &Position) -> [Option<(Square, Tower)>; MAX_PIECES] {
 impl Facts for Oshi {
     type Stats = OshiStats;
 
+    /// A move is its two squares.
+    const MOVE_CODES: u32 = 81 * 81;
+
+    fn move_code(mv: &Move) -> Option<u32> {
+        Some(mv.from.index() as u32 * 81 + mv.to.index() as u32)
+    }
+
     fn describe(before: &Position, mv: &Move, after: &Position) -> MoveFacts {
         let mut canonical = String::new();
         Oshi::write_move(mv, &mut canonical);

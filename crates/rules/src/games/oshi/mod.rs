@@ -9,6 +9,7 @@ mod picture;
 mod position;
 mod rules;
 mod search;
+mod zobrist;
 
 #[cfg(test)]
 mod tests;

@@ -12,6 +12,7 @@
 //! end its next move on a square `ret` other than the one it stands on.
 
 use super::geometry::Square;
+use super::zobrist;
 use crate::game::{fields_with_offsets, PositionError, Side};
 use std::fmt::Write;
 
@@ -62,6 +63,16 @@ pub struct Position {
     /// square of index `i`, [`Square::index`]). Follows from `board`; kept
     /// so that a move's path and the end of the game are tested on masks.
     pub occupied: [u128; 2],
+    /// The xor of the pieces' own Zobrist words ([`zobrist`]: each
+    /// piece's square, owner and height). Follows from the board; kept by
+    /// `play` for the pieces a move moves, so the notation key needs no
+    /// pass over the pieces.
+    pub zobrist: u64,
+    /// By side: the xor of its pieces' no-return words ([`zobrist`]: each
+    /// piece's square and the other square it may not return to), kept the
+    /// same way (a side the rule binds anew starts from 0: each of its
+    /// pieces stands on its no-return square).
+    pub returns: [u64; 2],
 }
 
 fn fail<T>(message: impl Into<String>, at: usize) -> Result<T, PositionError> {
@@ -161,6 +172,58 @@ impl Position {
         self.board[sq.index()]
     }
 
+    /// The Zobrist words of `piece` standing on square index `at`: its
+    /// own, and its no-return word (0 where it may return anywhere, or its
+    /// no-return square is `at`).
+    #[inline]
+    pub(super) fn words(&self, at: usize, piece: Tower) -> (u64, u64) {
+        let forbid = self.forbid[usize::from(piece.id) & (MAX_PIECES - 1)];
+        (
+            zobrist::piece(at, piece.owner.index(), piece.height),
+            zobrist::forbidden(at, forbid.map_or(81, Square::index)),
+        )
+    }
+
+    /// Takes `piece` off square index `at` in the keys, or puts it there
+    /// (the same xor).
+    #[inline]
+    pub(super) fn toggle(&mut self, at: usize, piece: Tower) {
+        let (own, ret) = self.words(at, piece);
+        self.zobrist ^= own;
+        self.returns[piece.owner.index()] ^= ret;
+    }
+
+    /// Sets [`Position::zobrist`] and [`Position::returns`] from the
+    /// pieces (after the position is read).
+    pub(super) fn rekey(&mut self) {
+        (self.zobrist, self.returns) = (0, [0; 2]);
+        for at in 0..self.board.len() {
+            if let Some(piece) = self.board[at] {
+                self.toggle(at, piece);
+            }
+        }
+    }
+
+    /// Which sides the no-return rule binds now, as bits (Red 1, White 2):
+    /// those with a piece on the board that has a no-return square (the
+    /// rule binds all of a side's pieces at once).
+    #[inline]
+    pub fn bound(&self) -> u64 {
+        let mut bound = 0;
+        for side in 0..2 {
+            let mut ids = self.ids[side];
+            while ids != 0 {
+                let id = ids.trailing_zeros() as usize;
+                ids &= ids - 1;
+                if self.at[id].is_some() {
+                    bound |= u64::from(self.forbid[id].is_some()) << side;
+                    break;
+                }
+            }
+        }
+        bound
+    }
+
     /// Reads the `Position` notation.
     pub fn parse(text: &str) -> Result<Position, PositionError> {
         let fields = fields_with_offsets(text);
@@ -183,6 +246,8 @@ impl Position {
             at: [None; MAX_PIECES],
             ids: [0; 2],
             occupied: [0; 2],
+            zobrist: 0,
+            returns: [0; 2],
         };
         pos.place(board(fields[0])?)?;
         // Side to move.
@@ -211,6 +276,7 @@ impl Position {
         if ret != "-" {
             pos.parse_returns(ret, ret_at)?;
         }
+        pos.rekey();
         Ok(pos)
     }
 

@@ -234,15 +234,21 @@ impl Ray {
     /// scored.
     #[inline]
     fn commit(&self, pos: &mut Position) {
+        // Cells only move ahead along the ray: a piece leaves its square
+        // before it reaches its next one.
         for (i, &cell) in self.cells[..self.len].iter().enumerate() {
             let sq = self.square(i);
             let bit = 1u128 << sq.index();
+            if let Some(p) = pos.board[sq.index()] {
+                pos.toggle(sq.index(), p);
+            }
             pos.board[sq.index()] = cell;
             pos.occupied[0] &= !bit;
             pos.occupied[1] &= !bit;
             if let Some(p) = cell {
                 pos.at[p.id as usize] = Some(sq);
                 pos.occupied[p.owner.index()] |= bit;
+                pos.toggle(sq.index(), p);
             }
         }
         for id in ids_of(self.off) {
@@ -382,6 +388,9 @@ impl Rules for Oshi {
             NoReturn::Opponent => pos.to_move.other(),
         };
         let ids = pos.ids[bound.index()];
+        // Its no-return words leave the key: each piece now stands on its
+        // no-return square.
+        pos.returns[bound.index()] = 0;
         for (id, (forbid, at)) in pos.forbid.iter_mut().zip(&pos.at).enumerate() {
             if ids >> id & 1 != 0 && at.is_some() {
                 *forbid = *at;
@@ -390,9 +399,11 @@ impl Rules for Oshi {
         match ray {
             Some(ray) => ray.commit(pos),
             None => {
+                pos.toggle(from.index(), piece);
                 pos.board[to.index()] = pos.board[from.index()].take();
                 pos.at[piece.id as usize] = Some(to);
                 pos.occupied[piece.owner.index()] ^= 1 << from.index() | 1 << to.index();
+                pos.toggle(to.index(), piece);
             }
         }
         pos.to_move = pos.to_move.other();

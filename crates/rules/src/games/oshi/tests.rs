@@ -505,3 +505,85 @@ fn outcomes_told_without_playing_agree_with_play_and_ending() {
     let (open, decided) = crate::testkit::check_outcomes::<Oshi>(&positions);
     assert!(open > 10_000 && decided == 0, "{open} {decided}");
 }
+
+/// The key a position keeps as moves change it is the one summed over its
+/// pieces from scratch, and the notation key made from it is the one made
+/// by a plain pass over the board: over random games under both readings
+/// of the no-return rule, and positions read with no-return squares.
+#[test]
+fn the_key_kept_by_play_is_the_key_summed_over_the_pieces() {
+    use crate::game::{Keyer, Search};
+    use std::hash::Hasher;
+    fn summed(p: &Position) -> u64 {
+        let (mut sum, mut bound) = (0u64, 0u64);
+        for sq in Square::all() {
+            let Some(piece) = p.piece(sq) else { continue };
+            let s = sq.index();
+            sum ^= super::zobrist::piece(s, piece.owner.index(), piece.height);
+            if let Some(r) = p.forbid[piece.id as usize] {
+                bound |= 1 << piece.owner.index();
+                if r != sq {
+                    sum ^= super::zobrist::forbidden(s, r.index());
+                }
+            }
+        }
+        let mut k = Keyer::default();
+        k.word(sum);
+        k.word(
+            u64::from(p.score[0])
+                | u64::from(p.score[1]) << 8
+                | (p.to_move.index() as u64) << 16
+                | bound << 17,
+        );
+        k.finish()
+    }
+    let mut starts = vec![
+        Position::start(NoReturn::Own),
+        Position::start(NoReturn::Opponent),
+        pos("9/9/9/9/9/9/A8/9/bAA6 w 0-0 W(a1=a2)"),
+        pos("c7c/2baaab2/4a4/9/4A4/9/9/2BAAAB2/C7C w 0-0 R(e5=e3)"),
+    ];
+    let mut opponent = starts[2].clone();
+    opponent.no_return = NoReturn::Opponent;
+    starts.push(opponent);
+    let (mut checked, mut pushes, mut moves) = (0, 0, Vec::new());
+    for (n, start) in starts.iter().enumerate() {
+        for game in 0..12 {
+            let mut rng = crate::random::stream(77 + n as u64, game);
+            let mut p = start.clone();
+            for _ in 0..120 {
+                let mut fresh = p.clone();
+                fresh.rekey();
+                assert_eq!(
+                    (p.zobrist, p.returns),
+                    (fresh.zobrist, fresh.returns),
+                    "{}",
+                    p.write()
+                );
+                assert_eq!(Oshi::notation_key(&p), summed(&p), "{}", p.write());
+                checked += 1;
+                moves.clear();
+                Oshi::legal_moves(&p, &mut moves);
+                if moves.is_empty() || Oshi::ending(&p).is_some() {
+                    break;
+                }
+                let m = moves[crate::random::below(&mut rng, moves.len())];
+                let before = p.occupied[0].count_ones() + p.occupied[1].count_ones();
+                Oshi::play(&mut p, &m).unwrap();
+                let board = |q: &Position| q.board.iter().flatten().count() as u32;
+                pushes += u32::from(board(&p) < before);
+            }
+        }
+    }
+    assert!(
+        checked > 2000 && pushes > 0,
+        "{checked} positions, {pushes} pushed off"
+    );
+}
+
+/// A move's number is its spelling's: the index numbers turns by it.
+#[test]
+fn moves_share_a_code_exactly_when_they_share_a_spelling() {
+    let spellings = crate::testkit::check_move_codes::<Oshi>(5, 20);
+    assert!(spellings > 500, "{spellings} spellings");
+}
