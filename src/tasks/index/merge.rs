@@ -135,16 +135,22 @@ fn sort_from(postings: &mut [Posting], shift: u32) {
         *end = sum;
     }
     for b in 0..256 {
-        // Each swap puts the posting at bucket `b`'s head where it goes.
         while heads[b] < ends[b] {
+            // The posting at bucket `b`'s head is carried to its bucket,
+            // the one there taken in hand and carried on, until one that
+            // belongs in `b` comes back (the posting in hand never waits
+            // on the store before it).
             let at = heads[b] as usize;
-            let d = bucket(&postings[at]);
-            if d == b {
-                heads[b] += 1;
-            } else {
-                postings.swap(at, heads[d] as usize);
+            let mut hand = postings[at];
+            let mut d = bucket(&hand);
+            while d != b {
+                let to = heads[d] as usize;
                 heads[d] += 1;
+                std::mem::swap(&mut hand, &mut postings[to]);
+                d = bucket(&hand);
             }
+            postings[at] = hand;
+            heads[b] += 1;
         }
     }
     let mut start = 0;
