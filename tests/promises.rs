@@ -395,6 +395,18 @@ fn bradley_terry_predictions_on_sixty_games_beat_a_coin() {
 
 const OSHI_START: &str = "c7c/2baaab2/4a4/9/9/9/4A4/2BAAAB2/C7C r 0-0 -";
 
+/// Indexes `archive` into `ix`, the process killing itself at `step` of
+/// the switch (`GAMEREC_TEST_KILL_AT`).
+fn index_killed_at(dir: &Path, archive: &str, ix: &str, step: &str) {
+    let killed = gamerec()
+        .current_dir(dir)
+        .args(["index", "-q", archive, "-o", ix])
+        .env("GAMEREC_TEST_KILL_AT", step)
+        .output()
+        .unwrap();
+    assert_eq!(killed.status.code(), None, "{step}: killed by a signal");
+}
+
 /// How many games of the index at `ix` reach the start (exit 0 asserted).
 fn start_count(dir: &Path, ix: &str) -> usize {
     let (code, out, err) = run(
@@ -478,13 +490,7 @@ fn index_killed_at_any_step_of_its_switch_keeps_the_old_or_the_new_whole() {
         let ix = format!("ix{i}");
         let (code, _, err) = run(d, &["index", "-q", "a.grec", "-o", &ix]);
         assert_eq!(code, 0, "{err}");
-        let killed = gamerec()
-            .current_dir(d)
-            .args(["index", "-q", "b.grec", "-o", &ix])
-            .env("GAMEREC_TEST_KILL_AT", step)
-            .output()
-            .unwrap();
-        assert_eq!(killed.status.code(), None, "{step}: killed by a signal");
+        index_killed_at(d, "b.grec", &ix, step);
         // Old (a) or new (a and b), whole: postings and games agree.
         let seen = start_count(d, &ix);
         let games = tree_at_start(d, &ix)["games"].as_u64().unwrap() as usize;
@@ -512,13 +518,7 @@ fn a_first_index_killed_before_its_manifest_is_written_by_the_next_writer() {
     generated(d, "oshi", 20, 3, "a.grec");
     for step in ["generation-renamed", "manifest-written"] {
         let ix = format!("ix-{step}");
-        let killed = gamerec()
-            .current_dir(d)
-            .args(["index", "-q", "a.grec", "-o", &ix])
-            .env("GAMEREC_TEST_KILL_AT", step)
-            .output()
-            .unwrap();
-        assert_eq!(killed.status.code(), None, "{step}: killed by a signal");
+        index_killed_at(d, "a.grec", &ix, step);
         let (code, _, err) = run(d, &["index", "-q", "a.grec", "-o", &ix]);
         assert_eq!(code, 0, "{step}: {err}");
         assert_eq!(start_count(d, &ix), 20, "{step}");

@@ -175,3 +175,30 @@ impl Turns {
         (sorted, place)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A turn looked up by its move number gets its spelling's number,
+    /// the first time and from the thread's table after; each game has
+    /// its own table; a number past the table's bound goes by spelling.
+    #[test]
+    fn a_turn_numbered_by_its_move_gets_its_spellings_number() {
+        let turns = Turns::new(vec!["b1-b2".to_string()]);
+        let a = turns.id_coded("oshi", 9, "a1-a2");
+        assert_eq!(a, 1);
+        assert_eq!(turns.id("a1-a2"), a);
+        assert_eq!(turns.id_coded("oshi", 9, "a1-a2"), a);
+        assert_eq!(turns.id_coded("oshi", 10, "b1-b2"), 0);
+        // The same number in another game is another move.
+        assert_eq!(turns.id_coded("retsami", 9, "c1-c2"), 2);
+        assert_eq!(turns.id_coded("oshi", 9, "a1-a2"), a);
+        let far = MOST_CODES as u32;
+        assert_eq!(turns.id_coded("oshi", far, "d1-d2"), 3);
+        assert_eq!(turns.id("d1-d2"), 3);
+        let (texts, place) = turns.renumbering();
+        assert_eq!(texts, ["a1-a2", "b1-b2", "c1-c2", "d1-d2"]);
+        assert_eq!(place, [1, 0, 2, 3]);
+    }
+}

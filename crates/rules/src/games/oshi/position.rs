@@ -208,7 +208,7 @@ impl Position {
     /// those with a piece on the board that has a no-return square (the
     /// rule binds all of a side's pieces at once).
     #[inline]
-    pub fn bound(&self) -> u64 {
+    pub(super) fn bound(&self) -> u64 {
         let mut bound = 0;
         for side in 0..2 {
             let mut ids = self.ids[side];
