@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The rules alone, timed over bench/compare.sh's 50 MB archives (run
 # compare.sh first: it makes them): gamerec's own `play_ending` on every
-# move read up front, and for Oshi a minimal engine on masks as a ceiling.
+# move read up front, and for Oshi and Roshi a minimal engine on masks as
+# a ceiling.
 # See bench/probes/rules/src/main.rs. A probe, built here, not shipped.
 #
 #   bench/probes/rules.sh                 # oshi retsami iqishiqi roshi

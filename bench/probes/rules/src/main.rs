@@ -17,7 +17,12 @@
 //!   pigeonhole test on masks. Under the default reading of the no-return
 //!   rule only, from the standard start.
 //!
-//! The probe must give the engine's verdict on every game (the ply it
+//! - **probe** (Roshi): a minimal Roshi on the default 7×7 board, every
+//!   square a bit of one `u64` (see src/roshi.rs): slides by a flood fill
+//!   of shifts, the roshi test by a window of five slid along each line,
+//!   a pass checked on masks.
+//!
+//! A probe must give the engine's verdict on every game (the ply it
 //! ended at and its winner, or the ply of the first illegal move); it
 //! prints how many differ.
 
@@ -27,6 +32,8 @@ use gamerec_rules::games::oshi::{line, path, step_bits, Dir, Oshi, Square, BOARD
 use gamerec_rules::games::retsami::Retsami;
 use gamerec_rules::games::roshi::Roshi;
 use std::time::Instant;
+
+mod roshi;
 
 /// One game's moves as square pairs (the probe's own decoding).
 type Squares = Vec<(u8, u8)>;
@@ -347,21 +354,40 @@ fn best(rounds: usize, mut f: impl FnMut() -> Vec<Verdict>) -> (f64, Vec<Verdict
     (times[times.len() / 2], out)
 }
 
-/// Times the engine alone over the archive's moves; for Oshi, the probe
-/// too, which must give the same verdicts.
-fn measure<G: Rules + Notation>(text: &str) {
+/// Times the engine alone over the archive's moves; gives back the moves,
+/// the engine's verdicts and the number of plies for a probe to match.
+fn measure<G: Rules + Notation>(text: &str) -> (Vec<Vec<G::Move>>, Vec<Verdict>, usize) {
     let games = moves::<G>(&turns(text));
     let plies: usize = games.iter().map(Vec::len).sum();
     let (te, ve) = best(7, || engine::<G>(&games));
     println!("{} games, {plies} plies (median of 7 rounds)", games.len());
     println!("engine  {te:.3} s  {:.1} ns a ply", te * 1e9 / plies as f64);
-    if G::NAME == "oshi" {
-        let squares = decode(text);
-        let (tp, vp) = best(7, || probe(&squares));
-        let differ = ve.iter().zip(&vp).filter(|(a, b)| a != b).count();
-        println!("probe   {tp:.3} s  {:.1} ns a ply", tp * 1e9 / plies as f64);
-        println!("verdicts that differ: {differ} of {}", ve.len());
-    }
+    (games, ve, plies)
+}
+
+/// Prints a probe's time and how many of its verdicts differ from the
+/// engine's.
+fn report(engine: &[Verdict], plies: usize, (tp, vp): (f64, Vec<Verdict>)) {
+    let differ = engine.iter().zip(&vp).filter(|(a, b)| a != b).count();
+    println!("probe   {tp:.3} s  {:.1} ns a ply", tp * 1e9 / plies as f64);
+    println!("verdicts that differ: {differ} of {}", engine.len());
+}
+
+/// The minimal Roshi over every game, as `probe` does for Oshi.
+fn roshi_probe(games: &[Vec<roshi::Turn>]) -> Vec<Verdict> {
+    (games.iter())
+        .map(|g| {
+            let mut pos = roshi::Pos::start();
+            for (ply, t) in g.iter().enumerate() {
+                match pos.play(t) {
+                    Err(()) => return (ply, 9),
+                    Ok(Some(w)) => return (ply + 1, w),
+                    Ok(None) => {}
+                }
+            }
+            (g.len(), 0)
+        })
+        .collect()
 }
 
 fn main() {
@@ -371,10 +397,18 @@ fn main() {
     };
     let text = std::fs::read_to_string(path).expect("readable");
     match game.as_str() {
-        "oshi" => measure::<Oshi>(&text),
-        "retsami" => measure::<Retsami>(&text),
-        "iqishiqi" => measure::<Iqishiqi>(&text),
-        "roshi" => measure::<Roshi>(&text),
+        "oshi" => {
+            let (_, ve, plies) = measure::<Oshi>(&text);
+            let squares = decode(&text);
+            report(&ve, plies, best(7, || probe(&squares)));
+        }
+        "retsami" => drop(measure::<Retsami>(&text)),
+        "iqishiqi" => drop(measure::<Iqishiqi>(&text)),
+        "roshi" => {
+            let (games, ve, plies) = measure::<Roshi>(&text);
+            let turns = roshi::turns(&games);
+            report(&ve, plies, best(7, || roshi_probe(&turns)));
+        }
         _ => panic!("oshi, retsami, iqishiqi or roshi"),
     }
 }

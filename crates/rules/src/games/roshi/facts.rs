@@ -4,9 +4,9 @@
 use super::geometry::Sq;
 use super::notation::{Action, Move};
 use super::position::{Occupant, Phase, Position};
-use super::rules::roshi_through;
+use super::rules::roshis;
 use super::Roshi;
-use crate::game::{Effect, Facts, MoveFacts, Notation, Side};
+use crate::game::{Effect, Facts, MoveFacts, Notation};
 
 crate::statistics! {
     /// Roshi's statistics (notation/roshi.md).
@@ -152,8 +152,7 @@ impl Facts for Roshi {
             }
         }
         if let Some(stone) = after.stone() {
-            if roshi_through(after, stone, Side::First) && roshi_through(after, stone, Side::Second)
-            {
+            if roshis(after, stone) == [true, true] {
                 stats.turns_with_both_roshis.add(1);
             }
         }

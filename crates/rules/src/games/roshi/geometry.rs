@@ -48,75 +48,168 @@ impl fmt::Display for Sq {
     }
 }
 
-/// Three ranks to a word.
-const RANKS_A_WORD: usize = 3;
-/// Bits a rank takes in its word: 19 files and a bit that is never set.
-const RANK_BITS: u32 = 20;
-/// Words for 19 ranks.
-const WORDS: usize = (MAX_SIDE as usize).div_ceil(RANKS_A_WORD);
+/// Words for the largest board: 19 files take 20 bits a rank, three ranks
+/// a word, so 19 ranks take seven.
+const WORDS: usize = 7;
+/// Board widths a set is laid out for (an index by files, 0 unused).
+const WIDTHS: usize = MAX_SIDE as usize + 1;
 
-/// A set of squares: bit `20 · (rank mod 3) + file` of word `rank / 3`. A
-/// rank never straddles two words, and bit 19 of every rank and bits 60–63
-/// of every word are never set, so a run of set bits always stays inside
-/// its rank (what lets [`Bits::flood`] spread whole runs with one add).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Bits([u64; WORDS]);
+/// Where each rank of a board `files` wide starts: its word and the bit of
+/// its file a. A rank takes `files + 1` bits, the last never set, and a
+/// word holds as many whole ranks as fit.
+const fn rank_starts() -> [[(u8, u8); MAX_SIDE as usize]; WIDTHS] {
+    let mut out = [[(0, 0); MAX_SIDE as usize]; WIDTHS];
+    let mut files = 1;
+    while files < WIDTHS {
+        let stride = files + 1;
+        let per_word = 64 / stride;
+        let mut rank = 0;
+        while rank < MAX_SIDE as usize {
+            out[files][rank] = ((rank / per_word) as u8, ((rank % per_word) * stride) as u8);
+            rank += 1;
+        }
+        files += 1;
+    }
+    out
+}
+
+/// The square of each bit of a word, for a board `files` wide: the rank
+/// within the word and the file (a bit past the word's last rank has a rank
+/// no board reaches).
+const fn bit_squares() -> [[(u8, u8); 64]; WIDTHS] {
+    let mut out = [[(0, 0); 64]; WIDTHS];
+    let mut files = 1;
+    while files < WIDTHS {
+        let stride = files + 1;
+        let mut b = 0;
+        while b < 64 {
+            out[files][b] = ((b / stride) as u8, (b % stride) as u8);
+            b += 1;
+        }
+        files += 1;
+    }
+    out
+}
+
+static RANK_STARTS: [[(u8, u8); MAX_SIDE as usize]; WIDTHS] = rank_starts();
+static BIT_SQUARES: [[(u8, u8); 64]; WIDTHS] = bit_squares();
+
+/// A set of squares of a board `files` wide: each rank takes `files + 1`
+/// bits of a word (bit `start + file`), the last never set, and a word
+/// holds as many whole ranks as fit (eight ranks of the default 7×7 board:
+/// one word). A rank never straddles two words and the bits past a word's
+/// last rank are never set, so a run of set bits always stays inside its
+/// rank (what lets [`Bits::flood`] spread whole runs with one add).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Bits {
+    pub(super) words: [u64; WORDS],
+    files: u8,
+}
 
 impl Bits {
+    /// No square, of a board `files` wide (at most 19).
+    pub fn none(files: u8) -> Bits {
+        Bits {
+            words: [0; WORDS],
+            files,
+        }
+    }
+
     /// Where a square's bit is: its word and the bit in it. The square must
-    /// be on a 19×19 board.
-    fn place(s: Sq) -> (usize, u32) {
-        let (rank, file) = (usize::from(s.rank), u32::from(s.file));
-        let in_word = (rank % RANKS_A_WORD) as u32;
-        (rank / RANKS_A_WORD, in_word * RANK_BITS + file)
+    /// be on a 19×19 board. Sets of one board share their places.
+    pub fn place(&self, s: Sq) -> (usize, u32) {
+        let (w, b) = RANK_STARTS[usize::from(self.files)][usize::from(s.rank)];
+        (usize::from(w), u32::from(b) + u32::from(s.file))
+    }
+
+    /// The bits a rank takes.
+    fn stride(&self) -> u32 {
+        u32::from(self.files) + 1
     }
 
     /// Every square of a board of size `d`.
     pub fn board(d: Dims) -> Bits {
-        let mut b = Bits::default();
+        let mut b = Bits::none(d.files);
         let row = (1u64 << d.files) - 1;
-        for rank in 0..usize::from(d.ranks) {
-            b.0[rank / RANKS_A_WORD] |= row << ((rank % RANKS_A_WORD) as u32 * RANK_BITS);
+        for rank in 0..d.ranks {
+            let (w, at) = b.place(Sq { rank, file: 0 });
+            b.words[w] |= row << at;
         }
         b
     }
 
+    /// Whether the bit at `place` (from [`Bits::place`]) is set.
+    pub fn has_at(&self, (w, b): (usize, u32)) -> bool {
+        self.words[w] >> b & 1 == 1
+    }
+
+    /// Sets or clears the bit at `place`.
+    pub fn set_at(&mut self, (w, b): (usize, u32), on: bool) {
+        self.words[w] = self.words[w] & !(1 << b) | u64::from(on) << b;
+    }
+
+    /// For each of two sets, whether five squares in a row (rank, file or
+    /// diagonal) through `s` are all in the set or `s`, where both sets and
+    /// `s` lie in the first word (always on the default 7×7 board): a
+    /// window of five slid along each line by shifts (a step off the side of
+    /// the board lands on a rank's last bit, a step past the word's last
+    /// rank on a bit past it, neither ever set). `None` where a set or `s`
+    /// has squares in other words.
+    pub fn fives_through(sets: [&Bits; 2], s: Sq) -> Option<[bool; 2]> {
+        let (w, b) = sets[0].place(s);
+        if w != 0
+            || sets
+                .iter()
+                .any(|set| set.words[1..].iter().any(|&w| w != 0))
+        {
+            return None;
+        }
+        Some(fives_in_words(
+            [sets[0].words[0], sets[1].words[0]],
+            1 << b,
+            sets[0].files,
+        ))
+    }
+
     pub fn has(&self, s: Sq) -> bool {
-        let (w, b) = Bits::place(s);
-        self.0[w] >> b & 1 == 1
+        let (w, b) = self.place(s);
+        self.words[w] >> b & 1 == 1
     }
 
     pub fn insert(&mut self, s: Sq) {
-        let (w, b) = Bits::place(s);
-        self.0[w] |= 1 << b;
+        let (w, b) = self.place(s);
+        self.words[w] |= 1 << b;
     }
 
     pub fn remove(&mut self, s: Sq) {
-        let (w, b) = Bits::place(s);
-        self.0[w] &= !(1 << b);
+        let (w, b) = self.place(s);
+        self.words[w] &= !(1 << b);
     }
 
     /// The squares of one rank (below 19) as bits from file a.
     pub fn row(&self, rank: u8) -> u32 {
-        let (w, b) = Bits::place(Sq { rank, file: 0 });
-        (self.0[w] >> b) as u32 & ((1 << RANK_BITS) - 1)
+        let (w, b) = self.place(Sq { rank, file: 0 });
+        (self.words[w] >> b) as u32 & ((1 << self.stride()) - 1)
     }
 
     /// How many squares.
     pub fn count(&self) -> usize {
-        self.0.iter().map(|w| w.count_ones() as usize).sum()
+        self.words.iter().map(|w| w.count_ones() as usize).sum()
     }
 
     /// The squares, rank by rank from rank 1, each rank from file a.
     pub fn squares(self) -> impl Iterator<Item = Sq> {
-        self.0.into_iter().enumerate().flat_map(|(w, mut word)| {
+        let at = &BIT_SQUARES[usize::from(self.files)];
+        let per_word = (64 / self.stride()) as u8;
+        (self.words.into_iter().enumerate()).flat_map(move |(w, mut word)| {
             std::iter::from_fn(move || {
                 let b = word.trailing_zeros();
                 (word != 0).then(|| {
                     word &= word - 1;
+                    let (rank, file) = at[b as usize];
                     Sq {
-                        rank: (w * RANKS_A_WORD) as u8 + (b / RANK_BITS) as u8,
-                        file: (b % RANK_BITS) as u8,
+                        rank: w as u8 * per_word + rank,
+                        file,
                     }
                 })
             })
@@ -126,8 +219,11 @@ impl Bits {
     /// The squares of `self` reached from `from` by orthogonal steps through
     /// squares of `self` (`from` itself not counted unless a path leads
     /// back to it), on a board `files` wide.
-    pub fn flood(self, from: Sq, files: u8) -> Bits {
-        let mut out = Bits(self.fill(from, None, files));
+    pub fn flood(self, from: Sq) -> Bits {
+        let mut out = Bits {
+            words: self.fill(from, None),
+            files: self.files,
+        };
         if !self.has(from) {
             out.remove(from);
         }
@@ -136,37 +232,49 @@ impl Bits {
 
     /// Whether `to` is in [`Bits::flood`] from `from` (never `from` itself:
     /// a slide goes somewhere): the fill stops as soon as it gets there.
-    pub fn reaches(self, from: Sq, to: Sq, files: u8) -> bool {
-        from != to && Bits(self.fill(from, Some(Bits::place(to)), files)).has(to)
+    pub fn reaches(self, from: Sq, to: Sq) -> bool {
+        let (w, b) = self.place(to);
+        from != to && self.fill(from, Some((w, b)))[w] >> b & 1 == 1
     }
 
     /// A flood fill from `from` through `self` and `from`, a word at a time,
     /// stopped early once the bit `until` is reached. Each round spreads
     /// every word's reach one rank up and down (into the words below and
     /// above too), then along its ranks' runs both ways ([`spread`]), up the
-    /// words and back down, until a round changes nothing. No allocation; a few dozen word
-    /// operations a word a round.
-    fn fill(self, from: Sq, until: Option<(usize, u32)>, files: u8) -> [u64; WORDS] {
-        let mut e = self;
-        e.insert(from);
-        let e = e.0;
-        let mut r = Bits::default();
-        r.insert(from);
-        let mut r = r.0;
-        let n = e.iter().rposition(|&w| w != 0).map_or(0, |i| i + 1);
+    /// words and back down, until a round changes nothing. No allocation; a
+    /// few dozen word operations a word a round (the default board is one
+    /// word).
+    fn fill(self, from: Sq, until: Option<(usize, u32)>) -> [u64; WORDS] {
+        let (w, b) = self.place(from);
         // Doubling steps that cover a run of `files` bits.
-        let steps = u32::BITS - u32::from(files).leading_zeros();
+        let steps = u32::BITS - u32::from(self.files).leading_zeros();
+        let stride = self.stride();
+        let mut r = [0; WORDS];
+        if w == 0 && self.words[1..].iter().all(|&w| w == 0) {
+            // One word (the default board): no word above or below.
+            let stop = until.map_or(0, |(w, b)| u64::from(w == 0) << b);
+            r[0] = fill_word(self.words[0], 1 << b, stop, self.files);
+            return r;
+        }
+        let mut e = self.words;
+        e[w] |= 1 << b;
+        r[w] = 1 << b;
+        let n = e.iter().rposition(|&w| w != 0).map_or(0, |i| i + 1);
+        // From a word's first rank to its last.
+        let across = (64 / stride - 1) * stride;
+        let reached = |r: &[u64; WORDS]| until.is_some_and(|(w, b)| r[w] >> b & 1 == 1);
         let step = |r: &mut [u64; WORDS], i: usize| {
             // The rank next to the word below and above (the shift up also
-            // brings bits 60–63, which no square has: `e` drops them).
+            // brings bits past the word's last rank, which no square has:
+            // `e` drops them).
             let mut s = 0;
             if i > 0 {
-                s |= r[i - 1] >> (2 * RANK_BITS);
+                s |= r[i - 1] >> across;
             }
             if i + 1 < n {
-                s |= r[i + 1] << (2 * RANK_BITS);
+                s |= r[i + 1] << across;
             }
-            let s = r[i] | r[i] << RANK_BITS | r[i] >> RANK_BITS | s;
+            let s = r[i] | r[i] << stride | r[i] >> stride | s;
             let y = spread(s & e[i], e[i], steps);
             let grew = y != r[i];
             r[i] = y;
@@ -180,11 +288,63 @@ impl Bits {
             for i in (0..n.saturating_sub(1)).rev() {
                 changed |= step(&mut r, i);
             }
-            let done = until.is_some_and(|(w, b)| r[w] >> b & 1 == 1);
-            if !changed || done {
+            if !changed || reached(&r) {
                 return r;
             }
         }
+    }
+}
+
+/// [`Bits::fives_through`] on two first words `m` of a board `files` wide,
+/// the stone's bit `at`.
+pub(super) fn fives_in_words(m: [u64; 2], at: u64, files: u8) -> [bool; 2] {
+    let m = [m[0] | at, m[1] | at];
+    // The default board's ranks take 8 bits: shifts by a constant.
+    match files {
+        7 => fives_in_word(m, at, 8),
+        _ => fives_in_word(m, at, u32::from(files) + 1),
+    }
+}
+
+/// [`fives_in_words`], ranks `stride` bits apart.
+#[inline(always)]
+fn fives_in_word(m: [u64; 2], at: u64, stride: u32) -> [bool; 2] {
+    let five = |m: u64, d: u32| {
+        let starts = m & m >> d & m >> (2 * d) & m >> (3 * d) & m >> (4 * d);
+        (starts | starts << d | starts << (2 * d) | starts << (3 * d) | starts << (4 * d)) & at
+    };
+    let (mut f0, mut f1) = (0, 0);
+    for d in [1, stride, stride + 1, stride - 1] {
+        f0 |= five(m[0], d);
+        f1 |= five(m[1], d);
+    }
+    [f0 != 0, f1 != 0]
+}
+
+/// [`Bits::fill`] within one word of a board `files` wide: the squares of
+/// `e` reached from `seed` by orthogonal steps through `e` and `seed`,
+/// stopped early once a bit of `stop` is reached.
+pub(super) fn fill_word(e: u64, seed: u64, stop: u64, files: u8) -> u64 {
+    // The default board's 7 files: shifts by a constant.
+    match files {
+        7 => fill_word_of(e, seed, stop, 7),
+        _ => fill_word_of(e, seed, stop, files),
+    }
+}
+
+#[inline(always)]
+fn fill_word_of(e: u64, seed: u64, stop: u64, files: u8) -> u64 {
+    let e = e | seed;
+    let stride = u32::from(files) + 1;
+    // Doubling steps that cover a run of `files` bits.
+    let steps = u32::BITS - u32::from(files).leading_zeros();
+    let mut r = seed;
+    loop {
+        let y = spread((r | r << stride | r >> stride) & e, e, steps);
+        if y == r || y & stop != 0 {
+            return y;
+        }
+        r = y;
     }
 }
 
@@ -204,21 +364,30 @@ fn spread(s: u64, e: u64, steps: u32) -> u64 {
 impl std::ops::BitOr for Bits {
     type Output = Bits;
     fn bitor(self, o: Bits) -> Bits {
-        Bits(std::array::from_fn(|i| self.0[i] | o.0[i]))
+        Bits {
+            words: std::array::from_fn(|i| self.words[i] | o.words[i]),
+            files: self.files,
+        }
     }
 }
 
 impl std::ops::BitAnd for Bits {
     type Output = Bits;
     fn bitand(self, o: Bits) -> Bits {
-        Bits(std::array::from_fn(|i| self.0[i] & o.0[i]))
+        Bits {
+            words: std::array::from_fn(|i| self.words[i] & o.words[i]),
+            files: self.files,
+        }
     }
 }
 
 impl std::ops::Not for Bits {
     type Output = Bits;
     fn not(self) -> Bits {
-        Bits(self.0.map(|w| !w))
+        Bits {
+            words: self.words.map(|w| !w),
+            files: self.files,
+        }
     }
 }
 
@@ -321,6 +490,33 @@ mod tests {
         // Even sizes: floor((n - 3) / 2).
         assert_eq!(z(8), "c3-e5");
         assert_eq!(z(19), "i9-k11");
+    }
+
+    #[test]
+    fn every_square_has_a_bit_of_its_own_on_every_board() {
+        for files in MIN_SIDE..=MAX_SIDE {
+            for ranks in MIN_SIDE..=MAX_SIDE {
+                let d = Dims { files, ranks };
+                let board = Bits::board(d);
+                assert_eq!(
+                    board.count(),
+                    usize::from(files) * usize::from(ranks),
+                    "{d}"
+                );
+                let mut all = Bits::none(files);
+                for (n, s) in d.squares().enumerate() {
+                    let mut one = Bits::none(files);
+                    one.insert(s);
+                    assert_eq!(one.squares().collect::<Vec<_>>(), [s], "{d} {s}");
+                    assert!(board.has(s) && !all.has(s), "{d} {s}");
+                    all.insert(s);
+                    assert_eq!(all.count(), n + 1, "{d} {s}");
+                    assert!(all.has_at(all.place(s)));
+                }
+                assert_eq!(all, board, "{d}");
+                assert!(d.squares().eq(board.squares()), "{d}");
+            }
+        }
     }
 
     #[test]

@@ -7,6 +7,7 @@ mod geometry;
 mod notation;
 mod picture;
 mod position;
+mod quick;
 mod rules;
 mod search;
 

@@ -45,10 +45,10 @@ pub struct Position {
     pub dims: Dims,
     pub zone: Zone,
     /// Red's pieces (0) and Blue's (1).
-    pieces: [Bits; 2],
-    stone: Option<Sq>,
+    pub(super) pieces: [Bits; 2],
+    pub(super) stone: Option<Sq>,
     /// Every square of the board (from `dims`).
-    board: Bits,
+    pub(super) board: Bits,
     /// Unplaced pieces, Red (0) and Blue (1).
     pub supply: [u8; 2],
     pub to_move: Side,
@@ -166,7 +166,7 @@ impl Position {
         Position {
             dims,
             zone,
-            pieces: [Bits::default(); 2],
+            pieces: [Bits::none(dims.files); 2],
             stone: None,
             board: Bits::board(dims),
             supply: [PIECES, PIECES],
@@ -181,10 +181,12 @@ impl Position {
     /// What stands on `s` (empty off the board).
     pub fn at(&self, s: Sq) -> Occupant {
         if !self.dims.contains(s) {
-            Occupant::Empty
-        } else if self.pieces[0].has(s) {
+            return Occupant::Empty;
+        }
+        let at = self.board.place(s);
+        if self.pieces[0].has_at(at) {
             Occupant::Piece(Side::First)
-        } else if self.pieces[1].has(s) {
+        } else if self.pieces[1].has_at(at) {
             Occupant::Piece(Side::Second)
         } else if self.stone == Some(s) {
             Occupant::Stone
@@ -195,15 +197,14 @@ impl Position {
 
     /// Puts `c` on `s`, a square of the board.
     pub fn set(&mut self, s: Sq, c: Occupant) {
-        self.pieces[0].remove(s);
-        self.pieces[1].remove(s);
+        let at = self.board.place(s);
+        self.pieces[0].set_at(at, c == Occupant::Piece(Side::First));
+        self.pieces[1].set_at(at, c == Occupant::Piece(Side::Second));
         if self.stone == Some(s) {
             self.stone = None;
         }
-        match c {
-            Occupant::Piece(side) => self.pieces[side.index()].insert(s),
-            Occupant::Stone => self.stone = Some(s),
-            Occupant::Empty => {}
+        if c == Occupant::Stone {
+            self.stone = Some(s);
         }
     }
 
@@ -216,8 +217,8 @@ impl Position {
     }
 
     /// `side`'s pieces.
-    pub(crate) fn pieces(&self, side: Side) -> Bits {
-        self.pieces[side.index()]
+    pub(crate) fn pieces(&self, side: Side) -> &Bits {
+        &self.pieces[side.index()]
     }
 
     /// The empty squares.

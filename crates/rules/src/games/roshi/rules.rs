@@ -2,9 +2,10 @@
 //! (place, slide, push), a pass only when nothing else is possible; a roshi
 //! for exactly one player wins; two passes in a row draw.
 
-use super::geometry::{Dims, Sq, Zone};
+use super::geometry::{Bits, Dims, Sq, Zone};
 use super::notation::{Action, ActionKind, Move};
 use super::position::{Occupant, Phase, Position, SlideRule};
+use super::quick;
 use super::Roshi;
 use crate::game::{tag_value, Ending, Generator, Outcome, RuleError, Rules, SetupError, Side};
 use crate::Tag;
@@ -171,7 +172,7 @@ fn slide_reaches(pos: &Position, from: Sq, to: Sq) -> Result<(), RoshiError> {
             if !pos.dims.contains(from) || !pos.dims.contains(to) {
                 return Err(RoshiError::BlockedSlide { from, to });
             }
-            match pos.empties().reaches(from, to, pos.dims.files) {
+            match pos.empties().reaches(from, to) {
                 true => Ok(()),
                 false => Err(RoshiError::BlockedSlide { from, to }),
             }
@@ -187,7 +188,7 @@ fn count_slides(pos: &Position) -> usize {
         SlideRule::Line => mine.map(|s| slide_targets(pos, s).len()).sum(),
         SlideRule::Path => {
             let empty = pos.empties();
-            mine.map(|s| empty.flood(s, pos.dims.files).count()).sum()
+            mine.map(|s| empty.flood(s).count()).sum()
         }
     }
 }
@@ -195,7 +196,7 @@ fn count_slides(pos: &Position) -> usize {
 /// Whether a slide's path is still to be proven (a turn as written) or the
 /// generator has found it already (a turn it made).
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Path {
+pub(super) enum Path {
     Check,
     Known,
 }
@@ -322,7 +323,7 @@ fn actions(pos: &Position, kinds: &[ActionKind], emit: &mut dyn FnMut(Action) ->
                     let mut slide = |to| emit(Action::Slide(from, to));
                     let go_on = match pos.slide {
                         // The flood's squares as they come: nothing built.
-                        SlideRule::Path => (empty.flood(from, pos.dims.files).squares()).all(slide),
+                        SlideRule::Path => (empty.flood(from).squares()).all(slide),
                         SlideRule::Line => slide_targets(pos, from).into_iter().all(&mut slide),
                     };
                     if !go_on {
@@ -371,14 +372,23 @@ fn slide_targets(pos: &Position, from: Sq) -> Vec<Sq> {
                 }
             }
         }
-        SlideRule::Path => out.extend(pos.empties().flood(from, pos.dims.files).squares()),
+        SlideRule::Path => out.extend(pos.empties().flood(from).squares()),
     }
     out
 }
 
 /// Checks `mv` against every rule (a slide's path as `path` says) and
-/// plays it; a refused turn leaves `pos` as it was.
+/// plays it; a refused turn leaves `pos` as it was. On words where it can
+/// ([`quick::turn`]); otherwise, and for every refusal, square by square.
 fn turn(pos: &mut Position, mv: &Move, path: Path) -> Result<(), RoshiError> {
+    match quick::turn(pos, mv, path == Path::Known) {
+        true => Ok(()),
+        false => full_turn(pos, mv, path),
+    }
+}
+
+/// [`turn`] square by square: every rule, every error.
+pub(super) fn full_turn(pos: &mut Position, mv: &Move, path: Path) -> Result<(), RoshiError> {
     if path == Path::Known && pos.phase == Phase::Play && !mv.is_pass() {
         // A generated turn: one or two actions of different types, each
         // legal after the one before, played in place (no copy to fall
@@ -488,10 +498,19 @@ fn has_action(pos: &Position) -> bool {
 #[cfg(test)]
 pub fn has_roshi(pos: &Position, side: Side) -> bool {
     pos.stone()
-        .is_some_and(|stone| roshi_through(pos, stone, side))
+        .is_some_and(|stone| roshis(pos, stone)[side.index()])
 }
 
-/// [`has_roshi`] with the stone's square already known.
+/// Whether Red and Blue have a roshi through the stone on `stone`: on
+/// words where the board is one ([`Bits::fives_through`]), otherwise rank
+/// by rank.
+pub(super) fn roshis(pos: &Position, stone: Sq) -> [bool; 2] {
+    let sets = [pos.pieces(Side::First), pos.pieces(Side::Second)];
+    Bits::fives_through(sets, stone)
+        .unwrap_or_else(|| [Side::First, Side::Second].map(|side| roshi_through(pos, stone, side)))
+}
+
+/// [`has_roshi`] with the stone's square already known, rank by rank.
 pub(super) fn roshi_through(pos: &Position, stone: Sq, side: Side) -> bool {
     // The nine ranks a line of five through the stone can cross, `side`'s
     // pieces a rank as bits (none off the board).
@@ -727,12 +746,9 @@ impl Rules for Roshi {
             return Some(Ending::draw("double-pass"));
         }
         let stone = pos.stone()?;
-        match (
-            roshi_through(pos, stone, Side::First),
-            roshi_through(pos, stone, Side::Second),
-        ) {
-            (true, false) => Some(Ending::win(Side::First, "roshi")),
-            (false, true) => Some(Ending::win(Side::Second, "roshi")),
+        match roshis(pos, stone) {
+            [true, false] => Some(Ending::win(Side::First, "roshi")),
+            [false, true] => Some(Ending::win(Side::Second, "roshi")),
             _ => None,
         }
     }
@@ -772,44 +788,66 @@ mod tests {
         let mut rng = Random::new(5);
         let mut found = 0;
         for (files, ranks) in [(5u8, 5u8), (7, 7), (9, 6), (19, 19)] {
-            let dims = Dims { files, ranks };
-            for round in 0..600 {
-                // Crowded, half as crowded, sparse boards.
-                let (red, blue) = [(60, 20), (30, 10), (15, 15)][round % 3];
-                let zone = Zone {
-                    lo: Sq { file: 0, rank: 0 },
-                    hi: Sq {
-                        file: files - 1,
-                        rank: ranks - 1,
-                    },
-                };
-                let mut pos = Position::start(dims, zone, SlideRule::Path);
-                for sq in dims.squares() {
-                    let r = rng.below(100);
-                    if r < red {
-                        pos.set(sq, Occupant::Piece(Side::First));
-                    } else if r < red + blue {
-                        pos.set(sq, Occupant::Piece(Side::Second));
-                    }
-                }
-                let stone = Sq {
-                    file: rng.below(usize::from(files)) as u8,
-                    rank: rng.below(usize::from(ranks)) as u8,
-                };
-                pos.set(stone, Occupant::Stone);
-                for side in [Side::First, Side::Second] {
-                    let expected = roshi_by_every_line(&pos, side);
-                    assert_eq!(
-                        roshi_through(&pos, stone, side),
-                        expected,
-                        "{}",
-                        pos.write()
-                    );
-                    found += usize::from(expected);
-                }
-            }
+            found += roshi_tests_agree(&mut rng, Dims { files, ranks }, ranks);
         }
         assert!(found > 300, "{found}");
+    }
+
+    /// Boards of several words with every piece and the stone in the first
+    /// (the ranks it holds): the roshi test reads that word alone.
+    #[test]
+    fn roshi_test_agrees_with_every_line_on_the_first_word_of_large_boards() {
+        let mut rng = Random::new(6);
+        let mut found = 0;
+        for (files, ranks) in [(19u8, 19u8), (12, 9), (9, 19)] {
+            let in_first_word = (64 / (files + 1)).min(ranks);
+            found += roshi_tests_agree(&mut rng, Dims { files, ranks }, in_first_word);
+        }
+        assert!(found > 100, "{found}");
+    }
+
+    /// Random boards of size `dims`, pieces and the stone on the first
+    /// `used` ranks: the roshi test against every line. Returns the roshis
+    /// found.
+    fn roshi_tests_agree(rng: &mut Random, dims: Dims, used: u8) -> usize {
+        let Dims { files, ranks } = dims;
+        let mut found = 0;
+        for round in 0..600 {
+            // Crowded, half as crowded, sparse boards.
+            let (red, blue) = [(60, 20), (30, 10), (15, 15)][round % 3];
+            let zone = Zone {
+                lo: Sq { file: 0, rank: 0 },
+                hi: Sq {
+                    file: files - 1,
+                    rank: ranks - 1,
+                },
+            };
+            let mut pos = Position::start(dims, zone, SlideRule::Path);
+            for sq in dims.squares().filter(|s| s.rank < used) {
+                let r = rng.below(100);
+                if r < red {
+                    pos.set(sq, Occupant::Piece(Side::First));
+                } else if r < red + blue {
+                    pos.set(sq, Occupant::Piece(Side::Second));
+                }
+            }
+            let stone = Sq {
+                file: rng.below(usize::from(files)) as u8,
+                rank: rng.below(usize::from(used)) as u8,
+            };
+            pos.set(stone, Occupant::Stone);
+            for side in [Side::First, Side::Second] {
+                let expected = roshi_by_every_line(&pos, side);
+                assert_eq!(
+                    roshi_through(&pos, stone, side),
+                    expected,
+                    "{}",
+                    pos.write()
+                );
+                found += usize::from(expected);
+            }
+        }
+        found
     }
 
     /// The empty squares a plain breadth-first search from `from` reaches

@@ -1,0 +1,306 @@
+//! A normal turn played on words: where the board is one word of a set
+//! (the default 7×7, and any board whose ranks fit 64 bits), a turn's
+//! actions are checked and made on three `u64` masks — the mover's pieces,
+//! the other side's, the stone — instead of square by square. It only
+//! plays what is legal and says nothing else: anything it does not take
+//! (a pass, the setup, rook slides, a board of more words, any refusal)
+//! goes to the full rules, which give the error, so every message stays
+//! what it was.
+
+use super::geometry::{fill_word, fives_in_words, Sq};
+use super::notation::{Action, Move};
+use super::position::{Phase, Position, SlideRule};
+use crate::game::{Outcome, Side};
+
+/// The board's squares, the masks a turn changes, and the mover's supply.
+struct Word {
+    board: u64,
+    files: u8,
+    mine: u64,
+    theirs: u64,
+    stone: u64,
+    supply: u8,
+}
+
+impl Word {
+    fn empty(&self) -> u64 {
+        self.board & !(self.mine | self.theirs | self.stone)
+    }
+}
+
+/// Plays `mv`, a turn of play (one or two actions), on words where it can
+/// (a slide's path proven unless `known`: the generator made the turn);
+/// `false` leaves `pos` as it was, for the full rules to play or refuse.
+pub(super) fn turn(pos: &mut Position, mv: &Move, known: bool) -> bool {
+    let Some((w, stone)) = after(pos, mv, known) else {
+        return false;
+    };
+    let (me, them) = (pos.to_move.index(), pos.to_move.other().index());
+    pos.pieces[me].words[0] = w.mine;
+    pos.pieces[them].words[0] = w.theirs;
+    pos.stone = Some(stone);
+    pos.supply[me] = w.supply;
+    pos.last_pass = false;
+    pos.to_move = pos.to_move.other();
+    true
+}
+
+/// What `mv`, a turn the generator made, ends, told on words without
+/// playing it (what the search asks at its last ply): a win for the one
+/// side with a roshi after it, otherwise play goes on. `None` where the
+/// words do not take the turn.
+pub(super) fn outcome(pos: &Position, mv: &Move) -> Option<Outcome> {
+    let (w, _) = after(pos, mv, true)?;
+    let by_side = match pos.to_move {
+        Side::First => [w.mine, w.theirs],
+        Side::Second => [w.theirs, w.mine],
+    };
+    Some(match fives_in_words(by_side, w.stone, w.files) {
+        [true, false] => Outcome::Win(Side::First),
+        [false, true] => Outcome::Win(Side::Second),
+        _ => Outcome::Open,
+    })
+}
+
+/// The words after `mv` and the stone's square, where the words take the
+/// turn and it is legal.
+fn after(pos: &Position, mv: &Move, known: bool) -> Option<(Word, Sq)> {
+    let acts = mv.actions();
+    let (Some(stone), [first, rest @ ..]) = (pos.stone, acts) else {
+        return None;
+    };
+    if pos.phase != Phase::Play
+        || pos.slide != SlideRule::Path
+        || pos.drawn
+        || rest.len() > 1
+        || rest.first().is_some_and(|a| a.kind() == first.kind())
+        || pos.board.words[1] != 0
+    {
+        return None;
+    }
+    let (me, them) = (pos.to_move.index(), pos.to_move.other().index());
+    let bit = |s: Sq| match pos.dims.contains(s) {
+        true => 1 << pos.board.place(s).1,
+        false => 0,
+    };
+    let mut w = Word {
+        board: pos.board.words[0],
+        files: pos.dims.files,
+        mine: pos.pieces[me].words[0],
+        theirs: pos.pieces[them].words[0],
+        stone: bit(stone),
+        supply: pos.supply[me],
+    };
+    let mut stone_to = stone;
+    for &a in acts {
+        stone_to = act(pos, &mut w, a, &bit, known)?.unwrap_or(stone_to);
+    }
+    Some((w, stone_to))
+}
+
+/// One action on `w`: `None` if it is not legal; otherwise the stone's new
+/// square if it pushed the stone.
+fn act(
+    pos: &Position,
+    w: &mut Word,
+    a: Action,
+    bit: &impl Fn(Sq) -> u64,
+    known: bool,
+) -> Option<Option<Sq>> {
+    let empty = w.empty();
+    match a {
+        Action::Place(s) => {
+            let s = bit(s);
+            if w.supply == 0 || empty & s == 0 {
+                return None;
+            }
+            w.mine |= s;
+            w.supply -= 1;
+        }
+        Action::Slide(from, to) => {
+            let (from, to) = (bit(from), bit(to));
+            if w.mine & from == 0
+                || empty & to == 0
+                || !known && fill_word(empty, from, to, w.files) & to == 0
+            {
+                return None;
+            }
+            w.mine ^= from | to;
+        }
+        Action::Push(p, t) => {
+            let (df, dr) = (t.file as i8 - p.file as i8, t.rank as i8 - p.rank as i8);
+            let d = t.offset(df, dr)?;
+            let (bp, bt, bd) = (bit(p), bit(t), bit(d));
+            if df.abs() + dr.abs() != 1 || w.mine & bp == 0 || empty & bd == 0 {
+                return None;
+            }
+            if w.stone & bt != 0 {
+                if !pos.zone.contains(d) {
+                    return None;
+                }
+                w.stone = bd;
+                return Some(Some(d));
+            }
+            let side = [&mut w.mine, &mut w.theirs]
+                .into_iter()
+                .find(|m| **m & bt != 0)?;
+            *side ^= bt | bd;
+        }
+        Action::Stone(_) => return None,
+    }
+    Some(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::geometry::{Dims, Sq, Zone};
+    use super::super::notation::{Action, ActionKind, Move};
+    use super::super::position::{Occupant, Phase, Position, SlideRule};
+    use super::super::rules::{full_turn, Path};
+    use super::super::Roshi;
+    use crate::game::{Rules, Side};
+    use crate::testkit::{tag, Random};
+
+    /// A random action: any kind, squares up to two past the board's edge;
+    /// half the time from one of the mover's pieces, and a push's target
+    /// next to its pusher half the time.
+    fn action(rng: &mut Random, pos: &Position) -> Action {
+        let (files, ranks) = (
+            usize::from(pos.dims.files) + 2,
+            usize::from(pos.dims.ranks) + 2,
+        );
+        let any = |rng: &mut Random| Sq {
+            file: rng.below(files) as u8,
+            rank: rng.below(ranks) as u8,
+        };
+        let mine: Vec<Sq> = pos.pieces(pos.to_move).squares().collect();
+        let from = match mine.is_empty() || rng.below(2) == 0 {
+            true => any(rng),
+            false => mine[rng.below(mine.len())],
+        };
+        match rng.below(7) {
+            0 => Action::Stone(any(rng)),
+            1 | 2 => Action::Place(any(rng)),
+            3 | 4 => Action::Slide(from, any(rng)),
+            _ => {
+                let (df, dr) = [(1, 0), (-1, 0), (0, 1), (0, -1)][rng.below(4)];
+                match rng.below(2) {
+                    0 => Action::Push(from, from.offset(df, dr).unwrap_or(from)),
+                    _ => Action::Push(from, any(rng)),
+                }
+            }
+        }
+    }
+
+    /// Whether `mv` is a turn the words take at all in `pos` (legal or not).
+    fn taken(pos: &Position, mv: &Move) -> bool {
+        let acts = mv.actions();
+        pos.phase == Phase::Play
+            && pos.slide == SlideRule::Path
+            && !pos.drawn
+            && pos.board.words[1] == 0
+            && (1..=2).contains(&acts.len())
+            && !(acts.len() == 2 && acts[0].kind() == acts[1].kind())
+            && acts.iter().all(|a| a.kind() != ActionKind::Stone)
+    }
+
+    /// The turns tried in `pos`: a share of the generated ones, and random
+    /// ones. Checks each as [`turns_on_words_are_the_full_rules_turns`]
+    /// says; counts those the words played, those both refused, and those
+    /// left to the full rules that they play.
+    fn check_turns(rng: &mut Random, pos: &Position, generated: &[Move], counts: &mut [usize; 3]) {
+        // A generated turn played as known (no path proven) makes the
+        // position the full rules make.
+        for mv in generated.iter().step_by(11) {
+            let (mut known, mut full) = (pos.clone(), pos.clone());
+            if super::turn(&mut known, mv, true) {
+                full_turn(&mut full, mv, Path::Check).unwrap();
+                assert_eq!(known, full, "{mv:?} in {}", pos.write());
+            }
+        }
+        let mut tried: Vec<Move> = generated.iter().step_by(11).copied().collect();
+        for _ in 0..150 {
+            let acts: Vec<Action> = (0..1 + rng.below(3)).map(|_| action(rng, pos)).collect();
+            tried.push(Move::new(&acts));
+        }
+        tried.push(Move::PASS);
+        for mv in &tried {
+            let (mut words, mut full) = (pos.clone(), pos.clone());
+            let by_words = super::turn(&mut words, mv, false);
+            let by_full = full_turn(&mut full, mv, Path::Check);
+            let at = || format!("{mv:?} in {}", pos.write());
+            if by_words {
+                assert!(by_full.is_ok(), "{}", at());
+                assert_eq!(words, full, "{}", at());
+                counts[0] += 1;
+            } else {
+                assert_eq!(&words, pos, "{}", at());
+                assert!(by_full.is_err() || !taken(pos, mv), "{}", at());
+                counts[1] += usize::from(by_full.is_err() && taken(pos, mv));
+                counts[2] += usize::from(by_full.is_ok());
+            }
+        }
+    }
+
+    /// Over random games on boards of one word and of more, with paths and
+    /// rook slides: every turn the words play is legal and makes the full
+    /// rules' position; every turn they leave is one the full rules refuse
+    /// or one they do not take (the position untouched either way). The
+    /// turns: a share of the generated ones, and random ones, mostly
+    /// illegal (off the board, onto pieces, blocked, the stone out of its
+    /// zone, three actions, two of a kind).
+    #[test]
+    fn turns_on_words_are_the_full_rules_turns() {
+        let mut rng = Random::new(7);
+        let mut counts = [0; 3];
+        for (name, value) in [
+            ("Board", "7x7"),
+            ("Board", "5x5"),
+            ("Board", "9x6"),
+            ("Board", "9x9"),
+            ("Board", "19x19"),
+            ("Slide", "line"),
+        ] {
+            for _ in 0..6 {
+                let mut pos = Roshi::start(&[tag(name, value)]).unwrap();
+                let mut moves = Vec::new();
+                for _ in 0..40 {
+                    moves.clear();
+                    Roshi::legal_moves(&pos, &mut moves);
+                    if Roshi::ending(&pos).is_some() || moves.is_empty() {
+                        break;
+                    }
+                    check_turns(&mut rng, &pos, &moves, &mut counts);
+                    let pick = moves[rng.below(moves.len())];
+                    Roshi::play(&mut pos, &pick).unwrap();
+                }
+            }
+        }
+        // Crowded boards (more pieces than a game has): walled-in squares,
+        // blocked slides and pushes.
+        for (files, ranks) in [(7, 7), (5, 5), (9, 6)] {
+            for round in 0..300 {
+                let dims = Dims { files, ranks };
+                let mut pos = Position::start(dims, Zone::default_for(dims), SlideRule::Path);
+                pos.phase = Phase::Play;
+                pos.supply = [rng.below(3) as u8, rng.below(3) as u8];
+                pos.to_move = [Side::First, Side::Second][round % 2];
+                let stone = pos.zone.lo;
+                for s in dims.squares().filter(|&s| s != stone) {
+                    match rng.below(10) {
+                        0..=2 => pos.set(s, Occupant::Piece(Side::First)),
+                        3..=5 => pos.set(s, Occupant::Piece(Side::Second)),
+                        _ => {}
+                    }
+                }
+                pos.set(stone, Occupant::Stone);
+                check_turns(&mut rng, &pos, &[], &mut counts);
+            }
+        }
+        let [played, refused, left] = counts;
+        assert!(
+            played > 100_000 && refused > 50_000 && left > 500,
+            "{counts:?}"
+        );
+    }
+}
