@@ -79,9 +79,12 @@ fn after(pos: &Position, mv: &Move, known: bool) -> Option<(Word, Sq)> {
         return None;
     }
     let (me, them) = (pos.to_move.index(), pos.to_move.other().index());
-    let bit = |s: Sq| match pos.dims.contains(s) {
-        true => 1 << pos.board.place(s).1,
-        false => 0,
+    // On the default board a rank takes 8 bits: no table.
+    let eight = pos.dims.files == 7;
+    let bit = |s: Sq| match (pos.dims.contains(s), eight) {
+        (true, true) => 1 << (8 * s.rank + s.file),
+        (true, false) => 1 << pos.board.place(s).1,
+        (false, _) => 0,
     };
     let mut w = Word {
         board: pos.board.words[0],
