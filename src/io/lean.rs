@@ -17,6 +17,7 @@ use crate::io::reading::{rules_of, EnvelopeCounts, GameReport, Judged, Judging, 
 use crate::play::replay::{judge, turn_at, Outcome};
 use crate::registry::{with_game, AnyGame, GameTask, Playable, Registered, GAMES};
 use gamerec_rules::game::MovetextStyle;
+use std::cell::RefCell;
 
 /// Judges the one game of `chunk` as `judging` asks, or `None` where the
 /// full reader must read the chunk (see the module's doc).
@@ -59,6 +60,34 @@ fn judge_bytes(
     judging: Judging,
     in_place: bool,
 ) -> Option<(usize, (&'static dyn AnyGame, Judged))> {
+    let judge = |kept: &mut Kept| judge_kept(bytes, offset, opts, judging, in_place, kept);
+    KEPT.with(|kept| match kept.try_borrow_mut() {
+        Ok(mut kept) => judge(&mut kept),
+        Err(_) => judge(&mut Kept::default()),
+    })
+}
+
+/// Where a game's tag pairs are, and the tags made of them.
+#[derive(Default)]
+struct Kept {
+    places: Vec<TagAt>,
+    tags: Vec<Tag>,
+}
+
+thread_local! {
+    /// [`Kept`] from game to game, so that judging one allocates nothing.
+    static KEPT: RefCell<Kept> = RefCell::default();
+}
+
+/// [`judge_bytes`] with the buffers `kept`.
+fn judge_kept(
+    bytes: &[u8],
+    offset: usize,
+    opts: &Options,
+    judging: Judging,
+    in_place: bool,
+    kept: &mut Kept,
+) -> Option<(usize, (&'static dyn AnyGame, Judged))> {
     let (mut bytes, mut base, mut bom) = (bytes, offset, 0);
     if offset == 0 {
         if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
@@ -78,7 +107,8 @@ fn judge_bytes(
         trailing: 0,
     };
     scan.skip_blank();
-    let places = scan.tags()?;
+    scan.tags(&mut kept.places)?;
+    let places = &kept.places;
     let end = match in_place {
         true => in_place_end(bytes, scan.pos)?,
         false => bytes.len(),
@@ -87,8 +117,8 @@ fn judge_bytes(
     // check of its own (a chunk that is not all UTF-8 is the full
     // reader's, which locates the bad byte).
     let text = std::str::from_utf8(&bytes[..end]).ok()?;
-    let made = Made::tags(&places, bytes, text, base, judging, opts)?;
-    let tags = made.as_slice();
+    made_tags(places, bytes, text, base, judging, opts, &mut kept.tags)?;
+    let tags = &kept.tags[..];
     (scan.src, scan.text) = (&bytes[..end], text);
     // The full reader's choice of rules; a game with none is its to report.
     let rules = rules_of(tags, None, base, opts).ok()?;
@@ -109,50 +139,32 @@ fn judge_bytes(
     Some((bom + end, (rules, judged)))
 }
 
-/// The tags a game's judging makes from its tag pairs.
-enum Made {
-    /// Those a title or a replay needs.
-    Some(Vec<Tag>),
-    /// The first `Game` tag alone, which names the rules (no allocation).
-    Game(Option<Tag>),
-}
-
-impl Made {
-    /// A title needs every tag; a replay the tags it reads (the rules, the
-    /// start, the result); counting only the first `Game` tag. `None` where
-    /// a tag's text is not at a character boundary.
-    fn tags(
-        places: &[TagAt],
-        bytes: &[u8],
-        text: &str,
-        base: usize,
-        judging: Judging,
-        opts: &Options,
-    ) -> Option<Made> {
-        let name = |p: &TagAt| &bytes[p.name.0..p.name.1];
-        if judging == Judging::Replay || opts.titles {
-            // Pushed one by one: a collect through `Option` cannot size the
-            // vector first.
-            let mut each = Vec::with_capacity(places.len());
-            for p in places {
-                if opts.titles || read_by_replay(name(p)) {
-                    each.push(p.tag(text, base)?);
-                }
+/// The tags a game's judging makes from its tag pairs, into `out`: a
+/// title needs every tag; a replay the tags it reads (the rules, the
+/// start, the result); counting only the first `Game` tag. `None` where a
+/// tag's text is not at a character boundary.
+#[inline(always)]
+fn made_tags(
+    places: &[TagAt],
+    bytes: &[u8],
+    text: &str,
+    base: usize,
+    judging: Judging,
+    opts: &Options,
+    out: &mut Vec<Tag>,
+) -> Option<()> {
+    out.clear();
+    let name = |p: &TagAt| &bytes[p.name.0..p.name.1];
+    if judging == Judging::Replay || opts.titles {
+        for p in places {
+            if opts.titles || read_by_replay(name(p)) {
+                out.push(p.tag(text, base)?);
             }
-            return Some(Made::Some(each));
         }
-        match places.iter().find(|p| name(p) == b"Game") {
-            Some(p) => Some(Made::Game(Some(p.tag(text, base)?))),
-            None => Some(Made::Game(None)),
-        }
+    } else if let Some(p) = places.iter().find(|p| name(p) == b"Game") {
+        out.push(p.tag(text, base)?);
     }
-
-    fn as_slice(&self) -> &[Tag] {
-        match self {
-            Made::Some(all) => all,
-            Made::Game(named) => named.as_slice(),
-        }
-    }
+    Some(())
 }
 
 /// Whether a replay reads the tag called `name`: the one naming the rules,
@@ -309,8 +321,14 @@ impl GameTask for Lean<'_, '_> {
                     if written.is_some_and(|n| n != (number, second)) || ended.is_some() {
                         return None;
                     }
-                    let mv = G::parse_move(&pos, scan.turn(from, end).0).ok()?;
-                    let ending = G::play_ending(&mut pos, &mv).ok()?;
+                    let text = scan.turn(from, end).0;
+                    let ending = match G::play_written(&mut pos, text) {
+                        Some(ending) => ending,
+                        None => {
+                            let mv = G::parse_move(&pos, text).ok()?;
+                            G::play_ending(&mut pos, &mv).ok()?
+                        }
+                    };
                     plies += 1;
                     if let Some(e) = ending {
                         ended = Some((e, plies));
@@ -340,6 +358,7 @@ struct TagAt {
 impl TagAt {
     /// The tag pair, from the chunk's text (which starts at input offset
     /// `base`).
+    #[inline(always)]
     fn tag(&self, text: &str, base: usize) -> Option<Tag> {
         let (name, value) = (self.name, self.value);
         Some(Tag {
@@ -406,8 +425,8 @@ impl<'a> Scan<'a> {
     /// The tag section's pairs, where they are: `None` where there is
     /// none, or at anything the full reader would read otherwise than
     /// plainly (an escape, a malformed pair, too many pairs).
-    fn tags(&mut self) -> Option<Vec<TagAt>> {
-        let mut tags = Vec::with_capacity(8);
+    fn tags(&mut self, tags: &mut Vec<TagAt>) -> Option<()> {
+        tags.clear();
         while self.src.get(self.pos) == Some(&b'[') {
             if tags.len() == MAX_TAGS {
                 return None;
@@ -415,7 +434,7 @@ impl<'a> Scan<'a> {
             tags.push(self.tag()?);
             self.skip_blank();
         }
-        (!tags.is_empty()).then_some(tags)
+        (!tags.is_empty()).then_some(())
     }
 
     /// `[Name "value"]` at `pos`.

@@ -134,7 +134,7 @@ impl<R: BufRead> ChunkReader<R> {
                 }
             };
             if let Some((len, judged)) = judge(data, self.split.pos) {
-                let lines = memchr::memchr_iter(b'\n', &data[..len]).count();
+                let lines = newlines(&data[..len]);
                 let place = Chunk {
                     bytes: Vec::new(),
                     offset: self.split.pos,
@@ -675,10 +675,62 @@ impl Locator<'_> {
     }
 }
 
+/// How many `\n` bytes `bytes` holds: eight bytes a word, each byte's
+/// hits counted in a byte of their own. On a game's few hundred bytes this
+/// is about twice as fast as a vector search, whose setup and byte-by-byte
+/// tail cost more there than they save.
+pub(crate) fn newlines(bytes: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let mut words = bytes.chunks_exact(8);
+    let mut n = 0;
+    loop {
+        // At most 31 words a round: each byte's count stays under 32 and
+        // their sum under 256, so one multiply adds them up.
+        let (mut counts, mut taken) = (0u64, 0);
+        for word in words.by_ref().take(31) {
+            let mut w = [0; 8];
+            w.copy_from_slice(word);
+            let x = u64::from_le_bytes(w) ^ (ONES * u64::from(b'\n'));
+            // A byte's high bit: set where the byte of `x` is zero.
+            let zero = !(((x & (ONES * 0x7F)) + ONES * 0x7F) | x) & (ONES * 0x80);
+            counts += zero >> 7;
+            taken += 1;
+        }
+        n += (counts.wrapping_mul(ONES) >> 56) as usize;
+        if taken < 31 {
+            break;
+        }
+    }
+    n + words.remainder().iter().filter(|&&b| b == b'\n').count()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// The word-at-a-time count of newlines is a plain count, on every
+    /// length up to 300 with newlines anywhere and bytes one bit from a
+    /// newline's (`\x0b`, `\x8a`, `\x0e`, `\x02`).
+    #[test]
+    fn newlines_counted_a_word_at_a_time_are_those_counted_byte_by_byte() {
+        let mut state = 1u64;
+        for len in 0..300 {
+            for _ in 0..20 {
+                let bytes: Vec<u8> = (0..len)
+                    .map(|_| {
+                        state = state
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        b"\n\n\n\x0b\x8a\x0e\x02a \xff"[(state >> 59) as usize % 10]
+                    })
+                    .collect();
+                let plain = bytes.iter().filter(|&&b| b == b'\n').count();
+                assert_eq!(super::newlines(&bytes), plain, "{bytes:?}");
+            }
+        }
+        assert_eq!(super::newlines(&[b'\n'; 1000]), 1000);
+    }
 
     /// Every chunk of `input` read through a buffer of `capacity` bytes,
     /// with or without the fast path.

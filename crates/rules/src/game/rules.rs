@@ -92,6 +92,19 @@ pub trait Rules: Game {
         Ok(Self::ending(pos))
     }
 
+    /// Reads the turn spelled `text` and plays it in one step, where the
+    /// game has a way faster than [`Notation::parse_move`] then
+    /// [`Rules::play_ending`] and takes this turn: `Some` of what
+    /// `play_ending` would say, the position made as it would make it.
+    /// `None`: not taken, `pos` untouched; the caller reads and plays the
+    /// turn the usual way, which gives every error. The lean reading path
+    /// asks this first; the default takes nothing.
+    ///
+    /// [`Notation::parse_move`]: super::Notation::parse_move
+    fn play_written(_pos: &mut Self::Position, _text: &str) -> Option<Option<Ending>> {
+        None
+    }
+
     /// Plays a turn [`Rules::generate`] produced in this very position (what
     /// the search plays): the same position [`Rules::play`] makes, but a
     /// game may skip the checks its generator has already made (Roshi skips

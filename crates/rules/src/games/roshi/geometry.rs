@@ -298,6 +298,16 @@ impl Bits {
 /// [`Bits::fives_through`] on two first words `m` of a board `files` wide,
 /// the stone's bit `at`.
 pub(super) fn fives_in_words(m: [u64; 2], at: u64, files: u8) -> [bool; 2] {
+    // A line of five through the stone holds four of a side's pieces: a
+    // side with fewer has none (most turns of a game's first half).
+    let four = |x: u64| {
+        let x = x & x.wrapping_sub(1);
+        let x = x & x.wrapping_sub(1);
+        x & x.wrapping_sub(1) != 0
+    };
+    if !four(m[0]) && !four(m[1]) {
+        return [false, false];
+    }
     let m = [m[0] | at, m[1] | at];
     // The default board's ranks take 8 bits: shifts by a constant.
     match files {
@@ -309,14 +319,19 @@ pub(super) fn fives_in_words(m: [u64; 2], at: u64, files: u8) -> [bool; 2] {
 /// [`fives_in_words`], ranks `stride` bits apart.
 #[inline(always)]
 fn fives_in_word(m: [u64; 2], at: u64, stride: u32) -> [bool; 2] {
-    let five = |m: u64, d: u32| {
-        let starts = m & m >> d & m >> (2 * d) & m >> (3 * d) & m >> (4 * d);
-        (starts | starts << d | starts << (2 * d) | starts << (3 * d) | starts << (4 * d)) & at
-    };
     let (mut f0, mut f1) = (0, 0);
     for d in [1, stride, stride + 1, stride - 1] {
-        f0 |= five(m[0], d);
-        f1 |= five(m[1], d);
+        // Where the five squares from a bit of `m` on are all in `m`.
+        let starts = |m: u64| {
+            let two = m & m >> d;
+            two & two >> (2 * d) & m >> (4 * d)
+        };
+        // A line of five through `at` starts on it or one of the four
+        // squares before it.
+        let back = at | at >> d;
+        let through = back | back >> (2 * d) | at >> (4 * d);
+        f0 |= starts(m[0]) & through;
+        f1 |= starts(m[1]) & through;
     }
     [f0 != 0, f1 != 0]
 }
@@ -345,6 +360,56 @@ fn fill_word_of(e: u64, seed: u64, stop: u64, files: u8) -> u64 {
             return y;
         }
         r = y;
+    }
+}
+
+/// Whether `to` is reached from `seed` by orthogonal steps through `e`
+/// within one word of a board `files` wide: a step at a time, stopping as
+/// soon as `to` is reached (a slide as written is usually a few steps
+/// long; [`fill_word`] fills whole runs, for the generator's full floods).
+/// Whether, on a board of one word 7 files wide (a rank 8 bits), one of
+/// the two shortest bent paths from `from` to `to` — along the rank, then
+/// the file, or the file, then the rank — lies in `e` (which holds both
+/// ends): the slide's path found without a search (most slides as
+/// written have one). `false` says nothing: search.
+#[inline(always)]
+pub(super) fn bent_path_clear(e: u64, from: Sq, to: Sq) -> bool {
+    let span = |a: u8, b: u8| (a.min(b), a.max(b));
+    let row = |rank: u8, (lo, hi): (u8, u8)| ((2u64 << hi) - (1u64 << lo)) << (8 * rank);
+    let file = |f: u8, (lo, hi): (u8, u8)| {
+        (0x0101_0101_0101_0101u64 << f) & (!0u64 >> (56 - 8 * hi)) & (!0u64 << (8 * lo))
+    };
+    let (files, ranks) = (span(from.file, to.file), span(from.rank, to.rank));
+    let first = row(from.rank, files) | file(to.file, ranks);
+    let second = file(from.file, ranks) | row(to.rank, files);
+    first & !e == 0 || second & !e == 0
+}
+
+#[inline(always)]
+pub(super) fn reaches_word(e: u64, seed: u64, to: u64, files: u8) -> bool {
+    // The default board's ranks take 8 bits: shifts by a constant.
+    match files {
+        7 => reaches_word_of(e, seed, to, 8),
+        _ => reaches_word_of(e, seed, to, u32::from(files) + 1),
+    }
+}
+
+#[inline(always)]
+fn reaches_word_of(e: u64, seed: u64, to: u64, stride: u32) -> bool {
+    let e = e | seed;
+    // A step off a rank's end lands on the bit after it, never a square.
+    let step = |r: u64| (r | r << 1 | r >> 1 | r << stride | r >> stride) & e;
+    let mut r = seed;
+    loop {
+        // Two steps a round: half the rounds' branches.
+        let n = step(step(r));
+        if n & to != 0 {
+            return true;
+        }
+        if n == r {
+            return false;
+        }
+        r = n;
     }
 }
 
@@ -517,6 +582,46 @@ mod tests {
                 assert!(d.squares().eq(board.squares()), "{d}");
             }
         }
+    }
+
+    /// On every board of one word, a step-at-a-time search reaches what
+    /// the fill of whole runs reaches, from every square of random sets;
+    /// on those 7 files wide, a bent path found clear is one the fill
+    /// finds.
+    #[test]
+    fn a_search_step_by_step_reaches_what_the_fill_reaches() {
+        let mut rng = crate::testkit::Random::new(3);
+        let mut word = || (0..64).fold(0u64, |m, i| m | (rng.below(2) as u64) << i);
+        let (mut reached, mut bent) = ([0; 2], 0);
+        for files in MIN_SIDE..=MAX_SIDE {
+            for ranks in MIN_SIDE..=MAX_SIDE {
+                let d = Dims { files, ranks };
+                let board = Bits::board(d);
+                if board.words[1] != 0 {
+                    continue;
+                }
+                for _ in 0..40 {
+                    let e = board.words[0] & (word() | word());
+                    for s in d.squares() {
+                        let seed = 1 << board.place(s).1;
+                        let filled = fill_word(e, seed, 0, files);
+                        for t in d.squares() {
+                            let to = 1 << board.place(t).1;
+                            let by_steps = reaches_word(e & !seed, seed, to & e, files);
+                            assert_eq!(by_steps, filled & to & e != 0, "{d} {s} {t} {e:x}");
+                            reached[usize::from(by_steps)] += 1;
+                            // A bent path found clear is a path.
+                            if files == 7 && bent_path_clear(e | seed, s, t) {
+                                assert!(filled & to != 0, "{d} {s} {t} {e:x}");
+                                bent += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(reached[0] > 100_000 && reached[1] > 100_000, "{reached:?}");
+        assert!(bent > 10_000, "{bent}");
     }
 
     #[test]

@@ -7,10 +7,10 @@
 //! goes to the full rules, which give the error, so every message stays
 //! what it was.
 
-use super::geometry::{fill_word, fives_in_words, Sq};
+use super::geometry::{bent_path_clear, fives_in_words, reaches_word, Sq};
 use super::notation::{Action, Move};
 use super::position::{Phase, Position, SlideRule};
-use crate::game::{Outcome, Side};
+use crate::game::{Ending, Outcome, Side};
 
 /// The board's squares, the masks a turn changes, and the mover's supply.
 struct Word {
@@ -32,17 +32,135 @@ impl Word {
 /// (a slide's path proven unless `known`: the generator made the turn);
 /// `false` leaves `pos` as it was, for the full rules to play or refuse.
 pub(super) fn turn(pos: &mut Position, mv: &Move, known: bool) -> bool {
-    let Some((w, stone)) = after(pos, mv, known) else {
+    let Some((w, stone)) = after(pos, mv.actions(), known) else {
         return false;
     };
+    commit(pos, &w, Some(stone));
+    pos.last_pass = false;
+    true
+}
+
+/// The words `w` made the position's, the stone on `stone`, the turn
+/// passed to the other side.
+fn commit(pos: &mut Position, w: &Word, stone: Option<Sq>) {
     let (me, them) = (pos.to_move.index(), pos.to_move.other().index());
     pos.pieces[me].words[0] = w.mine;
     pos.pieces[them].words[0] = w.theirs;
-    pos.stone = Some(stone);
+    pos.stone = stone;
     pos.supply[me] = w.supply;
-    pos.last_pass = false;
     pos.to_move = pos.to_move.other();
-    true
+}
+
+/// The turn spelled `text` read and played on words in one step, and what
+/// it ended (`Rules::play_written`): on the default board's width, a turn
+/// of lower-case squares of one letter and one digit, one or two actions,
+/// legal — a setup turn or a turn of play. Anything else (a pass, upper
+/// case, a third action, any refusal) is left untouched to the notation
+/// and the full rules.
+#[inline(always)]
+pub(super) fn play_written(pos: &mut Position, text: &[u8]) -> Option<Option<Ending>> {
+    if pos.dims.files != 7 || pos.board.words[1] != 0 || pos.slide != SlideRule::Path || pos.drawn {
+        return None;
+    }
+    let (acts, n) = decode(text)?;
+    let acts = &acts[..n];
+    let mover = pos.to_move;
+    let (w, stone) = match pos.phase {
+        Phase::Play => after(pos, acts, false).map(|(w, s)| (w, Some(s)))?,
+        Phase::Setup => setup(pos, acts)?,
+    };
+    commit(pos, &w, stone);
+    match pos.phase {
+        Phase::Play => pos.last_pass = false,
+        Phase::Setup if mover == Side::Second => pos.phase = Phase::Play,
+        Phase::Setup => {}
+    }
+    let Some(_) = stone else {
+        return Some(None);
+    };
+    let by_side = match mover {
+        Side::First => [w.mine, w.theirs],
+        Side::Second => [w.theirs, w.mine],
+    };
+    Some(match fives_in_words(by_side, w.stone, w.files) {
+        [true, false] => Some(Ending::win(Side::First, "roshi")),
+        [false, true] => Some(Ending::win(Side::Second, "roshi")),
+        _ => None,
+    })
+}
+
+/// The actions of a turn spelled with squares of one lower-case letter
+/// (a to g) and one digit (1 to 9): `@SQ`, `R@SQ`, `SQ-SQ`, `SQ>SQ`, one
+/// or two joined by `,`. `None` for any other spelling, for the notation
+/// to read.
+#[inline(always)]
+fn decode(text: &[u8]) -> Option<([Action; 2], usize)> {
+    let sq = |i: usize| match (text.get(i), text.get(i + 1)) {
+        (Some(&f @ b'a'..=b'g'), Some(&r @ b'1'..=b'9')) => Some(Sq {
+            file: f - b'a',
+            rank: r - b'1',
+        }),
+        _ => None,
+    };
+    let mut acts = [Action::Place(Sq { rank: 0, file: 0 }); 2];
+    let (mut at, mut n) = (0, 0);
+    loop {
+        let (a, len) = match text.get(at)? {
+            b'@' => (Action::Place(sq(at + 1)?), 3),
+            b'R' if text.get(at + 1) == Some(&b'@') => (Action::Stone(sq(at + 2)?), 4),
+            _ => {
+                let (from, to) = (sq(at)?, sq(at + 3)?);
+                match text[at + 2] {
+                    b'-' => (Action::Slide(from, to), 5),
+                    b'>' => (Action::Push(from, to), 5),
+                    _ => return None,
+                }
+            }
+        };
+        acts[n] = a;
+        n += 1;
+        at += len;
+        match text.get(at) {
+            None => return Some((acts, n)),
+            Some(b',') if n < 2 => at += 1,
+            Some(_) => return None,
+        }
+    }
+}
+
+/// A setup turn on words (Red: the stone on an empty square of the zone,
+/// then a piece; Blue: two pieces), where it is legal.
+fn setup(pos: &Position, acts: &[Action]) -> Option<(Word, Option<Sq>)> {
+    let (me, them) = (pos.to_move.index(), pos.to_move.other().index());
+    let bit = |s: Sq| match pos.dims.contains(s) {
+        true => 1 << (8 * s.rank + s.file),
+        false => 0,
+    };
+    let mut w = Word {
+        board: pos.board.words[0],
+        files: pos.dims.files,
+        mine: pos.pieces[me].words[0],
+        theirs: pos.pieces[them].words[0],
+        stone: pos.stone.map_or(0, bit),
+        supply: pos.supply[me],
+    };
+    let stone = match (pos.to_move, acts) {
+        (Side::First, &[Action::Stone(z), place @ Action::Place(_)]) => {
+            if pos.stone.is_some() || !pos.zone.contains(z) || w.empty() & bit(z) == 0 {
+                return None;
+            }
+            w.stone = bit(z);
+            act(pos, &mut w, place, &bit, false)?;
+            Some(z)
+        }
+        (Side::Second, &[a @ Action::Place(_), b @ Action::Place(_)]) => {
+            act(pos, &mut w, a, &bit, false)?;
+            act(pos, &mut w, b, &bit, false)?;
+            pos.stone
+        }
+        _ => return None,
+    };
+    Some((w, stone))
 }
 
 /// What `mv`, a turn the generator made, ends, told on words without
@@ -50,7 +168,7 @@ pub(super) fn turn(pos: &mut Position, mv: &Move, known: bool) -> bool {
 /// side with a roshi after it, otherwise play goes on. `None` where the
 /// words do not take the turn.
 pub(super) fn outcome(pos: &Position, mv: &Move) -> Option<Outcome> {
-    let (w, _) = after(pos, mv, true)?;
+    let (w, _) = after(pos, mv.actions(), true)?;
     let by_side = match pos.to_move {
         Side::First => [w.mine, w.theirs],
         Side::Second => [w.theirs, w.mine],
@@ -62,10 +180,10 @@ pub(super) fn outcome(pos: &Position, mv: &Move) -> Option<Outcome> {
     })
 }
 
-/// The words after `mv` and the stone's square, where the words take the
+/// The words after the turn of `acts` and the stone's square, where the words take the
 /// turn and it is legal.
-fn after(pos: &Position, mv: &Move, known: bool) -> Option<(Word, Sq)> {
-    let acts = mv.actions();
+#[inline(always)]
+fn after(pos: &Position, acts: &[Action], known: bool) -> Option<(Word, Sq)> {
     let (Some(stone), [first, rest @ ..]) = (pos.stone, acts) else {
         return None;
     };
@@ -103,6 +221,7 @@ fn after(pos: &Position, mv: &Move, known: bool) -> Option<(Word, Sq)> {
 
 /// One action on `w`: `None` if it is not legal; otherwise the stone's new
 /// square if it pushed the stone.
+#[inline(always)]
 fn act(
     pos: &Position,
     w: &mut Word,
@@ -120,12 +239,17 @@ fn act(
             w.mine |= s;
             w.supply -= 1;
         }
-        Action::Slide(from, to) => {
-            let (from, to) = (bit(from), bit(to));
-            if w.mine & from == 0
-                || empty & to == 0
-                || !known && fill_word(empty, from, to, w.files) & to == 0
-            {
+        Action::Slide(a, b) => {
+            let (from, to) = (bit(a), bit(b));
+            if w.mine & from == 0 || empty & to == 0 {
+                return None;
+            }
+            // The path: known, a bent one clear (7 files: ranks of 8
+            // bits), or searched.
+            let found = known
+                || w.files == 7 && bent_path_clear(empty | from, a, b)
+                || reaches_word(empty, from, to, w.files);
+            if !found {
                 return None;
             }
             w.mine ^= from | to;
@@ -161,7 +285,7 @@ mod tests {
     use super::super::position::{Occupant, Phase, Position, SlideRule};
     use super::super::rules::{full_turn, Path};
     use super::super::Roshi;
-    use crate::game::{Rules, Side};
+    use crate::game::{Notation, Rules, Side};
     use crate::testkit::{tag, Random};
 
     /// A random action: any kind, squares up to two past the board's edge;
@@ -243,6 +367,90 @@ mod tests {
                 counts[2] += usize::from(by_full.is_ok());
             }
         }
+    }
+
+    /// Texts for `pos`: spellings of a share of the generated turns, of
+    /// random turns (mostly illegal), and of both with a byte changed, upper
+    /// case, a separator doubled or a byte dropped.
+    fn texts(rng: &mut Random, pos: &Position, generated: &[Move]) -> Vec<String> {
+        let mut out: Vec<String> = generated.iter().step_by(13).map(spell).collect();
+        for _ in 0..60 {
+            let acts: Vec<Action> = (0..1 + rng.below(3)).map(|_| action(rng, pos)).collect();
+            out.push(spell(&Move::new(&acts)));
+        }
+        let alphabet = b"@R>-,abgh0189rA ";
+        for i in 0..out.len() {
+            let mut bytes = out[i].clone().into_bytes();
+            let at = rng.below(bytes.len());
+            match rng.below(4) {
+                0 => bytes[at] = alphabet[rng.below(alphabet.len())],
+                1 => bytes.make_ascii_uppercase(),
+                2 => bytes.insert(at, bytes[at]),
+                _ => drop(bytes.remove(at)),
+            }
+            out.push(String::from_utf8(bytes).unwrap());
+        }
+        out.extend(["--", "", ",", "@", "R@", "a1-"].map(String::from));
+        out
+    }
+
+    fn spell(mv: &Move) -> String {
+        let mut text = String::new();
+        Roshi::write_move(mv, &mut text);
+        text
+    }
+
+    /// Over random games from the setup on (boards of the default width
+    /// and others, paths and rook slides): every text read and played on
+    /// words is a turn the notation reads and the rules play, making the
+    /// same position and the same ending; every text not taken leaves the
+    /// position untouched. Counts taken and left texts.
+    #[test]
+    fn turns_written_and_played_on_words_are_the_notations_turns() {
+        let mut rng = Random::new(11);
+        let (mut taken_, mut left) = (0, 0);
+        for (name, value) in [
+            ("Board", "7x7"),
+            ("Board", "7x5"),
+            ("Board", "7x8"),
+            ("Board", "7x9"),
+            ("Board", "9x9"),
+            ("Slide", "line"),
+        ] {
+            for _ in 0..12 {
+                let mut pos = Roshi::start(&[tag(name, value)]).unwrap();
+                let mut moves = Vec::new();
+                for _ in 0..60 {
+                    moves.clear();
+                    Roshi::legal_moves(&pos, &mut moves);
+                    if Roshi::ending(&pos).is_some() || moves.is_empty() {
+                        break;
+                    }
+                    for text in texts(&mut rng, &pos, &moves) {
+                        let mut words = pos.clone();
+                        let at = || format!("{text:?} in {}", pos.write());
+                        match Roshi::play_written(&mut words, &text) {
+                            Some(ending) => {
+                                let mv = Roshi::parse_move(&pos, &text)
+                                    .unwrap_or_else(|e| panic!("{e:?}: {}", at()));
+                                let mut full = pos.clone();
+                                let by_full = Roshi::play_ending(&mut full, &mv);
+                                assert_eq!(by_full, Ok(ending), "{}", at());
+                                assert_eq!(words, full, "{}", at());
+                                taken_ += 1;
+                            }
+                            None => {
+                                assert_eq!(words, pos, "{}", at());
+                                left += 1;
+                            }
+                        }
+                    }
+                    let pick = moves[rng.below(moves.len())];
+                    Roshi::play(&mut pos, &pick).unwrap();
+                }
+            }
+        }
+        assert!(taken_ > 200_000 && left > 1_000_000, "{taken_} {left}");
     }
 
     /// Over random games on boards of one word and of more, with paths and

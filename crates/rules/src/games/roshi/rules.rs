@@ -625,6 +625,13 @@ impl Rules for Roshi {
         turn(pos, mv, Path::Check)
     }
 
+    /// A turn as written read and played on words where the board is one
+    /// word wide enough (`quick::play_written`).
+    #[inline(always)]
+    fn play_written(pos: &mut Position, text: &str) -> Option<Option<Ending>> {
+        quick::play_written(pos, text.as_bytes())
+    }
+
     /// A generated turn's slide has its path already: no flood fill.
     fn play_generated(pos: &mut Position, mv: &Move) -> Result<(), RoshiError> {
         turn(pos, mv, Path::Known)
@@ -806,6 +813,50 @@ mod tests {
         assert!(found > 100, "{found}");
     }
 
+    /// Every line of five through every square, on boards of one word and
+    /// of more: the stone and four of a side's pieces are that side's
+    /// roshi (the fewest pieces one takes); three are none.
+    #[test]
+    fn the_stone_and_four_pieces_in_a_line_are_a_roshi() {
+        let mut lines = 0;
+        for (files, ranks) in [(7u8, 7u8), (5, 5), (9, 6), (19, 19)] {
+            let dims = Dims { files, ranks };
+            let zone = Zone {
+                lo: Sq { file: 0, rank: 0 },
+                hi: Sq {
+                    file: files - 1,
+                    rank: ranks - 1,
+                },
+            };
+            for stone in dims.squares() {
+                for (df, dr) in [(1i8, 0i8), (0, 1), (1, 1), (1, -1)] {
+                    for k in 0..5i8 {
+                        let line: Option<Vec<Sq>> = (0..5)
+                            .map(|i| stone.offset(df * (i - k), dr * (i - k)))
+                            .map(|s| s.filter(|&s| dims.contains(s)))
+                            .collect();
+                        let Some(line) = line else { continue };
+                        for side in [Side::First, Side::Second] {
+                            let mut pos = Position::start(dims, zone, SlideRule::Path);
+                            pos.set(stone, Occupant::Stone);
+                            for &s in line.iter().filter(|&&s| s != stone) {
+                                pos.set(s, Occupant::Piece(side));
+                            }
+                            let mut expected = [false; 2];
+                            expected[side.index()] = true;
+                            assert_eq!(roshis(&pos, stone), expected, "{}", pos.write());
+                            let last = *line.iter().rfind(|&&s| s != stone).unwrap();
+                            pos.set(last, Occupant::Empty);
+                            assert_eq!(roshis(&pos, stone), [false; 2], "{}", pos.write());
+                            lines += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(lines > 5_000, "{lines}");
+    }
+
     /// Random boards of size `dims`, pieces and the stone on the first
     /// `used` ranks: the roshi test against every line. Returns the roshis
     /// found.
@@ -836,6 +887,9 @@ mod tests {
                 rank: rng.below(usize::from(used)) as u8,
             };
             pos.set(stone, Occupant::Stone);
+            // Both tests: rank by rank, and on words where the board is
+            // one (`roshis`).
+            let both = roshis(&pos, stone);
             for side in [Side::First, Side::Second] {
                 let expected = roshi_by_every_line(&pos, side);
                 assert_eq!(
@@ -844,6 +898,7 @@ mod tests {
                     "{}",
                     pos.write()
                 );
+                assert_eq!(both[side.index()], expected, "{}", pos.write());
                 found += usize::from(expected);
             }
         }
