@@ -154,10 +154,12 @@ impl Bits {
     /// window of five slid along each line by shifts (a step off the side of
     /// the board lands on a rank's last bit, a step past the word's last
     /// rank on a bit past it, neither ever set). `None` where a set or `s`
-    /// has squares in other words.
+    /// has squares in other words, or the board is more than 13 files wide
+    /// (a window of five along a diagonal would shift by 64 bits or more).
     pub fn fives_through(sets: [&Bits; 2], s: Sq) -> Option<[bool; 2]> {
         let (w, b) = sets[0].place(s);
         if w != 0
+            || sets[0].files > 13
             || sets
                 .iter()
                 .any(|set| set.words[1..].iter().any(|&w| w != 0))
