@@ -311,11 +311,82 @@ pub(super) fn fives_in_words(m: [u64; 2], at: u64, files: u8) -> [bool; 2] {
         return [false, false];
     }
     let m = [m[0] | at, m[1] | at];
-    // The default board's ranks take 8 bits: shifts by a constant.
+    // The default board's ranks take 8 bits: each line a byte.
     match files {
-        7 => fives_in_word(m, at, 8),
+        7 => [fives_in_bytes(m[0], at), fives_in_bytes(m[1], at)],
         _ => fives_in_word(m, at, u32::from(files) + 1),
     }
+}
+
+/// For each byte read as eight squares of a line, the squares that lie in
+/// a run of five or more of its bits.
+static IN_FIVE: [u8; 256] = in_five();
+
+const fn in_five() -> [u8; 256] {
+    let mut table = [0; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut p = 0;
+        while p < 8 {
+            let (mut lo, mut hi) = (p, p);
+            while lo > 0 && byte >> (lo - 1) & 1 == 1 {
+                lo -= 1;
+            }
+            while hi < 7 && byte >> (hi + 1) & 1 == 1 {
+                hi += 1;
+            }
+            if byte >> p & 1 == 1 && hi - lo >= 4 {
+                table[byte] |= 1 << p;
+            }
+            p += 1;
+        }
+        byte += 1;
+    }
+    table
+}
+
+/// The squares of the diagonal (`anti`: the anti-diagonal) through each
+/// bit of a word of ranks 8 bits apart.
+static DIAGONALS: [[u64; 64]; 2] = diagonals();
+
+const fn diagonals() -> [[u64; 64]; 2] {
+    let mut lines = [[0; 64]; 2];
+    let mut at = 0;
+    while at < 64 {
+        let (file, rank) = (at % 8, at / 8);
+        let mut other = 0;
+        while other < 64 {
+            let (f, r) = (other % 8, other / 8);
+            if f + rank == r + file {
+                lines[0][at] |= 1 << other;
+            }
+            if f + r == file + rank {
+                lines[1][at] |= 1 << other;
+            }
+            other += 1;
+        }
+        at += 1;
+    }
+    lines
+}
+
+/// Whether `m` (a side's pieces and the stone, ranks 8 bits apart, at
+/// most eight) holds five in a row through the stone's bit `at`: each line
+/// through it gathered into a byte — its rank as it is, its file and
+/// diagonals by a multiply (each of their squares on a rank and a file of
+/// its own, so no two products meet) — and looked up in [`IN_FIVE`].
+#[inline(always)]
+fn fives_in_bytes(m: u64, at: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let at_bit = at.trailing_zeros() & 63;
+    let (file, rank) = (at_bit % 8, at_bit / 8);
+    let gather = |x: u64, by: u64| (x.wrapping_mul(by) >> 56) as usize;
+    let rank_line = (m >> (8 * rank)) as u8 as usize;
+    let file_line = gather(m >> file & ONES, 0x0102_0408_1020_4080);
+    let diagonal = gather(m & DIAGONALS[0][at_bit as usize], ONES);
+    let anti = gather(m & DIAGONALS[1][at_bit as usize], ONES);
+    (IN_FIVE[rank_line] | IN_FIVE[diagonal] | IN_FIVE[anti]) >> file & 1 == 1
+        || IN_FIVE[file_line] >> rank & 1 == 1
 }
 
 /// [`fives_in_words`], ranks `stride` bits apart.
