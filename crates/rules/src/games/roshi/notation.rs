@@ -71,6 +71,18 @@ impl Move {
         m
     }
 
+    /// [`Move::new`] of two actions (what the generator makes of every
+    /// pair), the unused slot as `new` leaves it, built in registers: `new`
+    /// copies [`Move::PASS`] from memory first, a load that waits on the
+    /// store before it wherever their addresses share their last 12 bits
+    /// (which runs, address randomisation decides).
+    pub fn pair(a: Action, b: Action) -> Move {
+        Move {
+            acts: [a, b, Action::Place(Sq { rank: 0, file: 0 })],
+            len: 2,
+        }
+    }
+
     pub fn actions(&self) -> &[Action] {
         &self.acts[..self.len as usize]
     }

@@ -685,7 +685,7 @@ impl Rules for Roshi {
             {
                 *slot = k;
             }
-            let go_on = actions(&after, &others, &mut |a2| emit(Move::new(&[a1, a2])));
+            let go_on = actions(&after, &others, &mut |a2| emit(Move::pair(a1, a2)));
             if !go_on {
                 return;
             }

@@ -2,7 +2,7 @@
 //! action and turn counts (crates/rules/tests/data/roshi-counts.txt).
 
 use super::geometry::Sq;
-use super::notation::Move;
+use super::notation::{Action, Move};
 use super::position::{Occupant, Phase, Position, SlideRule};
 use super::rules::{self, RoshiError};
 use super::Roshi;
@@ -52,6 +52,28 @@ fn tag(name: &str, value: &str) -> Tag {
 const AFTER_SETUP: &str = "7/5B1/7/3S3/7/1B5/R6 c3-e5 7-6 r play -";
 
 // --- Settings and setup -----------------------------------------------------
+
+/// A pair built in registers is the pair `Move::new` builds: equal,
+/// hashed and ordered alike (the unused slot included).
+#[test]
+fn a_pair_is_the_move_new_makes_of_two_actions() {
+    let s = |file, rank| Sq { file, rank };
+    let acts = [
+        Action::Place(s(2, 3)),
+        Action::Slide(s(0, 0), s(6, 6)),
+        Action::Push(s(1, 1), s(1, 2)),
+        Action::Stone(s(3, 3)),
+    ];
+    for a in acts {
+        for b in acts {
+            assert_eq!(Move::pair(a, b), Move::new(&[a, b]));
+            assert_eq!(
+                format!("{:?}", Move::pair(a, b)),
+                format!("{:?}", Move::new(&[a, b]))
+            );
+        }
+    }
+}
 
 #[test]
 fn settings_choose_board_zone_and_slide() {
