@@ -409,48 +409,63 @@ mod tests {
     fn turns_written_and_played_on_words_are_the_notations_turns() {
         let mut rng = Random::new(11);
         let (mut taken_, mut left) = (0, 0);
-        for (name, value) in [
+        let boards = [
             ("Board", "7x7"),
             ("Board", "7x5"),
             ("Board", "7x8"),
             ("Board", "7x9"),
             ("Board", "9x9"),
             ("Slide", "line"),
-        ] {
-            for _ in 0..12 {
+        ];
+        each_position(&mut rng, &boards, (12, 60), |rng, pos, moves| {
+            for text in texts(rng, pos, moves) {
+                let mut words = pos.clone();
+                let at = || format!("{text:?} in {}", pos.write());
+                match Roshi::play_written(&mut words, &text) {
+                    Some(ending) => {
+                        let mv = Roshi::parse_move(pos, &text)
+                            .unwrap_or_else(|e| panic!("{e:?}: {}", at()));
+                        let mut full = pos.clone();
+                        let by_full = Roshi::play_ending(&mut full, &mv);
+                        assert_eq!(by_full, Ok(ending), "{}", at());
+                        assert_eq!(words, full, "{}", at());
+                        taken_ += 1;
+                    }
+                    None => {
+                        assert_eq!(&words, pos, "{}", at());
+                        left += 1;
+                    }
+                }
+            }
+        });
+        assert!(taken_ > 200_000 && left > 1_000_000, "{taken_} {left}");
+    }
+
+    /// Calls `check` with each position of `games` random games of up to
+    /// `plies` plies from the start under each tag of `boards` (until the
+    /// game ends), and its legal turns.
+    fn each_position(
+        rng: &mut Random,
+        boards: &[(&str, &str)],
+        (games, plies): (usize, usize),
+        mut check: impl FnMut(&mut Random, &Position, &[Move]),
+    ) {
+        for &(name, value) in boards {
+            for _ in 0..games {
                 let mut pos = Roshi::start(&[tag(name, value)]).unwrap();
                 let mut moves = Vec::new();
-                for _ in 0..60 {
+                for _ in 0..plies {
                     moves.clear();
                     Roshi::legal_moves(&pos, &mut moves);
                     if Roshi::ending(&pos).is_some() || moves.is_empty() {
                         break;
                     }
-                    for text in texts(&mut rng, &pos, &moves) {
-                        let mut words = pos.clone();
-                        let at = || format!("{text:?} in {}", pos.write());
-                        match Roshi::play_written(&mut words, &text) {
-                            Some(ending) => {
-                                let mv = Roshi::parse_move(&pos, &text)
-                                    .unwrap_or_else(|e| panic!("{e:?}: {}", at()));
-                                let mut full = pos.clone();
-                                let by_full = Roshi::play_ending(&mut full, &mv);
-                                assert_eq!(by_full, Ok(ending), "{}", at());
-                                assert_eq!(words, full, "{}", at());
-                                taken_ += 1;
-                            }
-                            None => {
-                                assert_eq!(words, pos, "{}", at());
-                                left += 1;
-                            }
-                        }
-                    }
+                    check(rng, &pos, &moves);
                     let pick = moves[rng.below(moves.len())];
                     Roshi::play(&mut pos, &pick).unwrap();
                 }
             }
         }
-        assert!(taken_ > 200_000 && left > 1_000_000, "{taken_} {left}");
     }
 
     /// Over random games on boards of one word and of more, with paths and
@@ -464,29 +479,17 @@ mod tests {
     fn turns_on_words_are_the_full_rules_turns() {
         let mut rng = Random::new(7);
         let mut counts = [0; 3];
-        for (name, value) in [
+        let boards = [
             ("Board", "7x7"),
             ("Board", "5x5"),
             ("Board", "9x6"),
             ("Board", "9x9"),
             ("Board", "19x19"),
             ("Slide", "line"),
-        ] {
-            for _ in 0..6 {
-                let mut pos = Roshi::start(&[tag(name, value)]).unwrap();
-                let mut moves = Vec::new();
-                for _ in 0..40 {
-                    moves.clear();
-                    Roshi::legal_moves(&pos, &mut moves);
-                    if Roshi::ending(&pos).is_some() || moves.is_empty() {
-                        break;
-                    }
-                    check_turns(&mut rng, &pos, &moves, &mut counts);
-                    let pick = moves[rng.below(moves.len())];
-                    Roshi::play(&mut pos, &pick).unwrap();
-                }
-            }
-        }
+        ];
+        each_position(&mut rng, &boards, (6, 40), |rng, pos, moves| {
+            check_turns(rng, pos, moves, &mut counts)
+        });
         // Crowded boards (more pieces than a game has): walled-in squares,
         // blocked slides and pushes.
         for (files, ranks) in [(7, 7), (5, 5), (9, 6)] {
