@@ -90,9 +90,22 @@ fn sample<G: Search + Notation>(games: u64, middle: usize, tail: usize) -> Vec<G
 /// from it, against the minimax at horizons 1..=max.
 /// Positions of more than `wide` turns are checked at horizon 1 only.
 fn agrees<G: Search + Notation>(games: u64, middle: usize, tail: usize, max: u32, wide: usize) {
+    let seen = agrees_on::<G>(sample::<G>(games, middle, tail), max, wide);
+    // The sample reaches proven values, not only unknown ones.
+    eprintln!("{}: {seen:?}", G::NAME);
+    let proven = |v: &Value| !matches!(v, Value::Unknown | Value::Draw);
+    assert!(seen.iter().any(|(v, _)| proven(v)));
+}
+
+/// [`agrees`] on the positions given; how many of each value they have.
+fn agrees_on<G: Search + Notation>(
+    sample: Vec<G::Position>,
+    max: u32,
+    wide: usize,
+) -> HashMap<Value, usize> {
     let mut table = Table::with_mib(4);
-    let mut seen = HashMap::<&str, usize>::new();
-    for pos in sample::<G>(games, middle, tail) {
+    let mut seen = HashMap::<Value, usize>::new();
+    for pos in sample {
         let max = if G::count_legal_moves(&pos) > wide {
             1
         } else {
@@ -104,7 +117,7 @@ fn agrees<G: Search + Notation>(games: u64, middle: usize, tail: usize, max: u32
             let expected = value_of(minimax::<G>(&pos, depth));
             let at = G::write_position(&pos);
             assert_eq!(judged.value, expected, "{} at depth {depth}: {at}", G::NAME);
-            *seen.entry(expected.name()).or_default() += 1;
+            *seen.entry(expected).or_default() += 1;
             // The root split among threads: the value put together from
             // each turn's own search is the same, and so is every turn's.
             let (split, stopped) = judge_split::<G>(&pos, depth, Budget::UNLIMITED, 1, 3);
@@ -127,9 +140,7 @@ fn agrees<G: Search + Notation>(games: u64, middle: usize, tail: usize, max: u32
             }
         }
     }
-    // The sample reaches proven values, not only unknown ones.
-    eprintln!("{}: {seen:?}", G::NAME);
-    assert!(seen.get("win").copied().unwrap_or(0) + seen.get("loss").copied().unwrap_or(0) > 0);
+    seen
 }
 
 #[test]
@@ -145,6 +156,49 @@ fn retsami_search_agrees_with_minimax() {
 #[test]
 fn iqishiqi_search_agrees_with_minimax() {
     agrees::<Iqishiqi>(4, 3, 6, 3, usize::MAX);
+}
+
+/// The last `tail` positions of `games` finished games, where forced wins
+/// further than one ply lie (random play walks into them).
+fn endings<G: Search + Notation>(games: u64, tail: usize) -> Vec<G::Position> {
+    let finishing = GenOptions {
+        finish: true,
+        max_plies: 5000,
+    };
+    (0..games)
+        .flat_map(|g| {
+            let ended = positions::<G>(300 + g, 1, &finishing);
+            ended.into_iter().rev().take(tail).collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// Wins and losses more than a ply away — a loss in 2, a win in 3 — are
+/// proven at exactly their distance, each by its own question to the
+/// search (the samples above reach almost only wins in 1).
+#[test]
+fn wins_and_losses_beyond_a_ply_agree_with_minimax() {
+    let mut seen = HashMap::<Value, usize>::new();
+    let mut add = |more: HashMap<Value, usize>| {
+        for (v, n) in more {
+            *seen.entry(v).or_default() += n;
+        }
+    };
+    add(agrees_on::<Oshi>(endings::<Oshi>(20, 12), 3, usize::MAX));
+    add(agrees_on::<Retsami>(
+        endings::<Retsami>(10, 12),
+        3,
+        usize::MAX,
+    ));
+    add(agrees_on::<Iqishiqi>(
+        endings::<Iqishiqi>(20, 12),
+        3,
+        usize::MAX,
+    ));
+    eprintln!("{seen:?}");
+    let far = |keep: fn(&Value) -> bool| seen.iter().filter(|(v, _)| keep(v)).count();
+    assert!(far(|v| matches!(v, Value::Loss(d) if *d >= 2)) > 0);
+    assert!(far(|v| matches!(v, Value::Win(d) if *d >= 3)) > 0);
 }
 
 #[test]

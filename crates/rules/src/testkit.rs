@@ -210,6 +210,35 @@ pub fn check_outcomes<G: crate::game::Search + Notation>(
     (open, decided)
 }
 
+/// Checks [`crate::game::Search::wins_at_once`] against playing each
+/// generated board turn and asking `ending`, in every position given (the
+/// game not ended): the positions it told a win in, told no win in, and
+/// left untold where a turn wins (so a test can ask that each was seen).
+pub fn check_wins_at_once<G: crate::game::Search + Notation>(
+    positions: &[G::Position],
+) -> [usize; 3] {
+    let mut seen = [0; 3];
+    let mut moves = Vec::new();
+    for p in positions.iter().filter(|p| G::ending(p).is_none()) {
+        moves.clear();
+        crate::search::board_moves::<G>(p, &mut moves);
+        let me = G::side_to_move(p);
+        let wins = moves.iter().any(|m| {
+            let mut after = p.clone();
+            G::play_generated(&mut after, m).is_ok()
+                && G::ending(&after).is_some_and(|e| e.decided && e.winner == Some(me))
+        });
+        match G::wins_at_once(p) {
+            Some(told) => {
+                assert_eq!(told, wins, "{}", G::write_position(p));
+                seen[usize::from(!told)] += 1;
+            }
+            None => seen[2] += usize::from(wins),
+        }
+    }
+    seen
+}
+
 /// Checks that every `step`-th generated turn of `pos`, played by
 /// `play_generated` (what the search plays), makes the position `play`
 /// makes.

@@ -59,6 +59,18 @@ pub trait Search: Rules {
         None
     }
 
+    /// Whether some board turn of the side to move wins at once (the
+    /// position after it decided, that side the winner), told without
+    /// generating the turns, where the game can. The search asks it at its
+    /// last ply wherever nothing but such a win could lift the position's
+    /// score, so one answer stands for the turns a generation would tell
+    /// one by one. `None` (the default): they are generated. A game answers
+    /// only what generating, playing and asking [`Rules::ending`] would say
+    /// (a test per game that answers checks this over generated games).
+    fn wins_at_once(_pos: &Self::Position) -> Option<bool> {
+        None
+    }
+
     /// Takes back a draw offer the last turn made (the search makes no
     /// offer: a turn that offered is judged as the board move it also
     /// was). Nothing to do in a game without offers.

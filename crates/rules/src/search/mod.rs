@@ -14,10 +14,13 @@
 //! and a position where play stops with no result counts as beyond the
 //! horizon. The search is a negamax alpha-beta over scores with iterative
 //! deepening and a transposition table: a win at ply p of the search scores
-//! `WIN - p`, a draw 0, and a position at the horizon `0` (the search for
-//! wins and losses) or `±1` (the two searches that prove a draw: the horizon
-//! as good as possible for one side, then for the other; a draw is proven
-//! when neither side gets above 0 even so). A value proven at a shorter
+//! `WIN - p`, a draw 0, and a position at the horizon `+1` or `-1`, as good
+//! as possible for one side or for the other. Every search has a null
+//! window: with nothing proven at horizon d - 1, a win or a loss at d is
+//! one exactly d plies away, so each search asks a yes-or-no question — a
+//! win is the mover above 0 even with every open line its loss, a loss is
+//! it below 0 even with every open line its win, a draw is neither side
+//! above 0 with the open lines its own. A value proven at a shorter
 //! horizon is the value at every longer one, so deepening stops at the
 //! first proof. When the budget runs out the answer is `unknown`, never a
 //! guess.
@@ -122,15 +125,6 @@ impl Value {
             _ => None,
         }
     }
-
-    /// The value of a score at ply 0 of a search for wins and losses.
-    fn of_score(s: i32) -> Option<Value> {
-        match s {
-            s if s > DECISIVE => Some(Value::Win((WIN - s) as u32)),
-            s if s < -DECISIVE => Some(Value::Loss((WIN + s) as u32)),
-            _ => None,
-        }
-    }
 }
 
 /// How much one position may cost.
@@ -188,29 +182,23 @@ impl Budget {
     }
 }
 
-/// What the horizon counts as.
+/// What a search counts the horizon as: +1 for the side named, -1 for the
+/// other.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Horizon {
-    /// 0: the search for wins and losses.
-    Zero,
-    /// +1 for the side named, -1 for the other: a draw's proof.
-    Favours(Side),
-}
+struct Favours(Side);
 
-impl Horizon {
+impl Favours {
     fn salt(self) -> u64 {
-        match self {
-            Horizon::Zero => 0,
-            Horizon::Favours(Side::First) => 0x9e37_79b9_7f4a_7c15,
-            Horizon::Favours(Side::Second) => 0xc2b2_ae3d_27d4_eb4f,
+        match self.0 {
+            Side::First => 0x9e37_79b9_7f4a_7c15,
+            Side::Second => 0xc2b2_ae3d_27d4_eb4f,
         }
     }
 
     fn leaf(self, mover: Side) -> i32 {
-        match self {
-            Horizon::Zero => 0,
-            Horizon::Favours(s) if s == mover => 1,
-            Horizon::Favours(_) => -1,
+        match self.0 == mover {
+            true => 1,
+            false => -1,
         }
     }
 }
@@ -248,7 +236,7 @@ struct Scan {
 pub struct Searcher<'t, G: Search> {
     table: &'t mut Table,
     frames: Vec<Frame<G>>,
-    horizon: Horizon,
+    horizon: Favours,
     /// Positions visited since the searcher was made.
     pub nodes: u64,
     limit: u64,
@@ -315,7 +303,7 @@ impl<'t, G: Search> Searcher<'t, G> {
         Searcher {
             table,
             frames: Vec::new(),
-            horizon: Horizon::Zero,
+            horizon: Favours(Side::First),
             nodes: 0,
             limit: u64::MAX,
             deadline: None,
@@ -400,9 +388,9 @@ impl<'t, G: Search> Searcher<'t, G> {
             Value::Unknown if depth == 0 || G::ending(pos).is_some() => (false, false),
             Value::Unknown => {
                 let mover = G::side_to_move(pos);
-                self.horizon = Horizon::Favours(mover);
+                self.horizon = Favours(mover);
                 let best_for_mover = self.negamax(pos, depth, 0, 0, 1);
-                self.horizon = Horizon::Favours(mover.other());
+                self.horizon = Favours(mover.other());
                 let worst_for_mover = self.negamax(pos, depth, 0, -1, 0);
                 if self.stopped {
                     return CUT;
@@ -417,34 +405,61 @@ impl<'t, G: Search> Searcher<'t, G> {
         }
     }
 
+    /// Deepens one ply at a time to `depth`, stopping at the first proof.
+    /// At horizon d, with nothing proven at d - 1, a win or a loss can only
+    /// be one d plies away, so no search needs the exact score: each asks
+    /// one question with a null window (fail-soft, so a bound that answers
+    /// another question is taken too). The horizon counted as the mover's
+    /// (`Favours(mover)`) or the other's bounds the search for wins and
+    /// losses on either side: a loss is the mover below 0 even with every
+    /// open line its win, a win is it above 0 even with every open line
+    /// its loss.
     fn deepen(&mut self, pos: &G::Position, depth: u32) -> Value {
         if let Some(v) = self.terminal(pos) {
             return v;
         }
+        let mover = G::side_to_move(pos);
         for d in 1..=depth {
-            self.horizon = Horizon::Zero;
-            let s = self.negamax(pos, d, 0, -INF, INF);
+            // A win: above 0 with the open lines the other's.
+            self.horizon = Favours(mover.other());
+            let s = self.negamax(pos, d, 0, 0, 1);
             if self.stopped {
                 return Value::Unknown;
             }
-            if let Some(v) = Value::of_score(s) {
-                return v;
+            if s >= 1 {
+                return Value::Win(d);
             }
-            let mover = G::side_to_move(pos);
-            self.horizon = Horizon::Favours(mover);
+            // Above 0 with the open lines the mover's: neither a loss nor
+            // a draw (a fail-soft bound below 0 is a loss already).
+            self.horizon = Favours(mover);
             let best_for_mover = self.negamax(pos, d, 0, 0, 1);
             if self.stopped {
                 return Value::Unknown;
             }
-            if best_for_mover <= 0 {
-                self.horizon = Horizon::Favours(mover.other());
-                let worst_for_mover = self.negamax(pos, d, 0, -1, 0);
-                if self.stopped {
-                    return Value::Unknown;
-                }
-                if worst_for_mover >= 0 {
-                    return Value::Draw;
-                }
+            if best_for_mover >= 1 {
+                continue;
+            }
+            if best_for_mover <= -1 {
+                return Value::Loss(d);
+            }
+            // Capped at a draw: secured too, or lost?
+            self.horizon = Favours(mover.other());
+            let worst_for_mover = self.negamax(pos, d, 0, -1, 0);
+            if self.stopped {
+                return Value::Unknown;
+            }
+            if worst_for_mover >= 0 {
+                return Value::Draw;
+            }
+            self.horizon = Favours(mover);
+            if self.negamax(pos, d, 0, -1, 0) <= -1 {
+                return match self.stopped {
+                    true => Value::Unknown,
+                    false => Value::Loss(d),
+                };
+            }
+            if self.stopped {
+                return Value::Unknown;
             }
         }
         Value::Unknown
@@ -488,6 +503,21 @@ impl<'t, G: Search> Searcher<'t, G> {
         }
         if depth == 0 {
             return self.horizon.leaf(mover);
+        }
+        // At the last ply a turn scores a win at once, a draw (0) or the
+        // horizon: where only a win would lift the score above alpha, a
+        // game that can tell whether there is one is asked instead of its
+        // turns (no win: the score is at most the other two, a bound below
+        // alpha, as a failing search returns).
+        if depth == 1 {
+            let most = self.horizon.leaf(mover).max(0);
+            if most <= alpha {
+                match G::wins_at_once(pos) {
+                    Some(false) => return most,
+                    Some(true) => return WIN - (ply as i32 + 1),
+                    None => {}
+                }
+            }
         }
         // A position one ply above the horizon is not looked up nor stored:
         // its children are only played and judged, cheaper than a probe
@@ -751,11 +781,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn scores_read_as_values_with_their_distances() {
-        assert_eq!(Value::of_score(WIN - 3), Some(Value::Win(3)));
-        assert_eq!(Value::of_score(3 - WIN), Some(Value::Loss(3)));
-        assert_eq!(Value::of_score(0), None);
-        assert_eq!(Value::of_score(1), None);
+    fn values_flip_to_the_other_sides() {
         assert_eq!(Value::Win(2).flip(), Value::Loss(2));
         assert_eq!(Value::Draw.flip(), Value::Draw);
     }

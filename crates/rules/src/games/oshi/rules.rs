@@ -536,6 +536,80 @@ pub(super) fn goes_on_after(pos: &Position, mv: &Move) -> bool {
     })
 }
 
+/// Whether the side to move surely cannot win with its next turn (`false`:
+/// it may; generate the turns to know). A win needs its points or the
+/// other side left with no move:
+/// - points: a piece of height N moving along a ray pushes off only pieces
+///   on the ray's last N squares before the edge (a piece i squares from
+///   the edge leaves after i + 1 steps), each once, so no ray whose last N
+///   squares hold less of the other side's height than the points missing
+///   can bring them;
+/// - a move changes squares along one rank or file only, so two one-step
+///   moves of the other side (a piece, an empty square next to it that the
+///   no-return rule leaves open, as [`goes_on_after`] reads the rule) on
+///   no common rank or file leave it a move whatever the turn.
+pub(super) fn no_win_at_once(pos: &Position) -> bool {
+    let me = pos.to_move;
+    let other = me.other();
+    let need = POINTS_TO_WIN.saturating_sub(pos.score[me.index()]);
+    let height = |i: usize| {
+        pos.board[i]
+            .filter(|t| t.owner == other)
+            .map_or(0, |t| t.height)
+    };
+    for id in ids_of(pos.ids[me.index()]) {
+        let Some(from) = pos.at[id] else { continue };
+        let reach = pos.board[from.index()].map_or(0, |t| usize::from(t.height));
+        let (file, rank) = (from.file() as usize, from.rank() as usize);
+        // The squares k = 0, 1, … from each edge, beyond `from`: east,
+        // west, north, south.
+        let mut gains = [0u8; 4];
+        for k in 0..reach {
+            let far = 8 - k;
+            gains[0] += if far > file {
+                height(rank * 9 + far)
+            } else {
+                0
+            };
+            gains[1] += if k < file { height(rank * 9 + k) } else { 0 };
+            gains[2] += if far > rank {
+                height(far * 9 + file)
+            } else {
+                0
+            };
+            gains[3] += if k < rank { height(k * 9 + file) } else { 0 };
+        }
+        if gains.iter().any(|&g| g >= need) {
+            return false;
+        }
+    }
+    // The ranks and files (9 bits each) of each one-step move found.
+    let mut lines = [(0u16, 0u16); 4 * MAX_PIECES];
+    let mut found = 0;
+    for id in ids_of(pos.ids[other.index()]) {
+        let Some(sq) = pos.at[id] else { continue };
+        for dir in Dir::ALL {
+            let Some(next) = sq.step(dir) else { continue };
+            if pos.board[next.index()].is_some()
+                || (pos.no_return == NoReturn::Own && pos.forbid[id] == Some(next))
+            {
+                continue;
+            }
+            let ranks = 1u16 << sq.rank() | 1 << next.rank();
+            let files = 1u16 << sq.file() | 1 << next.file();
+            if lines[..found]
+                .iter()
+                .any(|&(r, f)| r & ranks == 0 && f & files == 0)
+            {
+                return true;
+            }
+            lines[found] = (ranks, files);
+            found += 1;
+        }
+    }
+    false
+}
+
 /// The piece ids in a bit set ([`Position::ids`]).
 fn ids_of(mut bits: u16) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {

@@ -1,9 +1,10 @@
 //! What the search needs from Oshi: the key, from each piece's square,
 //! height and owner (by its id: the board follows from them), the squares
 //! the no-return rule forbids, the score and the side to move; and, at the
-//! search's last ply, the turns after which the game surely goes on.
+//! search's last ply, the turns after which the game surely goes on, and
+//! the positions where no turn can win at once.
 
-use super::rules::goes_on_after;
+use super::rules::{goes_on_after, no_win_at_once};
 use super::{Move, NoReturn, Oshi, Position};
 use crate::game::{Keyer, Outcome, Search};
 use std::hash::Hasher;
@@ -38,6 +39,13 @@ impl Search for Oshi {
     /// game goes on ([`goes_on_after`]); any other is played.
     fn outcome_of(pos: &Position, mv: &Move) -> Option<Outcome> {
         goes_on_after(pos, mv).then_some(Outcome::Open)
+    }
+
+    /// No win at once where [`no_win_at_once`] can tell (neither the
+    /// points within reach nor the other side ever left without a move);
+    /// elsewhere the turns are generated.
+    fn wins_at_once(pos: &Position) -> Option<bool> {
+        no_win_at_once(pos).then_some(false)
     }
 
     /// From what the notation writes: each piece's square, height, owner

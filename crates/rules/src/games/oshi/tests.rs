@@ -506,6 +506,46 @@ fn outcomes_told_without_playing_agree_with_play_and_ending() {
     assert!(open > 10_000 && decided == 0, "{open} {decided}");
 }
 
+/// Where the search is told no turn wins at once, none does — over random
+/// games (to their ends, where a side is a push from its points), under
+/// both readings of the no-return rule, with the points each side needs
+/// lowered, and where one turn leaves the other side no move (one that
+/// fills two empty squares on a line).
+#[test]
+fn no_win_at_once_is_told_where_a_turn_wins() {
+    use super::NoReturn;
+    let mut positions = crate::testkit::random_positions::<Oshi>(55, 60);
+    for text in [
+        "9/9/9/9/9/9/A8/2B6/aAA6 r 0-0 -",
+        "9/9/9/9/4A4/9/9/9/aAA6 r 0-0 W(a1=a2)",
+        "9/9/9/9/9/4b4/9/9/a3A4 r 0-0 -",
+        // White's only steps, a1-a2 and c1-c2, share ranks 1 and 2: e2-c2
+        // pushes d2 and b2 along rank 2, fills both, and leaves each White
+        // piece a train of two to push on every side.
+        "9/9/9/9/9/9/A1A6/1A1AC4/aBaBC4 r 0-0 -",
+    ] {
+        positions.push(Oshi::parse_position(text).unwrap());
+    }
+    let mut more = Vec::new();
+    for p in &positions {
+        let mut q = p.clone();
+        q.no_return = NoReturn::Opponent;
+        more.push(q);
+        for points in [3, 5, 6] {
+            let mut q = p.clone();
+            q.score[q.to_move.index()] = points;
+            more.push(q);
+        }
+    }
+    positions.extend(more);
+    let [won, none, untold] = crate::testkit::check_wins_at_once::<Oshi>(&positions);
+    eprintln!("told none: {none}; wins left to the generator: {untold}");
+    assert!(
+        won == 0 && none > 5_000 && untold > 100,
+        "{won} {none} {untold}"
+    );
+}
+
 /// The key a position keeps as moves change it is the one summed over its
 /// pieces from scratch, and the notation key made from it is the one made
 /// by a plain pass over the board: over random games under both readings

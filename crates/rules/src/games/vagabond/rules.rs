@@ -668,7 +668,7 @@ fn check_deploy(pos: &Position, code: TileCode, at: Point) -> Result<(), Vagabon
     Ok(())
 }
 
-fn check_shift(pos: &Position, a: Point, b: Point) -> Result<(), VagabondError> {
+pub(super) fn check_shift(pos: &Position, a: Point, b: Point) -> Result<(), VagabondError> {
     let me = pos.to_move;
     let t = pos.at(a).ok_or(VagabondError::NoTile { at: a })?;
     if t.owner != me {

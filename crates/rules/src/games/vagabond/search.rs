@@ -1,9 +1,11 @@
 //! What the search needs from Vagabond Pai Sho: the default key (the whole
 //! position, reserves and a pending offer included); accepting a draw is an
 //! agreement, not searched; what a turn ends is told without playing it
-//! (only taking a Lotus ends the game with a result).
+//! (only taking a Lotus ends the game with a result), and whether any turn
+//! takes a Lotus, without generating the turns.
 
-use super::{Body, Move, Position, TileCode, Vagabond};
+use super::rules::check_shift;
+use super::{Body, Move, Point, Position, TileCode, Vagabond};
 use crate::game::{Outcome, Search};
 
 impl Search for Vagabond {
@@ -23,6 +25,22 @@ impl Search for Vagabond {
             Body::Deploy { .. } => Some(Outcome::Open),
             Body::Accept => None,
         }
+    }
+
+    /// Only taking a Lotus wins: whether a tile of the mover may move onto
+    /// one of the other side's, checked as `play` checks a move.
+    fn wins_at_once(pos: &Position) -> Option<bool> {
+        let me = pos.to_move;
+        let lotus = |p: &Point| {
+            pos.at(*p)
+                .is_some_and(|t| t.code == TileCode::L && t.owner != me)
+        };
+        let mine = |a: &Point| pos.at(*a).is_some_and(|t| t.owner == me);
+        Some(Point::all().filter(lotus).any(|q| {
+            Point::all()
+                .filter(mine)
+                .any(|a| check_shift(pos, a, q).is_ok())
+        }))
     }
 
     fn agreement(mv: &Move) -> bool {

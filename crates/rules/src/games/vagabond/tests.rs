@@ -511,6 +511,23 @@ fn outcomes_told_without_playing_agree_with_play_and_ending() {
     assert!(open > 10_000 && decided > 0, "{open} {decided}");
 }
 
+/// Whether a turn takes a Lotus, told without generating the turns, is
+/// what generating, playing each and asking `ending` says — over random
+/// games (the positions before a Lotus is taken among them) and the sample
+/// game.
+#[test]
+fn a_win_at_once_is_told_as_generating_every_turn_tells_it() {
+    let mut positions = crate::testkit::random_positions::<super::Vagabond>(53, 60);
+    let mut p = start();
+    for text in SAMPLE.split(';') {
+        positions.push(p.clone());
+        play(&mut p, text).unwrap();
+    }
+    let [won, none, _] = crate::testkit::check_wins_at_once::<super::Vagabond>(&positions);
+    eprintln!("wins at once: {won}, none: {none}");
+    assert!(won > 0 && none > 1_000, "{won} {none}");
+}
+
 /// Whether the side to move has a turn, asked cheapest first, is what the
 /// generator says: over random games, the same positions with the mover's
 /// reserve emptied (only moves on the board left), with only Dragons in
