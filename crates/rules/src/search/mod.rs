@@ -414,55 +414,82 @@ impl<'t, G: Search> Searcher<'t, G> {
     /// losses on either side: a loss is the mover below 0 even with every
     /// open line its win, a win is it above 0 even with every open line
     /// its loss.
+    ///
+    /// Most positions prove nothing, and two searches at the full horizon
+    /// say so first: a win, a loss or a draw at a shorter horizon is one at
+    /// the full horizon too, so no win there and the mover above 0 even
+    /// with every open line its win is nothing proven at any horizon. Only
+    /// a position these leave open is deepened, with no question of a win
+    /// where the first found none.
     fn deepen(&mut self, pos: &G::Position, depth: u32) -> Value {
         if let Some(v) = self.terminal(pos) {
             return v;
         }
         let mover = G::side_to_move(pos);
+        let mut may_win = true;
+        if depth > 1 {
+            self.horizon = Favours(mover.other());
+            may_win = self.negamax(pos, depth, 0, 0, 1) >= 1;
+            if self.stopped {
+                return Value::Unknown;
+            }
+            if !may_win {
+                self.horizon = Favours(mover);
+                let best_for_mover = self.negamax(pos, depth, 0, 0, 1);
+                if self.stopped || best_for_mover >= 1 {
+                    return Value::Unknown;
+                }
+            }
+        }
         for d in 1..=depth {
-            // A win: above 0 with the open lines the other's.
-            self.horizon = Favours(mover.other());
-            let s = self.negamax(pos, d, 0, 0, 1);
-            if self.stopped {
-                return Value::Unknown;
-            }
-            if s >= 1 {
-                return Value::Win(d);
-            }
-            // Above 0 with the open lines the mover's: neither a loss nor
-            // a draw (a fail-soft bound below 0 is a loss already).
-            self.horizon = Favours(mover);
-            let best_for_mover = self.negamax(pos, d, 0, 0, 1);
-            if self.stopped {
-                return Value::Unknown;
-            }
-            if best_for_mover >= 1 {
-                continue;
-            }
-            if best_for_mover <= -1 {
-                return Value::Loss(d);
-            }
-            // Capped at a draw: secured too, or lost?
-            self.horizon = Favours(mover.other());
-            let worst_for_mover = self.negamax(pos, d, 0, -1, 0);
-            if self.stopped {
-                return Value::Unknown;
-            }
-            if worst_for_mover >= 0 {
-                return Value::Draw;
-            }
-            self.horizon = Favours(mover);
-            if self.negamax(pos, d, 0, -1, 0) <= -1 {
-                return match self.stopped {
-                    true => Value::Unknown,
-                    false => Value::Loss(d),
-                };
+            if let Some(v) = self.prove_at(pos, d, may_win) {
+                return v;
             }
             if self.stopped {
                 return Value::Unknown;
             }
         }
         Value::Unknown
+    }
+
+    /// What the searches at horizon `d` prove of `pos` (nothing proven at
+    /// d - 1; `may_win`: a win is not ruled out); `None` where they prove
+    /// nothing or the budget ran out.
+    fn prove_at(&mut self, pos: &G::Position, d: u32, may_win: bool) -> Option<Value> {
+        let mover = G::side_to_move(pos);
+        // A win: above 0 with the open lines the other's.
+        if may_win {
+            self.horizon = Favours(mover.other());
+            let s = self.negamax(pos, d, 0, 0, 1);
+            if self.stopped {
+                return None;
+            }
+            if s >= 1 {
+                return Some(Value::Win(d));
+            }
+        }
+        // Above 0 with the open lines the mover's: neither a loss nor a
+        // draw (a fail-soft bound below 0 is a loss already).
+        self.horizon = Favours(mover);
+        let best_for_mover = self.negamax(pos, d, 0, 0, 1);
+        if self.stopped || best_for_mover >= 1 {
+            return None;
+        }
+        if best_for_mover <= -1 {
+            return Some(Value::Loss(d));
+        }
+        // Capped at a draw: secured too, or lost?
+        self.horizon = Favours(mover.other());
+        let worst_for_mover = self.negamax(pos, d, 0, -1, 0);
+        if self.stopped {
+            return None;
+        }
+        if worst_for_mover >= 0 {
+            return Some(Value::Draw);
+        }
+        self.horizon = Favours(mover);
+        let lost = self.negamax(pos, d, 0, -1, 0) <= -1;
+        (lost && !self.stopped).then_some(Value::Loss(d))
     }
 
     /// The value of a position where the rules have ended the game.

@@ -1,8 +1,11 @@
 //! What the search needs from Retsami: the key, from the board spread to a
 //! byte a square (eleven words) and the rest of the position in one word;
-//! accepting a draw is an agreement, not searched.
+//! accepting a draw is an agreement, not searched; whether a turn reaches
+//! the Home Square, without generating the turns.
 
-use super::{Move, Position, Retsami};
+use super::geometry::{corner_count, OnTheWay};
+use super::rules::check;
+use super::{Action, Move, Position, Retsami, Square, HOME};
 use crate::game::{Keyer, Search};
 use std::hash::Hasher;
 
@@ -32,6 +35,27 @@ impl Search for Retsami {
                 | (pos.first_mover.index() as u64) << 19,
         );
         k.finish()
+    }
+
+    /// Only reaching the Home Square wins, and only by an advance (a
+    /// take needs the other side's counter there, which would have won):
+    /// whether a counter of the mover may advance there, checked as `play`
+    /// checks it, asked only of counters with at most one corner between
+    /// them and Home (80 and 79).
+    fn wins_at_once(pos: &Position) -> Option<bool> {
+        let to = Square::at_way(HOME);
+        let mut mine = pos.board[pos.to_move.index()];
+        while mine != 0 {
+            let i = mine.trailing_zeros() as u8;
+            mine &= mine - 1;
+            let from = Square::from_index(i).expect("a bit of the board");
+            if corner_count(from.way(), HOME) <= 1
+                && check(pos, Action::Advance { from, to }).is_ok()
+            {
+                return Some(true);
+            }
+        }
+        Some(false)
     }
 
     fn agreement(mv: &Move) -> bool {

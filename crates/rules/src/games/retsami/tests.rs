@@ -400,3 +400,17 @@ fn perft_counts_agree_with_trying_every_move() {
     let checked = crate::testkit::check_perft_file::<Retsami>("retsami", 5_000, &candidates);
     assert!(checked >= 3, "{checked}");
 }
+
+/// Whether a turn reaches the Home Square, told without generating the
+/// turns, is what generating, playing each and asking `ending` says — over
+/// random games to their ends (their last turns reach Home).
+#[test]
+fn a_win_at_once_is_told_as_generating_every_turn_tells_it() {
+    let positions = crate::testkit::random_positions::<Retsami>(57, 80);
+    let [won, none, untold] = crate::testkit::check_wins_at_once::<Retsami>(&positions);
+    eprintln!("wins at once: {won}, none: {none}");
+    assert!(
+        won > 20 && none > 1_000 && untold == 0,
+        "{won} {none} {untold}"
+    );
+}
