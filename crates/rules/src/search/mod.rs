@@ -531,20 +531,11 @@ impl<'t, G: Search> Searcher<'t, G> {
         if depth == 0 {
             return self.horizon.leaf(mover);
         }
-        // At the last ply a turn scores a win at once, a draw (0) or the
-        // horizon: where only a win would lift the score above alpha, a
-        // game that can tell whether there is one is asked instead of its
-        // turns (no win: the score is at most the other two, a bound below
-        // alpha, as a failing search returns).
-        if depth == 1 {
-            let most = self.horizon.leaf(mover).max(0);
-            if most <= alpha {
-                match G::wins_at_once(pos) {
-                    Some(false) => return most,
-                    Some(true) => return WIN - (ply as i32 + 1),
-                    None => {}
-                }
-            }
+        if let Some(s) = (depth == 1)
+            .then(|| self.at_once(pos, ply, alpha))
+            .flatten()
+        {
+            return s;
         }
         // A position one ply above the horizon is not looked up nor stored:
         // its children are only played and judged, cheaper than a probe
@@ -600,6 +591,19 @@ impl<'t, G: Search> Searcher<'t, G> {
             best: u16::try_from(best_i).unwrap_or(u16::MAX),
         });
         best
+    }
+
+    /// At the last ply a turn scores a win at once, a draw (0) or the
+    /// horizon: where only a win would lift the score above alpha, a game
+    /// that can tell whether there is one is asked instead of its turns
+    /// (no win: the score is at most the other two, a bound below alpha,
+    /// as a failing search returns). `None`: search the turns.
+    fn at_once(&self, pos: &G::Position, ply: usize, alpha: i32) -> Option<i32> {
+        let most = self.horizon.leaf(G::side_to_move(pos)).max(0);
+        match (most <= alpha).then(|| G::wins_at_once(pos)).flatten()? {
+            false => Some(most),
+            true => Some(WIN - (ply as i32 + 1)),
+        }
     }
 
     /// Searches `pos`'s board turns, each played into `next` as the
