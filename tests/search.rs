@@ -75,15 +75,20 @@ fn sample<G: Search + Notation>(games: u64, middle: usize, tail: usize) -> Vec<G
         let plain = positions::<G>(100 + g, 1, &GenOptions::default());
         let step = (plain.len() / middle.max(1)).max(1);
         out.extend(plain.iter().step_by(step).take(middle).cloned());
-        // Random games finish within a few thousand plies.
-        let finishing = GenOptions {
-            finish: true,
-            max_plies: 5000,
-        };
-        let ended = positions::<G>(200 + g, 1, &finishing);
-        out.extend(ended.iter().rev().take(tail).cloned());
+        out.extend(last_positions::<G>(200 + g, tail));
     }
     out
+}
+
+/// The last `tail` positions of a random game made to finish, from `seed`
+/// (random games finish within a few thousand plies).
+fn last_positions<G: Search + Notation>(seed: u64, tail: usize) -> Vec<G::Position> {
+    let finishing = GenOptions {
+        finish: true,
+        max_plies: 5000,
+    };
+    let ended = positions::<G>(seed, 1, &finishing);
+    ended.into_iter().rev().take(tail).collect()
 }
 
 /// Checks the search's value of every sampled position, and of every turn
@@ -161,15 +166,8 @@ fn iqishiqi_search_agrees_with_minimax() {
 /// The last `tail` positions of `games` finished games, where forced wins
 /// further than one ply lie (random play walks into them).
 fn endings<G: Search + Notation>(games: u64, tail: usize) -> Vec<G::Position> {
-    let finishing = GenOptions {
-        finish: true,
-        max_plies: 5000,
-    };
     (0..games)
-        .flat_map(|g| {
-            let ended = positions::<G>(300 + g, 1, &finishing);
-            ended.into_iter().rev().take(tail).collect::<Vec<_>>()
-        })
+        .flat_map(|g| last_positions::<G>(300 + g, tail))
         .collect()
 }
 

@@ -527,13 +527,20 @@ pub(super) fn goes_on_after(pos: &Position, mv: &Move) -> bool {
     ids_of(pos.ids[other.index()]).any(|id| {
         let Some(sq) = pos.at[id] else { return false };
         Dir::ALL.into_iter().any(|d| {
-            sq.step(d).is_some_and(|next| {
-                next != to
-                    && pos.board[next.index()].is_none()
-                    && (pos.no_return == NoReturn::Opponent || pos.forbid[id] != Some(next))
-            })
+            sq.step(d)
+                .is_some_and(|next| next != to && opens_a_step(pos, id, next))
         })
     })
+}
+
+/// Whether the other side's piece `id` may step onto `next`, a square next
+/// to it, once the side to move has moved without touching either: the
+/// square is empty, and the no-return rule leaves it open (under `own` the
+/// other side's no-return squares stay as they are; under `opponent` they
+/// become the squares its pieces stand on, none next to them).
+fn opens_a_step(pos: &Position, id: usize, next: Square) -> bool {
+    pos.board[next.index()].is_none()
+        && (pos.no_return == NoReturn::Opponent || pos.forbid[id] != Some(next))
 }
 
 /// Whether the side to move surely cannot win with its next turn (`false`:
@@ -545,9 +552,8 @@ pub(super) fn goes_on_after(pos: &Position, mv: &Move) -> bool {
 ///   squares hold less of the other side's height than the points missing
 ///   can bring them;
 /// - a move changes squares along one rank or file only, so two one-step
-///   moves of the other side (a piece, an empty square next to it that the
-///   no-return rule leaves open, as [`goes_on_after`] reads the rule) on
-///   no common rank or file leave it a move whatever the turn.
+///   moves of the other side ([`opens_a_step`]) on no common rank or file
+///   leave it a move whatever the turn.
 pub(super) fn no_win_at_once(pos: &Position) -> bool {
     let me = pos.to_move;
     let other = me.other();
@@ -589,12 +595,9 @@ pub(super) fn no_win_at_once(pos: &Position) -> bool {
     for id in ids_of(pos.ids[other.index()]) {
         let Some(sq) = pos.at[id] else { continue };
         for dir in Dir::ALL {
-            let Some(next) = sq.step(dir) else { continue };
-            if pos.board[next.index()].is_some()
-                || (pos.no_return == NoReturn::Own && pos.forbid[id] == Some(next))
-            {
+            let Some(next) = sq.step(dir).filter(|&n| opens_a_step(pos, id, n)) else {
                 continue;
-            }
+            };
             let ranks = 1u16 << sq.rank() | 1 << next.rank();
             let files = 1u16 << sq.file() | 1 << next.file();
             if lines[..found]

@@ -446,20 +446,38 @@ fn piece_locations_follow_the_board_through_random_games() {
     assert!(pushed_off > 0);
 }
 
+/// Random games' positions (`games` from `seed`), then the positions
+/// written in `texts`.
+fn games_and(seed: u64, games: u64, texts: &[&str]) -> Vec<Position> {
+    let mut positions = crate::testkit::random_positions::<Oshi>(seed, games);
+    positions.extend(texts.iter().map(|t| Oshi::parse_position(t).unwrap()));
+    positions
+}
+
+/// `positions` under the `opponent` reading of the no-return rule.
+fn under_opponent(positions: &[Position]) -> Vec<Position> {
+    let opponent = |p: &Position| Position {
+        no_return: super::NoReturn::Opponent,
+        ..p.clone()
+    };
+    positions.iter().map(opponent).collect()
+}
+
 /// The test on masks agrees with the generator: over random games, and
 /// where a lone piece's only empty neighbour is the square it may not
 /// return to (with and without a push left to it) or it is walled in.
 #[test]
 fn has_legal_move_agrees_with_the_generator() {
-    let mut positions = crate::testkit::random_positions::<Oshi>(52, 40);
-    for text in [
-        "9/9/9/9/9/9/A8/A8/aAA6 w 0-0 -",
-        "9/9/9/9/9/9/A8/9/aAA6 w 0-0 W(a1=a2)",
-        "9/9/9/9/9/9/A8/9/bAA6 w 0-0 W(a1=a2)",
-        "9/9/9/9/9/9/9/9/a8 w 0-0 W(a1=b1)",
-    ] {
-        positions.push(Oshi::parse_position(text).unwrap());
-    }
+    let positions = games_and(
+        52,
+        40,
+        &[
+            "9/9/9/9/9/9/A8/A8/aAA6 w 0-0 -",
+            "9/9/9/9/9/9/A8/9/aAA6 w 0-0 W(a1=a2)",
+            "9/9/9/9/9/9/A8/9/bAA6 w 0-0 W(a1=a2)",
+            "9/9/9/9/9/9/9/9/a8 w 0-0 W(a1=b1)",
+        ],
+    );
     let (some, none) = crate::testkit::check_has_legal_move::<Oshi>(&positions);
     assert!(some > 1_000 && none == 2, "{some} {none}");
 }
@@ -477,31 +495,22 @@ fn perft_counts_agree_with_trying_every_move() {
     assert!(checked >= 3, "{checked}");
 }
 
+/// White's one piece on a1 is walled in but for a2: c2-a2 fills it and
+/// leaves White no move (a3-a2 does not: White then pushes a2 north); in
+/// the second, a2 is the square White's piece may not return to.
+const WALLED_IN: [&str; 2] = [
+    "9/9/9/9/9/9/A8/2B6/aAA6 r 0-0 -",
+    "9/9/9/9/4A4/9/9/9/aAA6 r 0-0 W(a1=a2)",
+];
+
 /// What the search is told a turn ends, without playing it, is what
 /// playing it and asking `ending` says — over random games, under both
 /// readings of the no-return rule, and where one turn leaves the other
 /// side no move.
 #[test]
 fn outcomes_told_without_playing_agree_with_play_and_ending() {
-    use super::NoReturn;
-    let mut positions = crate::testkit::random_positions::<Oshi>(51, 40);
-    // White's one piece on a1 is walled in but for a2: c2-a2 fills it and
-    // leaves White no move (a3-a2 does not: White then pushes a2 north);
-    // in the second, a2 is the square White's piece may not return to.
-    for text in [
-        "9/9/9/9/9/9/A8/2B6/aAA6 r 0-0 -",
-        "9/9/9/9/4A4/9/9/9/aAA6 r 0-0 W(a1=a2)",
-    ] {
-        positions.push(Oshi::parse_position(text).unwrap());
-    }
-    let opponent: Vec<_> = (positions.iter())
-        .map(|p| {
-            let mut p = p.clone();
-            p.no_return = NoReturn::Opponent;
-            p
-        })
-        .collect();
-    positions.extend(opponent);
+    let mut positions = games_and(51, 40, &WALLED_IN);
+    positions.extend(under_opponent(&positions));
     let (open, decided) = crate::testkit::check_outcomes::<Oshi>(&positions);
     assert!(open > 10_000 && decided == 0, "{open} {decided}");
 }
@@ -513,24 +522,19 @@ fn outcomes_told_without_playing_agree_with_play_and_ending() {
 /// fills two empty squares on a line).
 #[test]
 fn no_win_at_once_is_told_where_a_turn_wins() {
-    use super::NoReturn;
-    let mut positions = crate::testkit::random_positions::<Oshi>(55, 60);
-    for text in [
-        "9/9/9/9/9/9/A8/2B6/aAA6 r 0-0 -",
-        "9/9/9/9/4A4/9/9/9/aAA6 r 0-0 W(a1=a2)",
+    // White's only steps, a1-a2 and c1-c2, share ranks 1 and 2: e2-c2
+    // pushes d2 and b2 along rank 2, fills both, and leaves each White
+    // piece a train of two to push on every side.
+    let shared = "9/9/9/9/9/9/A1A6/1A1AC4/aBaBC4 r 0-0 -";
+    let walled = [
+        WALLED_IN[0],
+        WALLED_IN[1],
         "9/9/9/9/9/4b4/9/9/a3A4 r 0-0 -",
-        // White's only steps, a1-a2 and c1-c2, share ranks 1 and 2: e2-c2
-        // pushes d2 and b2 along rank 2, fills both, and leaves each White
-        // piece a train of two to push on every side.
-        "9/9/9/9/9/9/A1A6/1A1AC4/aBaBC4 r 0-0 -",
-    ] {
-        positions.push(Oshi::parse_position(text).unwrap());
-    }
-    let mut more = Vec::new();
+        shared,
+    ];
+    let mut positions = games_and(55, 60, &walled);
+    let mut more = under_opponent(&positions);
     for p in &positions {
-        let mut q = p.clone();
-        q.no_return = NoReturn::Opponent;
-        more.push(q);
         for points in [3, 5, 6] {
             let mut q = p.clone();
             q.score[q.to_move.index()] = points;

@@ -496,17 +496,23 @@ fn a_position_holds_no_more_tiles_than_the_set() {
     assert!(Position::parse("- CCCCC/- - h -", double).is_err());
 }
 
-/// What the search is told a turn ends, without playing it, is what
-/// playing it and asking `ending` says — over random games (which take a
-/// Lotus now and then) and the sample game.
-#[test]
-fn outcomes_told_without_playing_agree_with_play_and_ending() {
-    let mut positions = crate::testkit::random_positions::<super::Vagabond>(51, 40);
+/// Random games' positions (`games` from `seed`), then the sample game's.
+fn games_and_sample(seed: u64, games: u64) -> Vec<Position> {
+    let mut positions = crate::testkit::random_positions::<super::Vagabond>(seed, games);
     let mut p = start();
     for text in SAMPLE.split(';') {
         positions.push(p.clone());
         play(&mut p, text).unwrap();
     }
+    positions
+}
+
+/// What the search is told a turn ends, without playing it, is what
+/// playing it and asking `ending` says — over random games (which take a
+/// Lotus now and then) and the sample game.
+#[test]
+fn outcomes_told_without_playing_agree_with_play_and_ending() {
+    let positions = games_and_sample(51, 40);
     let (open, decided) = crate::testkit::check_outcomes::<super::Vagabond>(&positions);
     assert!(open > 10_000 && decided > 0, "{open} {decided}");
 }
@@ -517,12 +523,7 @@ fn outcomes_told_without_playing_agree_with_play_and_ending() {
 /// game.
 #[test]
 fn a_win_at_once_is_told_as_generating_every_turn_tells_it() {
-    let mut positions = crate::testkit::random_positions::<super::Vagabond>(53, 60);
-    let mut p = start();
-    for text in SAMPLE.split(';') {
-        positions.push(p.clone());
-        play(&mut p, text).unwrap();
-    }
+    let positions = games_and_sample(53, 60);
     let [won, none, _] = crate::testkit::check_wins_at_once::<super::Vagabond>(&positions);
     eprintln!("wins at once: {won}, none: {none}");
     assert!(won > 0 && none > 1_000, "{won} {none}");
