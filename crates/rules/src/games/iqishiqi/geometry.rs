@@ -166,6 +166,17 @@ fn down(b: Bits, k: u32) -> Bits {
     ]
 }
 
+/// `b` with each bit moved by `by` grid indices (|by| < 64), bits moved
+/// past either end dropped.
+#[inline]
+pub fn shifted(b: Bits, by: i16) -> Bits {
+    match by {
+        0 => b,
+        k if k > 0 => up(b, k as u32),
+        k => down(b, k.unsigned_abs() as u32),
+    }
+}
+
 /// The on-board cells next to a cell of `b`. The six steps change the
 /// grid index by 1, 15 or 16 ([`STEP_DELTA`]); a step that wraps from one
 /// row of the grid to the next lands on a cell off the board (the test
@@ -211,7 +222,7 @@ pub enum Dir {
 impl Dir {
     pub const ALL: [Dir; 6] = [Dir::E, Dir::W, Dir::Nne, Dir::Ssw, Dir::Nnw, Dir::Sse];
 
-    pub fn delta(self) -> (i8, i8) {
+    pub const fn delta(self) -> (i8, i8) {
         match self {
             Dir::E => (1, 0),
             Dir::W => (-1, 0),

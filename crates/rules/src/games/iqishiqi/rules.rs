@@ -3,8 +3,8 @@
 //! corner, edge or stalemate.
 
 use super::geometry::{
-    and, bit, count, flood, has, indices, minus, neighbours, or, Bits, Dir, Hex, GRID, OFF,
-    ON_BOARD, RAYS, RAY_LEN, STEPS, STEP_DELTA,
+    and, bit, count, flood, has, indices, minus, neighbours, or, shifted, Bits, Dir, Hex, GRID,
+    OFF, ON_BOARD, RAYS, RAY_LEN, STEPS, STEP_DELTA,
 };
 use super::labels::Coords;
 use super::notation::Move;
@@ -424,6 +424,221 @@ pub(super) fn written_push(pos: &Position, mv: &Move) -> Option<Hex> {
         }
     }
     Some(dest)
+}
+
+/// Whether some turn of the side to move wins at once, told without
+/// generating its turns; `None` only with one stone left in the supply
+/// (where every push off the rim stalemates) or the game already over. A push moves the neutral
+/// stone along the empty run of one of its rays, so it ends on the rim
+/// only at the end of a run that meets no stone: there it wins on a
+/// corner or the mover's edge, checked by trying the drops that could
+/// push that far. Anywhere else it wins only where the other side is left
+/// no move: [`one_step_kept`] finds the cells a drop would have to take to
+/// leave the other side no push of one, and only drops on those cells
+/// that reach the cell are played and asked [`Rules::has_legal_move`].
+pub fn wins_at_once(pos: &Position) -> Option<bool> {
+    if !can_drop(pos) {
+        return Some(false);
+    }
+    // On the rim the game is over; with one stone left every push ends it.
+    if RAY_LEN[pos.neutral.index()].contains(&0) || pos.stones_left == Some(1) {
+        return None;
+    }
+    let rays = Rays::new(pos);
+    let n = pos.neutral.index();
+    let free = minus(ON_BOARD, or(pos.bits, neighbours(pos.bits)));
+    let kept = kept_whatever_the_drop(pos, &free);
+    for away in Dir::ALL {
+        let a = away.index();
+        // The run's cells off the rim, and the rim at its end if it meets
+        // no stone, kept where a corner or the mover's edge is there.
+        let (run, rim) = match rays.first[a] {
+            Some((f, _)) => (
+                minus(RAYS[n][a], or(RAYS[f.index()][a], bit(f.index()))),
+                None,
+            ),
+            None => {
+                let end = step_away(pos.neutral, away, rays.run[a]);
+                (minus(RAYS[n][a], bit(end.index())), Some(end))
+            }
+        };
+        let rim = rim.filter(|t| t.is_corner() || t.edges().any(|e| e.owner() == pos.to_move));
+        let doubtful = minus(run, kept);
+        if doubtful == [0; 4] && rim.is_none() {
+            continue;
+        }
+        let drops = drops_in_sight(pos, &rays, away.opposite());
+        let wins_at = |t: Hex, drops: Bits| indices(drops).any(|x| wins_by(pos, Hex::at(x), t));
+        for t in indices(doubtful).map(Hex::at) {
+            let takes = one_step_kept(pos, &free, t).map_or(drops, |cells| and(drops, cells));
+            if wins_at(t, takes) {
+                return Some(true);
+            }
+        }
+        if rim.is_some_and(|t| wins_at(t, drops)) {
+            return Some(true);
+        }
+    }
+    Some(false)
+}
+
+/// The cells off the rim where the next player keeps a push of one
+/// whatever single drop the pusher made: where the pushes of one the
+/// stones allow, by direction, include one of the sets no drop spoils
+/// together ([`KEEPING`]), found for every cell at once by shifting bits.
+pub(super) fn kept_whatever_the_drop(pos: &Position, free: &Bits) -> Bits {
+    let room = minus(ON_BOARD, pos.bits);
+    // By direction e: the cells t with t + e free and t - e empty.
+    let one: [Bits; 6] = std::array::from_fn(|e| {
+        let d = STEP_DELTA[e];
+        and(shifted(*free, -d), shifted(room, d))
+    });
+    let (sets, len) = &KEEPING;
+    sets[..*len].iter().fold([0; 4], |kept, &set| {
+        let all = (0..6)
+            .filter(|e| set & 1 << e != 0)
+            .fold(ON_BOARD, |all, e| and(all, one[e]));
+        or(kept, all)
+    })
+}
+
+/// The smallest sets of directions (bit `e.index()`) whose pushes of one
+/// no single drop spoils together ([`SPOILERS`] empty), and how many.
+static KEEPING: ([u8; 64], usize) = keeping();
+
+const fn keeping() -> ([u8; 64], usize) {
+    let (mut sets, mut len) = ([0u8; 64], 0);
+    let mut set = 1;
+    while set < 64 {
+        let mut smallest = SPOILERS[set] == 0;
+        let mut e = 0;
+        while e < 6 {
+            let less = set & !(1 << e);
+            if less != set && less != 0 && SPOILERS[less] == 0 {
+                smallest = false;
+            }
+            e += 1;
+        }
+        if smallest {
+            sets[len] = set as u8;
+            len += 1;
+        }
+        set += 1;
+    }
+    (sets, len)
+}
+
+/// Where the neutral stone stands on the cell `t`, off the rim, after a
+/// push: the cells a drop of the pusher would have to take so that the
+/// next player has no push of one (a drop touching no stone, next to the
+/// neutral stone, with the cell beyond it empty), or `None` where the
+/// next player has none whatever the drop (any other push may still be
+/// theirs). Empty: every drop leaves one. Which pushes of one the stones
+/// allow is six bit tests; the cells a drop must take to spoil them all
+/// depend on those six answers only ([`SPOILERS`]).
+pub(super) fn one_step_kept(pos: &Position, free: &Bits, t: Hex) -> Option<Bits> {
+    let t = t.index();
+    let mut open = 0;
+    for e in Dir::ALL {
+        let (c, b) = (STEPS[t][e.index()], STEPS[t][e.opposite().index()]);
+        if c != OFF && b != OFF && has(free, usize::from(c)) && !has(&pos.bits, usize::from(b)) {
+            open |= 1 << e.index();
+        }
+    }
+    if open == 0 {
+        return None;
+    }
+    let mut takes = [0; 4];
+    let mut near = SPOILERS[open];
+    while near != 0 {
+        let o = near.trailing_zeros() as i16;
+        near &= near - 1;
+        // Offsets (dq, dr) in -2..=2 as o = (dq + 2) * 5 + dr + 2; a grid
+        // index moves by 15 a step in q and 1 in r. A cell past the grid's
+        // rows lands on another: one more drop tried, never one missed.
+        let x = t as i16 + (o / 5 - 2) * 15 + (o % 5 - 2);
+        if (0..GRID as i16).contains(&x) {
+            let x = x as usize;
+            takes[x / 64] |= 1 << (x % 64);
+        }
+    }
+    Some(takes)
+}
+
+/// By the set of directions `e` (bit `e.index()`) in which the next player
+/// has a push of one from the neutral stone's cell: the cells, as offsets
+/// from it, that a single drop must take to spoil every one of them. The
+/// push along `e` drops next to the neutral stone at `+e` and moves it to
+/// `-e`: a drop at `+e`, next to `+e` (but on the neutral stone) or at
+/// `-e` spoils it. Offsets (dq, dr) are bits (dq + 2) * 5 + dr + 2.
+static SPOILERS: [u32; 64] = spoilers();
+
+const fn spoilers() -> [u32; 64] {
+    const fn offset(dq: i8, dr: i8) -> u32 {
+        1 << ((dq + 2) * 5 + dr + 2) as u32
+    }
+    let mut by_dir = [0u32; 6];
+    let mut e = 0;
+    while e < 6 {
+        let (dq, dr) = Dir::ALL[e].delta();
+        let mut cells = offset(dq, dr) | offset(-dq, -dr);
+        let mut f = 0;
+        while f < 6 {
+            let (fq, fr) = Dir::ALL[f].delta();
+            if !(fq == -dq && fr == -dr) {
+                cells |= offset(dq + fq, dr + fr);
+            }
+            f += 1;
+        }
+        by_dir[e] = cells;
+        e += 1;
+    }
+    let mut table = [0u32; 64];
+    let mut set = 1;
+    while set < 64 {
+        let mut all = u32::MAX;
+        let mut e = 0;
+        while e < 6 {
+            if set & (1 << e) != 0 {
+                all &= by_dir[e];
+            }
+            e += 1;
+        }
+        table[set] = all;
+        set += 1;
+    }
+    table
+}
+
+/// The empty cells whose drop could hold the first stone in sight along
+/// `d`: its empty run, and the empty cells next to that stone's group.
+fn drops_in_sight(pos: &Position, rays: &Rays, d: Dir) -> Bits {
+    let n = pos.neutral.index();
+    let ray = RAYS[n][d.index()];
+    match rays.first[d.index()] {
+        None => ray,
+        Some((f, _)) => {
+            let f = f.index();
+            let run = minus(ray, or(RAYS[f][d.index()], bit(f)));
+            let empty = minus(ON_BOARD, or(pos.bits, bit(n)));
+            or(run, and(neighbours(flood(bit(f), pos.bits)), empty))
+        }
+    }
+}
+
+/// Whether the drop `drop` pushes the neutral stone to `t` and wins there.
+fn wins_by(pos: &Position, drop: Hex, t: Hex) -> bool {
+    let mv = Move {
+        drop,
+        dest: Some(t),
+        coords: pos.coords,
+    };
+    if written_push(pos, &mv).is_none() {
+        return false;
+    }
+    let mut after = pos.clone();
+    apply(&mut after, drop, t);
+    Iqishiqi::ending(&after).is_some_and(|e| e.winner == Some(pos.to_move))
 }
 
 /// Whether the side to move, with a stone to drop, can push the neutral

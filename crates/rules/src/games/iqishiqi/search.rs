@@ -2,7 +2,7 @@
 //! words, the neutral stone, the side to move, the supply and the label
 //! scheme; at the search's last ply, the endings told without playing.
 
-use super::rules::outcome_after;
+use super::rules::{outcome_after, wins_at_once};
 use super::{Iqishiqi, Move, Position};
 use crate::game::{Keyer, Outcome, Search};
 use std::hash::Hasher;
@@ -16,6 +16,13 @@ impl Search for Iqishiqi {
     /// any other turn is played.
     fn outcome_of(pos: &Position, mv: &Move) -> Option<Outcome> {
         outcome_after(pos, mv)
+    }
+
+    /// A corner or the mover's edge at the end of an open ray, or the next
+    /// player left no move, found by trying only the drops that could do it
+    /// ([`wins_at_once`]).
+    fn wins_at_once(pos: &Position) -> Option<bool> {
+        wins_at_once(pos)
     }
 
     fn key(pos: &Position) -> u64 {

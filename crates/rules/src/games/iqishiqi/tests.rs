@@ -549,6 +549,102 @@ fn positions_that_end_every_way() -> Vec<Position> {
     positions
 }
 
+/// Whether some turn wins at once, told without generating the turns, is
+/// what generating, playing each and asking `ending` says, over the
+/// positions where turns end the game every way and more random games
+/// (seed 59); it is told everywhere but with one stone left. The four
+/// positions with a stalemating turn are told wins, and so are three where
+/// the stalemating drop takes the cell the next player would drop on for a
+/// push of one (found among random games: D6/B4, M10/K10, F4/F2).
+#[test]
+fn a_win_at_once_is_told_as_generating_every_turn_tells_it() {
+    use crate::game::Search;
+    let mut positions = crate::testkit::random_positions::<Iqishiqi>(59, 200);
+    positions.extend(positions_that_end_every_way());
+    let [won, none, untold] = crate::testkit::check_wins_at_once::<Iqishiqi>(&positions);
+    eprintln!("wins at once: {won}, none: {none}, left to the generator: {untold}");
+    let last_stone = positions
+        .iter()
+        .filter(|p| p.stones_left == Some(1))
+        .count();
+    assert!(
+        won > 200 && none > 1_000 && untold <= last_stone,
+        "{won} {none} {untold}"
+    );
+    let takes_the_last = [
+        "C5 A5,B3,B6,C9,D4,E8,F6,H7,I7,I12,O15 s",
+        "L10 A1,B9,D2,D3,G8,H1,I10,J9,K8,K11,L13,M12 n",
+        "F3 B3,D2,E1,G7,G13,H2,H4,H9,H10,I3,L5 s",
+    ]
+    .map(pos);
+    for p in positions[positions.len() - 4..]
+        .iter()
+        .chain(&takes_the_last)
+    {
+        assert_eq!(Iqishiqi::wins_at_once(p), Some(true), "{}", p.write());
+    }
+}
+
+/// The cells where the next player keeps a push of one whatever the drop,
+/// found for the whole board at once by shifting bits, are those where
+/// the cells a drop must take to spoil every such push, found cell by
+/// cell, are none; and those cells are the ones that spoil them, found by
+/// dropping a stone on each cell near and testing every push of one.
+#[test]
+fn a_push_of_one_kept_whatever_the_drop_is_found_alike_three_ways() {
+    use super::geometry::{bit, has, minus, neighbours, or, OFF, ON_BOARD, STEPS};
+    let mut seen = [0; 3];
+    for p in crate::testkit::random_positions::<Iqishiqi>(61, 30) {
+        let free = minus(ON_BOARD, or(p.bits, neighbours(p.bits)));
+        let kept = rules::kept_whatever_the_drop(&p, &free);
+        for t in Hex::all().filter(|t| !p.has_stone(*t) && t.edges().next().is_none()) {
+            let takes = rules::one_step_kept(&p, &free, t);
+            assert_eq!(
+                has(&kept, t.index()),
+                takes == Some([0; 4]),
+                "{}",
+                p.write()
+            );
+            // A push of one for the next player, the neutral stone on `t`,
+            // once a stone is on `x`.
+            let one_with = |x: usize| {
+                let stones = or(p.bits, bit(x));
+                Dir::ALL.into_iter().any(|e| {
+                    let (c, b) = (
+                        STEPS[t.index()][e.index()],
+                        STEPS[t.index()][e.opposite().index()],
+                    );
+                    let empty = |i: u8| i != OFF && !has(&stones, usize::from(i));
+                    empty(c)
+                        && empty(b)
+                        && STEPS[usize::from(c)].iter().all(|&nb| {
+                            usize::from(nb) == t.index()
+                                || !has(&stones, usize::from(nb))
+                                || nb == OFF
+                        })
+                })
+            };
+            let near = t
+                .neighbours()
+                .flat_map(|c| c.neighbours())
+                .filter(|x| *x != t && !p.has_stone(*x));
+            for x in near {
+                let spoils = !one_with(x.index());
+                match takes {
+                    None => assert!(spoils),
+                    Some(cells) => assert_eq!(has(&cells, x.index()), spoils, "{}", p.write()),
+                }
+            }
+            seen[match takes {
+                None => 0,
+                Some(c) if c == [0; 4] => 1,
+                Some(_) => 2,
+            }] += 1;
+        }
+    }
+    assert!(seen.iter().all(|&n| n > 20), "{seen:?}");
+}
+
 /// Every turn played by `play_ending` ends what `play` then `ending` ends,
 /// and is refused alike.
 #[test]
