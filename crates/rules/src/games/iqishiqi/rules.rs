@@ -427,15 +427,16 @@ pub(super) fn written_push(pos: &Position, mv: &Move) -> Option<Hex> {
 }
 
 /// Whether some turn of the side to move wins at once, told without
-/// generating its turns; `None` only with one stone left in the supply
-/// (where every push off the rim stalemates) or the game already over. A push moves the neutral
-/// stone along the empty run of one of its rays, so it ends on the rim
-/// only at the end of a run that meets no stone: there it wins on a
-/// corner or the mover's edge, checked by trying the drops that could
-/// push that far. Anywhere else it wins only where the other side is left
-/// no move: [`one_step_kept`] finds the cells a drop would have to take to
-/// leave the other side no push of one, and only drops on those cells
-/// that reach the cell are played and asked [`Rules::has_legal_move`].
+/// generating its turns; `None` with one stone left in the supply (where
+/// every push off the rim stalemates) or the game already over. A push
+/// moves the neutral stone along the empty run of one of its rays, so it
+/// ends on the rim only at the end of a run that meets no stone: there it
+/// wins on a corner or the mover's edge, checked by trying the drops that
+/// could push that far. Anywhere else it wins only where the next player
+/// is left no move: where [`kept_whatever_the_drop`] shows a push of one
+/// left to them, not at all; elsewhere [`one_step_kept`] finds the cells
+/// a drop would have to take to leave them none, and only the drops on
+/// those cells that push there are played and asked [`Rules::ending`].
 pub fn wins_at_once(pos: &Position) -> Option<bool> {
     if !can_drop(pos) {
         return Some(false);
