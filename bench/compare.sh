@@ -14,7 +14,10 @@
 # example). Their input is the TWIC sample the crate ships
 # (benches/twic1599_1000k.pgn, about 1 MB) repeated to SIZE_MB. gamerec's
 # input is, per game, an archive of `gamerec gen --finish` games repeated
-# to SIZE_MB (kept in $DATA). Timed, single thread, each the median of RUNS:
+# to SIZE_MB (kept in $DATA). Timed, single thread, RUNS runs, each gamerec
+# run right after a pgn-reader run of the same measure; a ratio is the median
+# of the runs' own ratios, so a machine whose speed drifts between minutes
+# moves both sides of each alike:
 #   reading:     pgn-stats vs `gamerec validate --syntax-only -j 1` (every
 #                token read and counted, nothing written: what pgn-stats
 #                does), in MB/s;
@@ -210,31 +213,43 @@ print(next(p["manifest_path"] for p in m["packages"] if p["name"] == "pgn-reader
 TWIC=$DATA/twic-$SIZE_MB.pgn
 repeat "$(dirname "$crate")/benches/twic1599_1000k.pgn" "$TWIC"
 
-# Median wall time of RUNS runs of a command, in seconds.
-median() {
-  local times=() t0 t1
+# Wall time of one run of a command, in seconds.
+timed() {
+  local t0 t1
+  t0=$(date +%s.%N); "$@" > /dev/null 2>&1 || true; t1=$(date +%s.%N)
+  echo "$t1 - $t0" | bc -l
+}
+# The median of the numbers on stdin.
+med() { sort -g | awk '{a[NR]=$1} END {printf "%.3f", a[int((NR+1)/2)]}'; }
+# Runs pgn-reader's command (the array named $1) and gamerec's (named $2)
+# in turn, RUNS times, and prints the median time of each and the median
+# of the runs' ratios (pgn-reader's time ÷ gamerec's): each ratio from
+# two runs a moment apart, so a machine whose speed drifts from minute to
+# minute (a shared VM) moves both alike.
+paired() {
+  local -n one=$1 two=$2
+  local tp=() tg=() rs=() a b
   for _ in $(seq 1 "$RUNS"); do
-    t0=$(date +%s.%N); "$@" > /dev/null 2>&1 || true; t1=$(date +%s.%N)
-    times+=("$(echo "$t1 - $t0" | bc -l)")
+    a=$(timed "${one[@]}"); b=$(timed "${two[@]}")
+    tp+=("$a"); tg+=("$b"); rs+=("$(echo "$a / $b" | bc -l)")
   done
-  printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {printf "%.3f", a[int((NR+1)/2)]}'
+  echo "$(printf '%s\n' "${tp[@]}" | med) $(printf '%s\n' "${tg[@]}" | med) $(printf '%s\n' "${rs[@]}" | med)"
 }
 mb() { printf '%.1f' "$(echo "$(wc -c < "$1") / 1000000 / $2" | bc -l)"; }
 rate() { printf '%.0f' "$(echo "$1 / $2" | bc -l)"; }
-ratio() { printf '%.2f' "$(echo "$1 / $2" | bc -l)"; }
+ratio() { printf '%.2f' "$(echo "$1" | bc -l)"; }
 
 pgn_games=$("$STATS" "$TWIC" | awk '{print $2}')
 pgn_moves=$("$VALIDATE" "$TWIC" | awk '{print $4}')
-t_stats=$(median "$STATS" "$TWIC")
-t_val=$(median "$VALIDATE" "$TWIC")
-pgn_mbs=$(mb "$TWIC" "$t_stats")
-pgn_mps=$(rate "$pgn_moves" "$t_val")
+pgn_bytes=$(wc -c < "$TWIC")
+p_stats=("$STATS" "$TWIC")
+p_val=("$VALIDATE" "$TWIC")
 
 echo "Machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p' | head -1); SIZE_MB=$SIZE_MB, median of $RUNS"
+echo "Each gamerec run follows a pgn-reader run on the same measure; a ratio is the median of the runs' ratios (pgn-reader's times: the median of those runs)."
 echo
 echo "| input | bytes/game | read s | MB/s | ÷ pgn-reader | convert --syntax-only s | MB/s | ÷ pgn-reader | validate s | moves/s | ÷ pgn-reader |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-echo "| pgn-reader, TWIC | $(( $(wc -c < "$TWIC") / pgn_games )) | $t_stats | $pgn_mbs | 1 | $t_stats | $pgn_mbs | 1 | $t_val | $pgn_mps | 1 |"
 for game in "${GAMES[@]}"; do
   sample=$DATA/$game-sample.grec
   [ -s "$sample" ] || "$BIN" gen --game "$game" --games 2000 --seed 1 --finish -o "$sample"
@@ -242,11 +257,16 @@ for game in "${GAMES[@]}"; do
   repeat "$sample" "$archive"
   games=$("$BIN" validate --format json -j 1 "$archive" | grep -c '"index"')
   plies=$("$BIN" validate --format json "$archive" | grep -o '"plies":[0-9]*' | cut -d: -f2 | paste -sd+ | bc)
-  t_read=$(median "$BIN" validate --syntax-only -q -j 1 "$archive")
-  t_syn=$(median "$BIN" convert --syntax-only -q -j 1 "$archive" -o /dev/null)
-  t_v=$(median "$BIN" validate -q -j 1 "$archive")
-  r=$(mb "$archive" "$t_read")
-  m=$(mb "$archive" "$t_syn")
-  p=$(rate "$plies" "$t_v")
-  echo "| gamerec, $game | $(( $(wc -c < "$archive") / games )) | $t_read | $r | $(ratio "$r" "$pgn_mbs") | $t_syn | $m | $(ratio "$m" "$pgn_mbs") | $t_v | $p | $(ratio "$p" "$pgn_mps") |"
+  bytes=$(wc -c < "$archive")
+  g_read=("$BIN" validate --syntax-only -q -j 1 "$archive")
+  g_syn=("$BIN" convert --syntax-only -q -j 1 "$archive" -o /dev/null)
+  g_val=("$BIN" validate -q -j 1 "$archive")
+  read -r ps_read t_read q_read < <(paired p_stats g_read)
+  read -r ps_syn t_syn q_syn < <(paired p_stats g_syn)
+  read -r pv t_v q_v < <(paired p_val g_val)
+  # Per-run ratios of times, scaled by what each side read or played.
+  size=$(echo "$bytes / $pgn_bytes" | bc -l)
+  moves=$(echo "$plies / $pgn_moves" | bc -l)
+  echo "| pgn-reader, TWIC (beside $game) | $(( pgn_bytes / pgn_games )) | $ps_read | $(mb "$TWIC" "$ps_read") | 1 | $ps_syn | $(mb "$TWIC" "$ps_syn") | 1 | $pv | $(rate "$pgn_moves" "$pv") | 1 |"
+  echo "| gamerec, $game | $(( bytes / games )) | $t_read | $(mb "$archive" "$t_read") | $(ratio "$q_read * $size") | $t_syn | $(mb "$archive" "$t_syn") | $(ratio "$q_syn * $size") | $t_v | $(rate "$plies" "$t_v") | $(ratio "$q_v * $moves") |"
 done
