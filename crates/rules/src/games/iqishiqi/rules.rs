@@ -139,6 +139,8 @@ fn steps(diff: usize, d: usize) -> usize {
 /// its distance, and the empty on-board run before a stone or the edge.
 #[derive(Clone, Copy)]
 pub struct Rays {
+    /// The neutral stone's grid index.
+    neutral: usize,
     first: [Option<(Hex, u32)>; 6],
     run: [u32; 6],
 }
@@ -158,7 +160,22 @@ impl Rays {
                 None => run[d] = u32::from(RAY_LEN[n][d]),
             }
         }
-        Rays { first, run }
+        Rays {
+            neutral: n,
+            first,
+            run,
+        }
+    }
+
+    /// The cells along direction `d` from the neutral stone up to the
+    /// first stone in sight, as bits: the empty run, and past it the rim
+    /// cell where no stone is in sight.
+    fn run_bits(&self, d: usize) -> Bits {
+        let ray = RAYS[self.neutral][d];
+        match self.first[d] {
+            Some((f, _)) => minus(ray, or(RAYS[f.index()][d], bit(f.index()))),
+            None => ray,
+        }
     }
 }
 
@@ -208,11 +225,7 @@ impl LineScan {
         let rays = Rays::new(pos);
         let n = pos.neutral.index();
         let empty = minus(ON_BOARD, or(pos.bits, bit(n)));
-        let run = std::array::from_fn(|d| match rays.first[d] {
-            // The ray up to its first stone.
-            Some((f, _)) => minus(RAYS[n][d], or(RAYS[f.index()][d], bit(f.index()))),
-            None => RAYS[n][d],
-        });
+        let run = std::array::from_fn(|d| rays.run_bits(d));
         let mut an = LineScan {
             group: [0; 256],
             size: [0; 256],
@@ -446,21 +459,18 @@ pub fn wins_at_once(pos: &Position) -> Option<bool> {
         return None;
     }
     let rays = Rays::new(pos);
-    let n = pos.neutral.index();
     let free = minus(ON_BOARD, or(pos.bits, neighbours(pos.bits)));
     let kept = kept_whatever_the_drop(pos, &free);
     for away in Dir::ALL {
         let a = away.index();
         // The run's cells off the rim, and the rim at its end if it meets
         // no stone, kept where a corner or the mover's edge is there.
+        let run = rays.run_bits(a);
         let (run, rim) = match rays.first[a] {
-            Some((f, _)) => (
-                minus(RAYS[n][a], or(RAYS[f.index()][a], bit(f.index()))),
-                None,
-            ),
+            Some(_) => (run, None),
             None => {
                 let end = step_away(pos.neutral, away, rays.run[a]);
-                (minus(RAYS[n][a], bit(end.index())), Some(end))
+                (minus(run, bit(end.index())), Some(end))
             }
         };
         let rim = rim.filter(|t| t.is_corner() || t.edges().any(|e| e.owner() == pos.to_move));
@@ -541,8 +551,7 @@ pub(super) fn one_step_kept(pos: &Position, free: &Bits, t: Hex) -> Option<Bits>
     let t = t.index();
     let mut open = 0;
     for e in Dir::ALL {
-        let (c, b) = (STEPS[t][e.index()], STEPS[t][e.opposite().index()]);
-        if c != OFF && b != OFF && has(free, usize::from(c)) && !has(&pos.bits, usize::from(b)) {
+        if pushes_one(&pos.bits, t, e, |c| has(free, c)) {
             open |= 1 << e.index();
         }
     }
@@ -614,15 +623,12 @@ const fn spoilers() -> [u32; 64] {
 /// The empty cells whose drop could hold the first stone in sight along
 /// `d`: its empty run, and the empty cells next to that stone's group.
 fn drops_in_sight(pos: &Position, rays: &Rays, d: Dir) -> Bits {
-    let n = pos.neutral.index();
-    let ray = RAYS[n][d.index()];
+    let run = rays.run_bits(d.index());
     match rays.first[d.index()] {
-        None => ray,
+        None => run,
         Some((f, _)) => {
-            let f = f.index();
-            let run = minus(ray, or(RAYS[f][d.index()], bit(f)));
-            let empty = minus(ON_BOARD, or(pos.bits, bit(n)));
-            or(run, and(neighbours(flood(bit(f), pos.bits)), empty))
+            let empty = minus(ON_BOARD, or(pos.bits, bit(pos.neutral.index())));
+            or(run, and(neighbours(flood(bit(f.index()), pos.bits)), empty))
         }
     }
 }
@@ -654,14 +660,21 @@ fn steps_aside(pos: &Position) -> bool {
     if RAY_LEN[n].contains(&0) {
         return false;
     }
-    let empty = |c: u8| c != OFF && !has(&pos.bits, usize::from(c));
-    Dir::ALL.into_iter().any(|d| {
-        let c = STEPS[n][d.index()];
-        empty(c)
-            && empty(STEPS[n][d.opposite().index()])
-            && (STEPS[usize::from(c)].iter())
-                .all(|&nb| nb == OFF || !has(&pos.bits, usize::from(nb)))
-    })
+    let bits = &pos.bits;
+    let free = |c: usize| {
+        !has(bits, c) && (STEPS[c].iter()).all(|&nb| nb == OFF || !has(bits, usize::from(nb)))
+    };
+    Dir::ALL.into_iter().any(|e| pushes_one(bits, n, e, free))
+}
+
+/// Whether, the neutral stone at grid index `t` among the white stones
+/// `bits`, the player to move can push it one cell against `e`: the cell
+/// at `+e` is `free` (empty and touching no stone: a drop there is a group
+/// of one, the first stone in sight) and the cell at `-e` is empty.
+/// `free` is asked of an on-board cell only.
+fn pushes_one(bits: &Bits, t: usize, e: Dir, free: impl Fn(usize) -> bool) -> bool {
+    let (c, b) = (STEPS[t][e.index()], STEPS[t][e.opposite().index()]);
+    c != OFF && b != OFF && !has(bits, usize::from(b)) && free(usize::from(c))
 }
 
 /// The direction and distance of `c` from `from` along one of the six rays.
