@@ -16,6 +16,9 @@
 //! - [`perft`]: counting move sequences, and the perft data files;
 //! - [`search`]: the exact search (and a win-chance estimate, labelled as
 //!   one), generic over [`game::Search`];
+//! - [`eval`]: the evaluation's win chance (an estimate) from a game's
+//!   features and fitted weights ([`game::Evaluate`]), and the fitting
+//!   from self-play games;
 //! - [`Tag`], [`Text`], [`Span`]: the tag pairs a game's start is read
 //!   from; [`random`]: seeded random streams.
 //!
@@ -39,6 +42,7 @@
 //! assert_eq!(judged.value, Value::Unknown); // nothing is forced in two plies
 //! ```
 
+pub mod eval;
 pub mod game;
 pub mod games;
 pub mod perft;

@@ -14,12 +14,16 @@
 //!   cells, the pieces, the counts beside it, the last move's marks;
 //! - [`Search`] (`search.rs`): a position's key, which turns are
 //!   agreements, the default horizon — what a search needs;
+//! - [`Evaluate`] (`evaluate.rs`): the features of a
+//!   position a player would name, and their fitted weights — what the
+//!   win-chance estimate weighs;
 //! - [`SiteNotation`] (`site.rs`, optional): another site's move notation.
 //!
 //! Nothing outside a game's folder knows its rules: the generic code is
 //! written against these traits, and gamerec's registry turns each game
 //! into an object its command line can pick by name.
 
+mod evaluate;
 mod facts;
 mod notation;
 mod picture;
@@ -27,6 +31,7 @@ mod rules;
 mod search;
 mod site;
 
+pub use evaluate::{after_each_turn, Evaluate};
 pub use facts::{Column, Effect, Facts, First, Fold, Max, MoveFacts, Stat, Statistics, Sum};
 pub use notation::{
     fields_with_offsets, no_draw_marks, split_draw_offer, MoveSyntaxError, MovetextStyle, Notation,

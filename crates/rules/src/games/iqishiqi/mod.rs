@@ -2,6 +2,7 @@
 //! stone onto one of your edges. Rules: ../shared/rules/iqishiqi.md;
 //! notation: notation/iqishiqi.md.
 
+mod evaluate;
 mod facts;
 mod geometry;
 mod labels;

@@ -700,3 +700,32 @@ fn a_push_checked_on_its_ray_is_one_the_full_check_lists() {
     }
     assert!(legal > 1_000 && refused > 100_000, "{legal} {refused}");
 }
+
+#[test]
+fn the_committed_weights_are_what_tuning_with_their_seed_and_games_makes() {
+    crate::testkit::check_committed_weights::<Iqishiqi>();
+}
+
+#[test]
+fn the_evaluation_predicts_games_it_was_not_fitted_on_better_than_a_coin() {
+    let positions = crate::testkit::check_held_out::<Iqishiqi>(2000, 0.02);
+    assert!(positions > 10_000, "{positions} positions");
+}
+
+/// Each feature as a player counts it: at the start the neutral stone is
+/// as far from every edge; in the rules' example T1, North (to move) wins
+/// at once by F5/A7 onto its SW edge, four cells from the stone on E7,
+/// against five to South's nearest (NW).
+#[test]
+fn the_evaluation_counts_what_a_player_counts() {
+    let start = crate::testkit::features::<Iqishiqi>(&pos("H8 - n"));
+    assert!(start.iter().all(|(_, f)| *f == 0.0), "{start:?}");
+    let t1 = pos("E7 H2,E5,D6,G6,H7,I9,J9,H11,I11 n");
+    let f = crate::testkit::features::<Iqishiqi>(&t1);
+    assert_eq!(f[..2], [("edge_nearness", 1.0), ("wins_now", 1.0)], "{f:?}");
+    let mut south = t1.clone();
+    south.to_move = Side::Second;
+    let g = crate::testkit::features::<Iqishiqi>(&south);
+    assert_eq!(g[0], ("edge_nearness", -1.0));
+    assert_eq!((g[1].1, g[2].1), (f[2].1, f[1].1), "{f:?} {g:?}");
+}

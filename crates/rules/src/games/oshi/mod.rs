@@ -2,6 +2,7 @@
 //! pieces off a 9×9 board. Rules: ../shared/rules/oshi.md; notation:
 //! notation/oshi.md.
 
+mod evaluate;
 mod facts;
 mod geometry;
 mod notation;

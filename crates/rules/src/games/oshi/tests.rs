@@ -631,3 +631,51 @@ fn moves_share_a_code_exactly_when_they_share_a_spelling() {
     let spellings = crate::testkit::check_move_codes::<Oshi>(5, 20);
     assert!(spellings > 500, "{spellings} spellings");
 }
+
+#[test]
+fn the_committed_weights_are_what_tuning_with_their_seed_and_games_makes() {
+    crate::testkit::check_committed_weights::<Oshi>();
+}
+
+#[test]
+fn the_evaluation_predicts_games_it_was_not_fitted_on_better_than_a_coin() {
+    let positions = crate::testkit::check_held_out::<Oshi>(300, 0.03);
+    assert!(positions > 20_000, "{positions} positions");
+}
+
+/// Each feature as a player counts it: the start is even by every one;
+/// a 2-story under a 3-story on the rim pushes it off for 3 points.
+#[test]
+fn the_evaluation_counts_what_a_player_counts() {
+    let features = |text: &str| crate::testkit::features::<Oshi>(&Position::parse(text).unwrap());
+    assert!(features(super::position::START)
+        .iter()
+        .all(|(_, f)| *f == 0.0));
+    let mut eval = crate::eval::Evaluator::<Oshi>::new().unwrap();
+    let start = Oshi::start(&[]).unwrap();
+    assert!((eval.win_chance(&start) - 0.5).abs() < 0.01);
+    // Red's 2-story on a7 below White's 3-story on a8; Red's 1-story on
+    // e5 (the inner ring's inside), White's 1-story on b2 (inner ring).
+    let f = features("9/c8/B8/9/4A4/9/9/1a7/9 r 2-1 -");
+    let want = [
+        ("points", 1.0),
+        ("rim_stories", 2.0 - 3.0),
+        ("inner_ring_stories", -1.0),
+        ("best_push", 3.0),
+        ("their_best_push", 0.0),
+    ];
+    for (name, value) in want {
+        assert_eq!(
+            f.iter().find(|(n, _)| *n == name).map(|f| f.1),
+            Some(value),
+            "{name}: {f:?}"
+        );
+    }
+    // The same board with White to move: its view, the push now Red's to
+    // fear.
+    let f = features("9/c8/B8/9/4A4/9/9/1a7/9 w 2-1 -");
+    assert_eq!(f[0], ("points", -1.0));
+    assert_eq!(f[3], ("best_push", 0.0));
+    assert_eq!(f[4], ("their_best_push", 3.0));
+    assert_eq!(f[5].1, -features("9/c8/B8/9/4A4/9/9/1a7/9 r 2-1 -")[5].1);
+}

@@ -2,6 +2,7 @@
 //! the Home Square, taking superior enemy counters on the way. Rules:
 //! ../shared/rules/retsami.md; notation: notation/retsami.md.
 
+mod evaluate;
 mod facts;
 mod geometry;
 mod notation;

@@ -414,3 +414,46 @@ fn a_win_at_once_is_told_as_generating_every_turn_tells_it() {
         "{won} {none} {untold}"
     );
 }
+
+#[test]
+fn the_committed_weights_are_what_tuning_with_their_seed_and_games_makes() {
+    crate::testkit::check_committed_weights::<Retsami>();
+}
+
+#[test]
+fn the_evaluation_predicts_games_it_was_not_fitted_on_better_than_a_coin() {
+    let positions = crate::testkit::check_held_out::<Retsami>(1000, 0.02);
+    assert!(positions > 50_000, "{positions} positions");
+}
+
+/// Each feature as a player counts it: Red's counter on Way 80 reaches
+/// Home at once; White's on Way 1 can take nothing (a take needs a
+/// superior counter in a straight, empty line).
+#[test]
+fn the_evaluation_counts_what_a_player_counts() {
+    let pos = Position::parse("W78R1 2-3 r -", Side::First).unwrap();
+    let f = crate::testkit::features::<Retsami>(&pos);
+    let want = [
+        ("leader", 79.0),
+        ("progress", 7.9),
+        ("off_board", -1.0),
+        ("takes", 0.0),
+        ("their_takes", 0.0),
+        ("home_now", 1.0),
+        ("their_home_now", 0.0),
+    ];
+    for ((name, got), (want_name, want)) in f.iter().zip(want) {
+        assert_eq!(*name, want_name);
+        assert!((got - want).abs() < 1e-9, "{name}: {got}, not {want}");
+    }
+    // White's counter on Way 1 (a1) below Red's on Way 32 (a2): White
+    // takes it; from White's side the same board reads the other way.
+    let pos = Position::parse("W30R49 0-0 w -", Side::First).unwrap();
+    let f = crate::testkit::features::<Retsami>(&pos);
+    assert_eq!(
+        (f[3], f[4]),
+        (("takes", 1.0), ("their_takes", 0.0)),
+        "{f:?}"
+    );
+    assert_eq!(f[0], ("leader", 1.0 - 32.0), "{f:?}");
+}

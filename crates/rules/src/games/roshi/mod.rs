@@ -2,6 +2,7 @@
 //! five-in-a-row through the roshi stone. Rules: ../shared/rules/roshi.md;
 //! notation: notation/roshi.md.
 
+mod evaluate;
 mod facts;
 mod geometry;
 mod notation;

@@ -2,6 +2,7 @@
 //! capture the opponent's White Lotus. Rules:
 //! ../shared/rules/vagabond-pai-sho.md; notation: notation/vagabond.md.
 
+mod evaluate;
 mod facts;
 mod geometry;
 mod notation;

@@ -568,3 +568,43 @@ fn has_legal_move_agrees_with_the_generator() {
     let (some, none) = crate::testkit::check_has_legal_move::<Vagabond>(&positions);
     assert!(some > 1_000 && none >= 2, "{some} {none}");
 }
+
+#[test]
+fn the_committed_weights_are_what_tuning_with_their_seed_and_games_makes() {
+    crate::testkit::check_committed_weights::<Vagabond>();
+}
+
+#[test]
+fn the_evaluation_predicts_games_it_was_not_fitted_on_better_than_a_coin() {
+    let positions = crate::testkit::check_held_out::<Vagabond>(300, 0.01);
+    assert!(positions > 20_000, "{positions} positions");
+}
+
+/// The features read the same board from both sides: the start is even by
+/// every one, and in positions of random games the mover's win at once is
+/// the other's threat with the turn handed over, every count negated.
+#[test]
+fn the_evaluation_reads_a_board_alike_from_either_side() {
+    let start = Vagabond::start(&[]).unwrap();
+    assert!(crate::testkit::features::<Vagabond>(&start)
+        .iter()
+        .all(|(_, f)| *f == 0.0));
+    let (mut threats, mut guarded) = (0, 0);
+    for p in crate::testkit::random_positions::<Vagabond>(17, 20) {
+        let mut turned = p.clone();
+        turned.to_move = p.to_move.other();
+        let (f, g) = (
+            crate::testkit::features::<Vagabond>(&p),
+            crate::testkit::features::<Vagabond>(&turned),
+        );
+        assert_eq!((f[0].1, f[1].1), (g[1].1, g[0].1), "{f:?} {g:?}");
+        for i in 2..f.len() {
+            assert_eq!(f[i].1, -g[i].1, "{f:?} {g:?}");
+        }
+        threats += usize::from(f[0].1 + f[1].1 > 0.0);
+        guarded += usize::from(f[5].1 != 0.0);
+    }
+    // The positions test what they should: wins at once and guarded
+    // Lotuses among them.
+    assert!(threats > 0 && guarded > 0, "{threats} {guarded}");
+}
