@@ -53,5 +53,5 @@ pub use io::{diagnostics, formats, inputs, output, passthrough, reading, sources
 // The commands' library sides, one module per command:
 pub use tasks::{
     analyse, convert, dedup, filter, gen, index, moves, perft, ratings, report, shard, show, stats,
-    tree, validate, view,
+    tree, tune, validate, view,
 };

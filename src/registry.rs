@@ -13,7 +13,7 @@ use crate::play::lenient::{self, Lenient};
 use crate::play::replay::{self, Replay};
 use crate::play::sink::{self, Converted, GameSink, TraceOptions};
 use gamerec_rules::game::{
-    Facts, Game, MovetextStyle, Picture, Search, SiteFormat, SiteNotation, Stat,
+    Evaluate, Facts, Game, MovetextStyle, Picture, Search, SiteFormat, SiteNotation, Stat,
 };
 use gamerec_rules::games::{iqishiqi, oshi, retsami, roshi, vagabond};
 use std::marker::PhantomData;
@@ -27,9 +27,9 @@ pub trait GameTask {
 }
 
 /// What every registered game implements: each concern of the seam.
-pub trait Playable: Facts + Picture + Search {}
+pub trait Playable: Facts + Picture + Search + Evaluate {}
 
-impl<G: Facts + Picture + Search> Playable for G {}
+impl<G: Facts + Picture + Search + Evaluate> Playable for G {}
 
 /// The one list of games: [`GAMES`], and [`with_game`]'s dispatch over it.
 macro_rules! registry {

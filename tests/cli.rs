@@ -688,3 +688,42 @@ fn validate_syntax_only_reads_and_counts_every_token_and_replays_nothing() {
             .code(2);
     }
 }
+
+/// `tune` writes a game's weights file exactly as the committed one (whose
+/// header names the command), to standard output or `-o`, and says on
+/// stderr how well the weights fit and predict other games (nothing with
+/// `-q`); a bad game or count is a usage error.
+#[test]
+fn tune_writes_the_committed_weights_file_and_says_how_well_it_fits() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let committed =
+        fs::read_to_string(root.join("crates/rules/src/games/iqishiqi/eval.weights")).unwrap();
+    assert!(committed.contains("# gamerec tune --game iqishiqi --seed 1 --games 2000\n"));
+    let args = [
+        "tune", "--game", "iqishiqi", "--seed", "1", "--games", "2000",
+    ];
+    let out = gamerec().args(args).assert().code(0).get_output().clone();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), committed);
+    let said = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        said.contains("finished games: log-loss") && said.contains("calibration error"),
+        "{said}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("w.weights");
+    let out = gamerec()
+        .args(args)
+        .args(["-q", "-o"])
+        .arg(&file)
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    assert!(out.stdout.is_empty() && out.stderr.is_empty());
+    assert_eq!(fs::read_to_string(&file).unwrap(), committed);
+    gamerec().args(["tune", "--game", "chess"]).assert().code(2);
+    gamerec()
+        .args(["tune", "--game", "oshi", "--games", "0"])
+        .assert()
+        .code(2);
+}

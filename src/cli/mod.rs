@@ -28,6 +28,7 @@ mod shard;
 mod show;
 mod stats;
 mod tree;
+mod tune;
 mod validate;
 mod view;
 
@@ -94,6 +95,9 @@ enum Command {
     Gen(gen::Args),
     /// Count the move sequences of a given length from a position (perft).
     Perft(perft::Args),
+    /// Fit a game's evaluation weights to seeded random self-play games
+    /// (its `eval.weights` file).
+    Tune(tune::Args),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     Completions(completions::Args),
     /// Print the manual page (roff), for `man -l -` or a man directory.
@@ -192,6 +196,7 @@ pub fn run() -> i32 {
         Command::View(args) => view::run(args),
         Command::Gen(args) => gen::run(args),
         Command::Perft(args) => perft::run(args),
+        Command::Tune(args) => tune::run(args),
         Command::Completions(args) => completions::run(args),
         Command::Man(args) => completions::man(args),
     }

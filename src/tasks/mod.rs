@@ -15,5 +15,6 @@ pub mod shard;
 pub mod show;
 pub mod stats;
 pub mod tree;
+pub mod tune;
 pub mod validate;
 pub mod view;

@@ -63,7 +63,7 @@ pub fn header(game: &str, seed: u64, games: u64) -> String {
         "The evaluation's weights for {game}: logistic regression (Newton's method) on\n\
          every position of {games} random self-play games of seed {seed}, each labelled\n\
          by its game's result for the side to move (notation/engine.md). Made by:\n\
-         cargo run --release -p gamerec-rules --example tune -- {game} {seed} {games}"
+         gamerec tune --game {game} --seed {seed} --games {games}"
     )
 }
 
