@@ -367,36 +367,6 @@ pub fn check_move_codes<G: Facts>(seed: u64, games: u64) -> usize {
     by_spelling.len()
 }
 
-/// Checks that the game's committed weights (`eval.weights`) are exactly
-/// what fitting makes from the seed and the number of games their file
-/// names, written as the fitting writes them (header included), and that
-/// they fit better than a constant.
-pub fn check_committed_weights<G: crate::game::Evaluate>() {
-    use crate::eval::{header, tune, Weights};
-    let committed = Weights::parse(G::WEIGHTS, G::FEATURES).unwrap();
-    let tuned = tune::<G>(committed.seed, committed.games).unwrap();
-    let text = header(G::NAME, committed.seed, committed.games);
-    assert_eq!(tuned.weights.write(&text, G::FEATURES), G::WEIGHTS);
-    assert!(
-        tuned.fit.log_loss < tuned.fit.constant_log_loss,
-        "{:?}",
-        tuned.fit
-    );
-}
-
-/// Checks that on the positions of `games` self-play games it was not
-/// fitted on (the next seed), the game's evaluation has a log-loss lower
-/// than a coin's ½ by at least `margin`, and an expected calibration
-/// error under 0.05; how many positions.
-pub fn check_held_out<G: crate::game::Evaluate>(games: u64, margin: f64) -> usize {
-    let eval = crate::eval::Evaluator::<G>::new().unwrap();
-    let w = eval.weights();
-    let h = crate::eval::held_out::<G>(w, w.seed + 1, games);
-    assert!(h.log_loss < h.coin - margin, "{h:?}");
-    assert!(h.calibration_error < 0.05, "{h:?}");
-    h.positions
-}
-
 /// The game's features of `pos`, by name.
 pub fn features<G: crate::game::Evaluate>(pos: &G::Position) -> Vec<(&'static str, f64)> {
     let mut out = vec![0.0; G::FEATURES.len()];

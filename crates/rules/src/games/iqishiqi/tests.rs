@@ -701,17 +701,6 @@ fn a_push_checked_on_its_ray_is_one_the_full_check_lists() {
     assert!(legal > 1_000 && refused > 100_000, "{legal} {refused}");
 }
 
-#[test]
-fn the_committed_weights_are_what_tuning_with_their_seed_and_games_makes() {
-    crate::testkit::check_committed_weights::<Iqishiqi>();
-}
-
-#[test]
-fn the_evaluation_predicts_games_it_was_not_fitted_on_better_than_a_coin() {
-    let positions = crate::testkit::check_held_out::<Iqishiqi>(2000, 0.02);
-    assert!(positions > 10_000, "{positions} positions");
-}
-
 /// Each feature as a player counts it: at the start the neutral stone is
 /// as far from every edge; in the rules' example T1, North (to move) wins
 /// at once by F5/A7 onto its SW edge, four cells from the stone on E7,

@@ -632,17 +632,6 @@ fn moves_share_a_code_exactly_when_they_share_a_spelling() {
     assert!(spellings > 500, "{spellings} spellings");
 }
 
-#[test]
-fn the_committed_weights_are_what_tuning_with_their_seed_and_games_makes() {
-    crate::testkit::check_committed_weights::<Oshi>();
-}
-
-#[test]
-fn the_evaluation_predicts_games_it_was_not_fitted_on_better_than_a_coin() {
-    let positions = crate::testkit::check_held_out::<Oshi>(300, 0.03);
-    assert!(positions > 20_000, "{positions} positions");
-}
-
 /// Each feature as a player counts it: the start is even by every one;
 /// a 2-story under a 3-story on the rim pushes it off for 3 points.
 #[test]

@@ -415,17 +415,6 @@ fn a_win_at_once_is_told_as_generating_every_turn_tells_it() {
     );
 }
 
-#[test]
-fn the_committed_weights_are_what_tuning_with_their_seed_and_games_makes() {
-    crate::testkit::check_committed_weights::<Retsami>();
-}
-
-#[test]
-fn the_evaluation_predicts_games_it_was_not_fitted_on_better_than_a_coin() {
-    let positions = crate::testkit::check_held_out::<Retsami>(1000, 0.02);
-    assert!(positions > 50_000, "{positions} positions");
-}
-
 /// Each feature as a player counts it: Red's counter on Way 80 reaches
 /// Home at once; White's on Way 1 can take nothing (a take needs a
 /// superior counter in a straight, empty line).

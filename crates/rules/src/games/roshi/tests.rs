@@ -615,20 +615,6 @@ fn outcomes_told_without_playing_agree_with_play_and_ending() {
     }
 }
 
-#[test]
-fn the_committed_weights_are_what_tuning_with_their_seed_and_games_makes() {
-    crate::testkit::check_committed_weights::<Roshi>();
-}
-
-/// Random self-play says little of who wins a Roshi game long before its
-/// end (a random turn seldom completes the roshi it could): the fitted
-/// evaluation beats a coin on other games, but barely.
-#[test]
-fn the_evaluation_predicts_games_it_was_not_fitted_on_better_than_a_coin() {
-    let positions = crate::testkit::check_held_out::<Roshi>(60, 0.0);
-    assert!(positions > 2_000, "{positions} positions");
-}
-
 /// Each feature as a player counts it: three red pieces and the stone in
 /// a row with the fifth square empty are one piece short of a roshi;
 /// Blue's one piece lies in a diagonal five through the stone.

@@ -569,17 +569,6 @@ fn has_legal_move_agrees_with_the_generator() {
     assert!(some > 1_000 && none >= 2, "{some} {none}");
 }
 
-#[test]
-fn the_committed_weights_are_what_tuning_with_their_seed_and_games_makes() {
-    crate::testkit::check_committed_weights::<Vagabond>();
-}
-
-#[test]
-fn the_evaluation_predicts_games_it_was_not_fitted_on_better_than_a_coin() {
-    let positions = crate::testkit::check_held_out::<Vagabond>(300, 0.01);
-    assert!(positions > 20_000, "{positions} positions");
-}
-
 /// The features read the same board from both sides: the start is even by
 /// every one, and in positions of random games the mover's win at once is
 /// the other's threat with the turn handed over, every count negated.
