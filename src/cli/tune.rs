@@ -16,7 +16,8 @@ use std::io::Write;
 0 for its side to move, and the weights of the game's features are fitted by logistic regression \
 (Newton's method). The same seed and number of games give the same file, bit for bit. Then the \
 weights are tried on as many games of seed S+1: their log-loss against a coin's, and their \
-calibration error. See notation/engine.md."
+calibration error. Memory: every position's features are held for the fit, 8 bytes a feature \
+(2,000 Oshi games, about 17 MB). See notation/engine.md."
 )]
 pub struct Args {
     /// The game.
@@ -25,9 +26,10 @@ pub struct Args {
     /// The self-play games' seed.
     #[arg(long, default_value_t = 1, value_name = "S")]
     seed: u64,
-    /// How many self-play games.
+    /// How many self-play games (at most 100,000: every position's
+    /// features are held for the fit, 8 bytes a feature).
     #[arg(long, default_value_t = 2000, value_name = "N",
-          value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+          value_parser = clap::value_parser!(u64).range(1..=100_000))]
     games: u64,
     #[command(flatten)]
     output: OutputArg,
