@@ -6,7 +6,7 @@
 use crate::play::replay::{result_token, turn_at};
 use crate::play::sink::{Converted, TurnOut};
 use gamerec_rules::game::{Ending, Notation, Rules, Side};
-pub use gamerec_rules::random::{below, stream};
+use gamerec_rules::random;
 
 /// How games are generated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,42 +90,16 @@ fn play_out<G: Rules + Notation>(
     opts: &GenOptions,
     visit: &mut dyn FnMut(&G::Position),
 ) -> (Vec<TurnOut<'static>>, Option<Ending>) {
-    let mut rng = stream(seed, index);
-    let mut pos = G::start(&[]).expect("the standard start needs no tag");
-    let first_mover = G::first_mover(&pos);
-    let starts_second = G::side_to_move(&pos) != first_mover;
-    let mut moves = Vec::new();
-    let mut finishing = Vec::new();
+    let start = G::start(&[]).expect("the standard start needs no tag");
+    let first_mover = G::first_mover(&start);
+    let starts_second = G::side_to_move(&start) != first_mover;
     let mut turns = Vec::new();
-    let mut ending: Option<Ending> = G::ending(&pos);
-    while ending.is_none() && turns.len() < opts.max_plies {
-        moves.clear();
-        G::legal_moves(&pos, &mut moves);
-        if moves.is_empty() {
-            break;
-        }
-        visit(&pos);
-        let pick = if opts.finish {
-            finishing.clear();
-            finishing.extend((0..moves.len()).filter(|&i| {
-                let mut next = pos.clone();
-                G::play(&mut next, &moves[i]).is_ok() && G::ending(&next).is_some_and(|e| e.decided)
-            }));
-            if finishing.is_empty() {
-                below(&mut rng, moves.len())
-            } else {
-                finishing[below(&mut rng, finishing.len())]
-            }
-        } else {
-            below(&mut rng, moves.len())
-        };
-        let mv = &moves[pick];
+    let mut last = String::new();
+    let played = random::play_out::<G>(seed, index, opts.max_plies, opts.finish, &mut |pos, mv| {
+        visit(pos);
         let mut text = String::new();
         G::write_move(mv, &mut text);
-        if let Err(e) = G::play(&mut pos, mv) {
-            // The move generator and the rules disagree: a bug, not input.
-            panic!("{}: generated move {text} is illegal: {e}", G::NAME);
-        }
+        last.clone_from(&text);
         let (number, second, mover) = turn_at(turns.len(), first_mover, starts_second);
         turns.push(TurnOut {
             ply: turns.len() + 1,
@@ -140,7 +114,10 @@ fn play_out<G: Rules + Notation>(
             nags: Vec::new(),
             comments: Vec::new(),
         });
-        ending = G::ending(&pos);
+    });
+    match played {
+        Ok(ending) => (turns, ending),
+        // The move generator and the rules disagree: a bug, not input.
+        Err(e) => panic!("{}: generated move {last} is illegal: {e}", G::NAME),
     }
-    (turns, ending)
 }

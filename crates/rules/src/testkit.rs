@@ -155,23 +155,12 @@ pub fn check_perft_file<G: Rules>(
 /// `--finish`: the same games).
 pub fn random_positions<G: Rules>(seed: u64, games: u64) -> Vec<G::Position> {
     let mut out = Vec::new();
-    let mut moves = Vec::new();
     for index in 1..=games {
-        let mut rng = crate::random::stream(seed, index);
-        let mut pos = G::start(&[]).expect("the standard start needs no tag");
-        let mut plies = 0;
-        while G::ending(&pos).is_none() && plies < 200 {
-            moves.clear();
-            G::legal_moves(&pos, &mut moves);
-            if moves.is_empty() {
-                break;
-            }
-            out.push(pos.clone());
-            let pick = crate::random::below(&mut rng, moves.len());
-            if let Err(e) = G::play(&mut pos, &moves[pick]) {
-                panic!("a generated move is illegal: {e}");
-            }
-            plies += 1;
+        let played = crate::random::play_out::<G>(seed, index, 200, false, &mut |p, _| {
+            out.push(p.clone());
+        });
+        if let Err(e) = played {
+            panic!("a generated move is illegal: {e}");
         }
     }
     out

@@ -5,6 +5,7 @@
 //! of view — 1 won, ½ drawn, 0 lost.
 
 use crate::game::{Rules, Side};
+use crate::random::play_out;
 
 /// Plies a self-play game may last before it is left out unfinished.
 pub const MOST_PLIES: usize = 400;
@@ -14,30 +15,14 @@ pub const MOST_PLIES: usize = 400;
 /// finished with a result.
 pub fn labelled<G: Rules>(seed: u64, games: u64, f: &mut dyn FnMut(&G::Position, f64)) -> u64 {
     let mut finished = 0;
-    let mut moves = Vec::new();
     let mut line = Vec::new();
     for index in 1..=games {
-        let Ok(mut pos) = G::start(&[]) else {
-            return finished;
-        };
-        let mut rng = crate::random::stream(seed, index);
         line.clear();
-        let ending = loop {
-            if let Some(e) = G::ending(&pos) {
-                break Some(e);
-            }
-            moves.clear();
-            G::legal_moves(&pos, &mut moves);
-            if moves.is_empty() || line.len() == MOST_PLIES {
-                break None;
-            }
-            line.push(pos.clone());
-            let pick = crate::random::below(&mut rng, moves.len());
-            if G::play_generated(&mut pos, &moves[pick]).is_err() {
-                break None;
-            }
-        };
-        let Some(ending) = ending.filter(|e| e.decided) else {
+        let ending = play_out::<G>(seed, index, MOST_PLIES, false, &mut |p, _| {
+            line.push(p.clone());
+        });
+        // A game the rules refused a drawn turn of is left out.
+        let Some(ending) = ending.ok().flatten().filter(|e| e.decided) else {
             continue;
         };
         finished += 1;
