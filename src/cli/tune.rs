@@ -17,7 +17,7 @@ use std::io::Write;
 (Newton's method). The same seed and number of games give the same file, bit for bit. Then the \
 weights are tried on as many games of seed S+1: their log-loss against a coin's, and their \
 calibration error. Memory: every position's features are held for the fit, 8 bytes a feature \
-(2,000 Oshi games, about 17 MB). See notation/engine.md."
+(about 17 MB for 2,000 games of 180 positions and 6 features). See notation/engine.md."
 )]
 pub struct Args {
     /// The game.
